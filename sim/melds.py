@@ -1,0 +1,478 @@
+"""Melds and exact minimum deadwood for single-pack hands without wild cards.
+
+Method (exact, no greedy step).  In one pack a rank holds at most four cards, so a set uses
+a rank's cards in one of a few ways: none of them, all three/four, or (four present) three of
+them leaving one suit free for a run.  Only ranks held three or more times can form sets
+(at most four such ranks in 13 cards), so all set choices are enumerated; the cards left
+fall apart into suits, and in each suit the best run cover is a table lookup.
+``run_value[m]`` is the most value coverable by disjoint runs in a suit whose rank set is the
+13-bit mask ``m`` (built once by dynamic programming, honouring ace-high and run-length
+limits).  Deadwood = hand value - max over set choices of (set value + sum of run values).
+
+Kernels take the tables as arguments (``MeldTables``); the Python functions at the bottom
+parse text, check input and return named tuples.  Meld records in kernels are int64 rows
+``(kind, a, b, c)``: a set is ``(0, rank, suit_mask4, 0)``, a run ``(1, suit, lo, hi)``
+with ``hi == 13`` meaning the ace played high.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple, Sequence
+
+import numpy as np
+from numba import njit
+
+from .cards import (N_RANKS, SUIT_SHIFT, CardError, JOKER, card_code, parse_cards, value_table)
+
+SET = 0
+RUN = 1
+MAX_MELDS = 8            # 14 cards hold at most 4 melds; room to spare
+_SUIT_BITS = np.uint64(0x1FFF)
+
+
+class MeldTables(NamedTuple):
+    run_value: np.ndarray   # int64[8192]  best run-covered value of a suit's rank mask
+    run_cover: np.ndarray   # int64[8192]  14-bit cover of that best (bit 13 = ace high)
+    run_starts: np.ndarray  # int64[8192]  14-bit mask of run start positions in the cover
+    suit_total: np.ndarray  # int64[8192]  value of all cards of a suit's rank mask
+    rank_value: np.ndarray  # int64[13]
+
+
+@njit(cache=True)
+def _linear_runs(mask14, n_pos, vals, min_run, max_run):
+    """Best cover of positions 0..n_pos-1 (bits of mask14) by disjoint runs of length
+    min_run..max_run; returns (value, cover_bits, start_bits)."""
+    best = np.zeros(n_pos + 1, dtype=np.int64)
+    choice = np.zeros(n_pos + 1, dtype=np.int64)
+    for i in range(n_pos - 1, -1, -1):
+        best[i] = best[i + 1]
+        choice[i] = 0
+        if not (mask14 >> i) & 1:
+            continue
+        acc = 0
+        for ln in range(1, max_run + 1):
+            j = i + ln - 1
+            if j >= n_pos or not (mask14 >> j) & 1:
+                break
+            acc += vals[j]
+            if ln >= min_run and acc + best[i + ln] >= best[i]:
+                best[i] = acc + best[i + ln]
+                choice[i] = ln
+    cover = 0
+    starts = 0
+    i = 0
+    while i < n_pos:
+        ln = choice[i]
+        if ln > 0:
+            starts |= 1 << i
+            for k in range(ln):
+                cover |= 1 << (i + k)
+            i += ln
+        else:
+            i += 1
+    return best[0], cover, starts
+
+
+@njit(cache=True)
+def _build_run_tables(rank_value, ace_high, min_run, max_run):
+    n = 1 << N_RANKS
+    value = np.zeros(n, dtype=np.int64)
+    cover = np.zeros(n, dtype=np.int64)
+    starts = np.zeros(n, dtype=np.int64)
+    total = np.zeros(n, dtype=np.int64)
+    vals14 = np.zeros(14, dtype=np.int64)
+    for r in range(N_RANKS):
+        vals14[r] = rank_value[r]
+    vals14[13] = rank_value[0]
+    for m in range(n):
+        t = 0
+        for r in range(N_RANKS):
+            if (m >> r) & 1:
+                t += rank_value[r]
+        total[m] = t
+        v, c, s = _linear_runs(m, N_RANKS, vals14, min_run, max_run)
+        if ace_high and (m & 1):
+            m_hi = (m & ~1) | (1 << 13)
+            v2, c2, s2 = _linear_runs(m_hi, 14, vals14, min_run, max_run)
+            if v2 > v:
+                v, c, s = v2, c2, s2
+        value[m] = v
+        cover[m] = c
+        starts[m] = s
+    return value, cover, starts, total
+
+
+@lru_cache(maxsize=None)
+def meld_tables(ace_high: bool = False, min_run: int = 3, max_run: int = 13,
+                values: tuple | None = None) -> MeldTables:
+    """Tables for a variant; ``values`` = 13 per-rank points (default A=1 .. JQK=10)."""
+    if values is None:
+        vt = value_table()
+        values = tuple(int(vt[card_code(r, 0)]) for r in range(N_RANKS))
+    rank_value = np.array(values, dtype=np.int64)
+    v, c, s, t = _build_run_tables(rank_value, ace_high, min_run, max_run)
+    for arr in (v, c, s, t, rank_value):
+        arr.setflags(write=False)
+    return MeldTables(v, c, s, t, rank_value)
+
+
+@njit(cache=True, inline="always")
+def _suit(mask, s):
+    return np.int64((mask >> np.uint64(SUIT_SHIFT * s)) & _SUIT_BITS)
+
+
+@njit(cache=True, inline="always")
+def _apply_set(a0, a1, a2, a3, r, o, rank_value):
+    """Option ``o`` for rank ``r``: 0 no set, 1 all its cards, 2+s all but suit s.
+    Returns the suit masks without the set's cards and the set's value."""
+    if o == 0:
+        return a0, a1, a2, a3, 0
+    bit = 1 << r
+    keep = o - 2
+    n = 0
+    if keep != 0 and a0 & bit:
+        a0 ^= bit
+        n += 1
+    if keep != 1 and a1 & bit:
+        a1 ^= bit
+        n += 1
+    if keep != 2 and a2 & bit:
+        a2 ^= bit
+        n += 1
+    if keep != 3 and a3 & bit:
+        a3 ^= bit
+        n += 1
+    return a0, a1, a2, a3, n * rank_value[r]
+
+
+@njit(cache=True, inline="always")
+def _n_options(a0, a1, a2, a3, r):
+    if r < 0:
+        return 1
+    bit = 1 << r
+    cnt = (a0 >> r & 1) + (a1 >> r & 1) + (a2 >> r & 1) + (a3 >> r & 1)
+    return 6 if cnt == 4 else 2
+
+
+@njit(cache=True)
+def _best_melded(a0, a1, a2, a3, run_value, rank_value):
+    """Max melded value of a single-pack hand given its four 13-bit suit masks.
+
+    Enumerates the set options of every rank held >= 3 times (at most four ranks; no
+    allocation).  Returns (value, r0..r3, o0..o3): the set-capable ranks (-1 unused) and the
+    best option of each (0 none, 1 all cards, 2+s all but suit s).
+    """
+    m = (a0 & a1 & a2) | (a0 & a1 & a3) | (a0 & a2 & a3) | (a1 & a2 & a3)
+    if m == 0:
+        return (run_value[a0] + run_value[a1] + run_value[a2] + run_value[a3],
+                -1, -1, -1, -1, 0, 0, 0, 0)
+    r0 = r1 = r2 = r3 = -1
+    k = 0
+    for r in range(N_RANKS):
+        if (m >> r) & 1:
+            if k == 0:
+                r0 = r
+            elif k == 1:
+                r1 = r
+            elif k == 2:
+                r2 = r
+            else:
+                r3 = r
+            k += 1
+    n0 = _n_options(a0, a1, a2, a3, r0)
+    n1 = _n_options(a0, a1, a2, a3, r1)
+    n2 = _n_options(a0, a1, a2, a3, r2)
+    n3 = _n_options(a0, a1, a2, a3, r3)
+    best = -1
+    b0 = b1 = b2 = b3 = 0
+    for o0 in range(n0):
+        x0, x1, x2, x3, v0 = _apply_set(a0, a1, a2, a3, r0, o0, rank_value)
+        for o1 in range(n1):
+            y0, y1, y2, y3, v1 = _apply_set(x0, x1, x2, x3, r1, o1, rank_value)
+            for o2 in range(n2):
+                z0, z1, z2, z3, v2 = _apply_set(y0, y1, y2, y3, r2, o2, rank_value)
+                for o3 in range(n3):
+                    w0, w1, w2, w3, v3 = _apply_set(z0, z1, z2, z3, r3, o3, rank_value)
+                    v = (v0 + v1 + v2 + v3 + run_value[w0] + run_value[w1]
+                         + run_value[w2] + run_value[w3])
+                    if v > best:
+                        best = v
+                        b0, b1, b2, b3 = o0, o1, o2, o3
+    return best, r0, r1, r2, r3, b0, b1, b2, b3
+
+
+@njit(cache=True)
+def hand_value(mask, suit_total):
+    return (suit_total[_suit(mask, 0)] + suit_total[_suit(mask, 1)]
+            + suit_total[_suit(mask, 2)] + suit_total[_suit(mask, 3)])
+
+
+@njit(cache=True)
+def deadwood(mask, run_value, suit_total, rank_value):
+    """Exact minimum deadwood of a single-pack hand given as a uint64 bitmask."""
+    a0, a1, a2, a3 = _suit(mask, 0), _suit(mask, 1), _suit(mask, 2), _suit(mask, 3)
+    best = _best_melded(a0, a1, a2, a3, run_value, rank_value)[0]
+    return suit_total[a0] + suit_total[a1] + suit_total[a2] + suit_total[a3] - best
+
+
+@njit(cache=True)
+def arrangement(mask, run_value, run_cover, run_starts, suit_total, rank_value, melds_out):
+    """Minimum-deadwood arrangement: fills meld records into ``melds_out`` (int64[MAX_MELDS, 4]);
+    returns (deadwood, n_melds, deadwood_mask)."""
+    sm = np.empty(4, dtype=np.int64)
+    for s in range(4):
+        sm[s] = _suit(mask, s)
+    best, r0, r1, r2, r3, o0, o1, o2, o3 = _best_melded(sm[0], sm[1], sm[2], sm[3], run_value, rank_value)
+    n = 0
+    melded = np.uint64(0)
+    for r, o in ((r0, o0), (r1, o1), (r2, o2), (r3, o3)):
+        if r < 0 or o == 0:
+            continue
+        bit = 1 << r
+        keep = o - 2
+        suits = 0
+        for s in range(4):
+            if s != keep and sm[s] & bit:
+                sm[s] ^= bit
+                suits |= 1 << s
+                melded |= np.uint64(1) << np.uint64(SUIT_SHIFT * s + r)
+        melds_out[n, 0] = SET
+        melds_out[n, 1] = r
+        melds_out[n, 2] = suits
+        melds_out[n, 3] = 0
+        n += 1
+    for s in range(4):
+        cov = run_cover[sm[s]]
+        st = run_starts[sm[s]]
+        p = 0
+        while p < 14:
+            if (st >> p) & 1:
+                q = p
+                while q + 1 < 14 and (cov >> (q + 1)) & 1 and not (st >> (q + 1)) & 1:
+                    q += 1
+                melds_out[n, 0] = RUN
+                melds_out[n, 1] = s
+                melds_out[n, 2] = p
+                melds_out[n, 3] = q
+                n += 1
+                for r in range(p, q + 1):
+                    melded |= np.uint64(1) << np.uint64(SUIT_SHIFT * s + (r % 13))
+                p = q + 1
+            else:
+                p += 1
+    return hand_value(mask, suit_total) - best, n, mask & ~melded
+
+
+@njit(cache=True)
+def best_discards(mask, forbidden, run_value, suit_total, rank_value):
+    """Over every card of ``mask`` not in ``forbidden``: the minimum deadwood left after
+    discarding it, and the bitmask of all discards reaching that minimum."""
+    best = 1 << 30
+    which = np.uint64(0)
+    m = mask & ~forbidden
+    while m:
+        low = m & (~m + np.uint64(1))
+        d = deadwood(mask ^ low, run_value, suit_total, rank_value)
+        if d < best:
+            best = d
+            which = low
+        elif d == best:
+            which |= low
+        m ^= low
+    return best, which
+
+
+@njit(cache=True)
+def _card_bit(suit, rank):
+    return np.uint64(1) << np.uint64(SUIT_SHIFT * suit + (rank % 13))
+
+
+@njit(cache=True)
+def layoff_deadwood(def_mask, melds, n_melds, run_value, suit_total, rank_value, max_run):
+    """Defender's minimum deadwood when it may lay off onto the knocker's melds (chained on
+    runs: every prefix of the cards extending a run end is an option).  Returns
+    (deadwood, laid_off_mask) of the best choice."""
+    # options: chains (ordered card lists) and set completions
+    chain_cards = np.zeros((2 * MAX_MELDS, 13), dtype=np.uint64)
+    chain_len = np.zeros(2 * MAX_MELDS, dtype=np.int64)
+    n_chains = 0
+    for i in range(n_melds):
+        kind, a, b, c = melds[i, 0], melds[i, 1], melds[i, 2], melds[i, 3]
+        if kind == SET:
+            n_in = 0
+            for s in range(4):
+                if (b >> s) & 1:
+                    n_in += 1
+            if n_in < 4:
+                for s in range(4):
+                    if not (b >> s) & 1:
+                        bit = _card_bit(s, a)
+                        if def_mask & bit:
+                            chain_cards[n_chains, 0] = bit
+                            chain_len[n_chains] = 1
+                            n_chains += 1
+        else:
+            length = c - b + 1
+            room = max_run - length
+            ln = 0
+            r = b - 1
+            while r >= 0 and ln < room and def_mask & _card_bit(a, r):
+                chain_cards[n_chains, ln] = _card_bit(a, r)
+                ln += 1
+                r -= 1
+            if ln:
+                chain_len[n_chains] = ln
+                n_chains += 1
+            ln2 = 0
+            r = c + 1
+            while r <= 12 and ln + ln2 < room and def_mask & _card_bit(a, r):
+                chain_cards[n_chains, ln2] = _card_bit(a, r)
+                ln2 += 1
+                r += 1
+            if ln2:
+                chain_len[n_chains] = ln2
+                n_chains += 1
+    best = deadwood(def_mask, run_value, suit_total, rank_value)
+    best_laid = np.uint64(0)
+    if n_chains == 0:
+        return best, best_laid
+    take = np.zeros(n_chains, dtype=np.int64)
+    while True:
+        i = 0
+        while i < n_chains:
+            take[i] += 1
+            if take[i] <= chain_len[i]:
+                break
+            take[i] = 0
+            i += 1
+        if i == n_chains:
+            break
+        laid = np.uint64(0)
+        for j in range(n_chains):
+            for t in range(take[j]):
+                laid |= chain_cards[j, t]
+        d = deadwood(def_mask & ~laid, run_value, suit_total, rank_value)
+        if d < best:
+            best = d
+            best_laid = laid
+    return best, best_laid
+
+
+@njit(cache=True)
+def deadwood_many(masks, run_value, suit_total, rank_value, out):
+    for i in range(masks.shape[0]):
+        out[i] = deadwood(masks[i], run_value, suit_total, rank_value)
+
+
+# ----------------------------------------------------------------------------------------
+# Python API
+
+
+class Arrangement(NamedTuple):
+    deadwood: int
+    melds: tuple[tuple[int, ...], ...]
+    deadwood_cards: tuple[int, ...]
+
+
+class Discard(NamedTuple):
+    deadwood: int
+    discards: tuple[int, ...]
+
+
+class Layoff(NamedTuple):
+    deadwood: int
+    laid_off: tuple[int, ...]
+
+
+def _mask_of(cards, max_cards: int) -> int:
+    codes = parse_cards(cards)
+    if codes.size > max_cards:
+        raise CardError(f"{codes.size} cards given; at most {max_cards} are allowed here")
+    if (codes == JOKER).any():
+        raise CardError("wild cards (X) are not allowed in a single-pack hand without wilds")
+    m = 0
+    for c in codes:
+        m |= 1 << int(c)
+    return m
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    return tuple(c for c in range(64) if (mask >> c) & 1)
+
+
+def meld_cards(rec) -> tuple[int, ...]:
+    """Card codes of a meld record (kind, a, b, c)."""
+    kind, a, b, c = (int(x) for x in rec)
+    if kind == SET:
+        return tuple(card_code(a, s) for s in range(4) if (b >> s) & 1)
+    return tuple(card_code(r % 13, a) for r in range(b, c + 1))
+
+
+def min_deadwood(cards, *, ace_high: bool = False) -> Arrangement:
+    """Exact minimum deadwood of up to 13 cards, with one minimum arrangement."""
+    t = meld_tables(ace_high)
+    mask = _mask_of(cards, 13)
+    out = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+    dw, n, dmask = arrangement(np.uint64(mask), t.run_value, t.run_cover, t.run_starts,
+                               t.suit_total, t.rank_value, out)
+    return Arrangement(int(dw), tuple(meld_cards(out[i]) for i in range(n)), _bits(int(dmask)))
+
+
+def best_discard(cards, *, ace_high: bool = False) -> Discard:
+    """Exact best discard: the minimum over every discard of the deadwood left (never
+    "best melds, then drop the highest deadwood card"), and all discards reaching it."""
+    t = meld_tables(ace_high)
+    mask = _mask_of(cards, 14)
+    if mask == 0:
+        raise CardError("best_discard needs at least one card")
+    dw, which = best_discards(np.uint64(mask), np.uint64(0), t.run_value, t.suit_total, t.rank_value)
+    return Discard(int(dw), _bits(int(which)))
+
+
+def melds_to_records(melds: Sequence) -> np.ndarray:
+    """Meld records from melds given as card lists (text or codes); checks each is legal."""
+    recs = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+    if len(melds) > MAX_MELDS:
+        raise CardError(f"at most {MAX_MELDS} melds")
+    for i, meld in enumerate(melds):
+        codes = sorted(int(c) for c in parse_cards(meld))
+        ranks = [c & 15 for c in codes]
+        suits = [c >> 4 for c in codes]
+        if len(codes) >= 3 and len(set(ranks)) == 1 and len(codes) <= 4:
+            recs[i] = (SET, ranks[0], sum(1 << s for s in suits), 0)
+        elif len(codes) >= 3 and len(set(suits)) == 1 and ranks == list(range(ranks[0], ranks[0] + len(ranks))):
+            recs[i] = (RUN, suits[0], ranks[0], ranks[-1])
+        elif len(codes) >= 3 and len(set(suits)) == 1 and ranks[0] == 0 and \
+                ranks[1:] == list(range(13 - len(ranks) + 1, 13)):
+            recs[i] = (RUN, suits[0], 13 - len(ranks) + 1, 13)  # ...Q-K-A
+        else:
+            from .cards import cards_text
+            raise CardError(f"not a legal meld: {cards_text(codes)}")
+    return recs
+
+
+def layoff(defender_cards, knocker_melds: Sequence, *, max_run: int = 13) -> Layoff:
+    """Defender's minimum deadwood with chained layoffs onto the knocker's melds."""
+    t = meld_tables()
+    mask = _mask_of(defender_cards, 13)
+    recs = melds_to_records(knocker_melds)
+    used = 0
+    for i in range(len(knocker_melds)):
+        for c in meld_cards(recs[i]):
+            if (used | mask) >> c & 1:
+                from .cards import card_text
+                raise CardError(f"card {card_text(c)} is in two places (defender hand / knocker melds)")
+            used |= 1 << c
+    dw, laid = layoff_deadwood(np.uint64(mask), recs, len(knocker_melds), t.run_value,
+                               t.suit_total, t.rank_value, max_run)
+    return Layoff(int(dw), _bits(int(laid)))
+
+
+def min_deadwood_masks(masks: np.ndarray, *, ace_high: bool = False) -> np.ndarray:
+    """Batch exact deadwood of uint64 bitmask hands."""
+    t = meld_tables(ace_high)
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    out = np.empty(masks.shape[0], dtype=np.int64)
+    deadwood_many(masks, t.run_value, t.suit_total, t.rank_value, out)
+    return out

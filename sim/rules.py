@@ -1,0 +1,111 @@
+"""Rules objects: one frozen dataclass per variant family, flattened to a float64 array.
+
+Every option in ``rules/`` is a field with the default stated there and a help text
+(``field(default=..., metadata={"help": ...})``).  Kernels read the array by index; the
+indices come from :meth:`RulesBase.index`, evaluated once at import time of the variant
+module (true compile-time constants).  ``VERSION`` changes whenever the behaviour of a variant
+changes, and is stored with every run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar, Iterable
+
+import numpy as np
+
+
+class RulesError(ValueError):
+    """A rule option that is unknown, malformed, out of range or contradicts another."""
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class RulesBase:
+    VERSION: ClassVar[int] = 1
+
+    @classmethod
+    def options(cls) -> list[dataclasses.Field]:
+        return [f for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def index(cls, name: str) -> int:
+        for i, f in enumerate(dataclasses.fields(cls)):
+            if f.name == name:
+                return i
+        raise KeyError(name)
+
+    def to_array(self) -> np.ndarray:
+        return np.array([float(getattr(self, f.name)) for f in dataclasses.fields(self)], dtype=np.float64)
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def validate(self) -> None:
+        """Check ranges and contradictions; subclasses extend."""
+        for f in dataclasses.fields(self):
+            lo, hi = f.metadata.get("range", (None, None))
+            v = getattr(self, f.name)
+            if lo is not None and not (lo <= v <= hi):
+                raise RulesError(f"rule {f.name}={v} is out of range [{lo}, {hi}]")
+
+    @classmethod
+    def from_options(cls, items: Iterable[str] | dict | None = None, **fixed):
+        """Build from ``["knock_limit=8", "oklahoma=on"]`` (CLI) or a dict, then validate."""
+        values = dict(fixed)
+        pairs: list[tuple[str, object]] = []
+        if isinstance(items, dict):
+            pairs = list(items.items())
+        else:
+            for item in items or []:
+                if "=" not in item:
+                    raise RulesError(f"bad rule {item!r}: write name=value, e.g. knock_limit=8")
+                k, v = item.split("=", 1)
+                pairs.append((k.strip(), v.strip()))
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        for k, v in pairs:
+            if k not in fields:
+                raise RulesError(f"unknown rule {k!r} for {cls.__name__}; options: {', '.join(fields)}")
+            values[k] = _coerce(k, v, fields[k].type, fields[k].default)
+        try:
+            rules = cls(**values)
+        except TypeError as e:
+            raise RulesError(str(e)) from None
+        rules.validate()
+        return rules
+
+
+def _coerce(name: str, value, typ, default):
+    kind = type(default)
+    if isinstance(value, str):
+        s = value.lower()
+        if kind is bool:
+            if s in _TRUE:
+                return True
+            if s in _FALSE:
+                return False
+            raise RulesError(f"rule {name} takes on/off, got {value!r}")
+        try:
+            num = float(value)
+        except ValueError:
+            raise RulesError(f"rule {name} takes a number, got {value!r}") from None
+        if kind is int:
+            if num != int(num):
+                raise RulesError(f"rule {name} takes a whole number, got {value!r}")
+            return int(num)
+        return num
+    if kind is bool:
+        return bool(value)
+    return kind(value)
+
+
+def option(default, help: str, lo=None, hi=None):
+    """A rules field with its help text and (for numbers) inclusive range."""
+    md = {"help": help}
+    if lo is not None:
+        md["range"] = (lo, hi)
+    return dataclasses.field(default=default, metadata=md)

@@ -1,0 +1,173 @@
+"""Strategies as data: a family (integer code + named float parameters) and presets.
+
+A strategy reaches a kernel as one row of a float64 array ``[family_code, p0, p1, ...]``;
+kernels dispatch on the code, so one compiled kernel serves every parameter setting.
+Text specs: ``simple`` (a preset), ``threshold(knock=6,gin_after=8)`` (a preset or family
+name plus overrides).  Each family module registers itself with :func:`register`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+PARAM_WIDTH = 32  # columns of a strategy row: code + up to 31 parameters
+
+
+class StrategyError(ValueError):
+    """A strategy spec that names an unknown family/preset/parameter or a bad value."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    lo: float
+    hi: float
+    help: str
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class StrategyFamily:
+    name: str
+    code: int
+    variants: tuple[str, ...]          # variant names this family can play
+    params: tuple[Param, ...]
+    doc: str
+    presets: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def index(self, name: str) -> int:
+        for i, p in enumerate(self.params):
+            if p.name == name:
+                return i
+        raise StrategyError(
+            f"family {self.name!r} has no parameter {name!r}; parameters: "
+            + ", ".join(p.name for p in self.params))
+
+    def row(self, values: dict[str, float] | None = None) -> np.ndarray:
+        """float64 row [code, params...] padded to PARAM_WIDTH, checked against bounds."""
+        out = np.zeros(PARAM_WIDTH, dtype=np.float64)
+        out[0] = self.code
+        vals = {p.name: p.default for p in self.params}
+        for k, v in (values or {}).items():
+            p = self.params[self.index(k)]
+            if not (p.lo <= v <= p.hi):
+                raise StrategyError(f"{self.name}: {k}={v:g} is out of range [{p.lo:g}, {p.hi:g}]")
+            if p.integer and v != int(v):
+                raise StrategyError(f"{self.name}: {k} must be a whole number, got {v:g}")
+            vals[k] = float(v)
+        for i, p in enumerate(self.params):
+            out[1 + i] = vals[p.name]
+        return out
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A resolved strategy: family, full parameter values and the spec text it came from."""
+    family: StrategyFamily
+    values: dict[str, float]
+    spec: str
+
+    @property
+    def row(self) -> np.ndarray:
+        return self.family.row(self.values)
+
+    def as_dict(self) -> dict:
+        return {"spec": self.spec, "family": self.family.name, "params": dict(self.values)}
+
+
+FAMILIES: dict[str, StrategyFamily] = {}
+PRESETS: dict[tuple[str, str], tuple[StrategyFamily, dict[str, float]]] = {}  # (variant, name)
+
+
+def register(family: StrategyFamily) -> StrategyFamily:
+    if any(f.code == family.code for f in FAMILIES.values() if f.name != family.name):
+        raise RuntimeError(f"strategy family code {family.code} used twice")
+    FAMILIES[family.name] = family
+    for variant in family.variants:
+        for pname, vals in family.presets.items():
+            PRESETS[(variant, pname)] = (family, vals)
+        PRESETS.setdefault((variant, family.name), (family, {}))
+    return family
+
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$")
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``"simple,threshold(knock=6,gin_after=8)"`` on commas outside parentheses."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise StrategyError(f"unbalanced ')' in strategies {text!r}")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if depth:
+        raise StrategyError(f"unbalanced '(' in strategies {text!r}")
+    parts.append("".join(cur).strip())
+    if any(not p for p in parts):
+        raise StrategyError(f"empty strategy in {text!r}")
+    return parts
+
+
+def parse_strategy(spec: str, variant: str) -> Strategy:
+    """Resolve one spec for ``variant``: preset or family name with ``(k=v,...)`` overrides."""
+    _load_families()
+    m = _SPEC.match(spec)
+    if not m:
+        raise StrategyError(f"bad strategy spec {spec!r}: write name or name(param=value,...)")
+    name, args = m.group(1), m.group(2)
+    key = (variant, name)
+    if key not in PRESETS:
+        known = sorted(n for (v, n) in PRESETS if v == variant)
+        raise StrategyError(f"unknown strategy {name!r} for variant {variant!r}; known: {', '.join(known)}")
+    family, base = PRESETS[key]
+    values = {p.name: p.default for p in family.params}
+    values.update(base)
+    overrides: dict[str, float] = {}
+    if args and args.strip():
+        for item in args.split(","):
+            if "=" not in item:
+                raise StrategyError(f"bad parameter {item.strip()!r} in {spec!r}: write name=value")
+            k, v = (s.strip() for s in item.split("=", 1))
+            family.index(k)
+            try:
+                overrides[k] = float(v)
+            except ValueError:
+                raise StrategyError(f"bad value {v!r} for {k} in {spec!r}: expected a number") from None
+    values.update(overrides)
+    family.row(values)  # bounds check
+    return Strategy(family, values, spec.strip())
+
+
+def parse_strategies(text: str | list[str], variant: str, n_seats: int) -> list[Strategy]:
+    """One strategy per seat; a single spec is used for every seat."""
+    specs = split_specs(text) if isinstance(text, str) else list(text)
+    if len(specs) == 1:
+        specs = specs * n_seats
+    if len(specs) != n_seats:
+        raise StrategyError(f"{len(specs)} strategies given for {n_seats} seats: give one per seat or one for all")
+    return [parse_strategy(s, variant) for s in specs]
+
+
+def strategy_matrix(strategies: list[Strategy]) -> np.ndarray:
+    """float64 (n_seats, PARAM_WIDTH) array for the kernels."""
+    return np.ascontiguousarray(np.stack([s.row for s in strategies]), dtype=np.float64)
+
+
+def _load_families() -> None:
+    from . import knock  # noqa: F401  (registers the knock-game family)
+    try:
+        from . import tonk  # noqa: F401
+    except ImportError:
+        pass

@@ -1,0 +1,524 @@
+"""Gin Rummy, two players (rules: ``rules/gin.md``, source seed 004).
+
+| option               | default | meaning |
+|----------------------|---------|---------|
+| knock_limit          | 10      | knock allowed when deadwood after the discard is <= this |
+| gin_bonus            | 25      | added to the defender's deadwood when the knocker has gin |
+| undercut_bonus       | 25      | defender deadwood <= knocker's (no gin): defender wins difference + this |
+| first_upcard_offer   | on      | non-dealer, then dealer, may take the first upcard; else non-dealer draws stock |
+| discard_stock_draw   | off     | the card just drawn from the stock may be discarded at once (seed 004 forbids discarding the card just taken, from either pile; rules/common.md allows it for stock draws) |
+| void_stock_left      | 2       | a discard without knock leaving this many stock cards voids the hand |
+| oklahoma             | off     | knock limit = value of the first upcard (ace: gin only) |
+| big_gin              | off     | 11 cards melded after the draw end the hand at once, bonus big_gin_bonus |
+| big_gin_bonus        | 31      | |
+| target_score         | 100     | a game is played until a player reaches this |
+| game_bonus           | 0       | optional game bonus (100 in the common house rule) |
+| line_bonus           | 0       | optional bonus per hand won (25 in the common house rule) |
+| shutout_double       | off     | a game won while the loser scored nothing counts double |
+
+Layoffs: the defender lays off onto the knocker's melds, chained along runs, and keeps the
+arrangement of its own cards + layoffs with least deadwood (strategy option ``layoff``).
+The knocker shows a minimum-deadwood arrangement.
+
+Kernels: :func:`play_chunk` (one row per hand, columns :data:`VARIANT.columns`),
+:func:`play_game_chunk` (one row per game to ``target_score``, :data:`GAME_COLUMNS`),
+:func:`play_from_state` (continue a hand from any position: rollouts for the advisor).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .. import rng
+from ..cards import N_RANKS, SUIT_SHIFT, card_code, standard_pack
+from ..melds import MAX_MELDS, arrangement, deadwood, layoff_deadwood, meld_tables
+from ..rules import RulesBase, RulesError, option
+from ..strategies import knock as K
+from . import Variant
+
+OUTCOMES = ("knock", "gin", "undercut", "void", "big_gin")
+O_KNOCK, O_GIN, O_UNDERCUT, O_VOID, O_BIG_GIN = range(5)
+EXTRA_COLUMNS = ("winner", "points", "knock_deadwood", "knock_turn")
+GAME_COLUMNS = ("first_dealer", "winner", "hands", "voids", "turns", "points0", "points1",
+                "hands_won0", "hands_won1", "net0", "net1")
+
+
+@dataclass(frozen=True)
+class GinRules(RulesBase):
+    VERSION = 1
+    knock_limit: int = option(10, "knock allowed when deadwood after the discard is <= this", 0, 100)
+    gin_bonus: int = option(25, "bonus for gin (knocking with 0 deadwood)", 0, 1000)
+    undercut_bonus: int = option(25, "bonus to a defender whose deadwood <= the knocker's", 0, 1000)
+    first_upcard_offer: bool = option(True, "non-dealer, then dealer, may take the first upcard")
+    discard_stock_draw: bool = option(False, "the card just drawn from the stock may be discarded "
+                                             "at once (off: seed 004, the card just taken is never discarded)")
+    void_stock_left: int = option(2, "hand is void when a discard without knock leaves this many stock cards", 0, 31)
+    oklahoma: bool = option(False, "knock limit = value of the first upcard (ace: gin only)")
+    big_gin: bool = option(False, "11 cards melded after the draw end the hand (big gin)")
+    big_gin_bonus: int = option(31, "bonus for big gin", 0, 1000)
+    target_score: int = option(100, "game: hands are played until a player reaches this", 1, 100000)
+    game_bonus: int = option(0, "game: bonus to the game winner (house rule: 100)", 0, 10000)
+    line_bonus: int = option(0, "game: bonus per hand won (house rule: 25)", 0, 1000)
+    shutout_double: bool = option(False, "game: a shutout (loser scored 0) counts double")
+
+    def validate(self) -> None:
+        super().validate()
+        if self.oklahoma and self.knock_limit != 10:
+            raise RulesError("oklahoma sets the knock limit from the upcard: drop knock_limit or oklahoma")
+
+
+R_KNOCK_LIMIT = GinRules.index("knock_limit")
+R_GIN_BONUS = GinRules.index("gin_bonus")
+R_UNDERCUT_BONUS = GinRules.index("undercut_bonus")
+R_FIRST_UPCARD = GinRules.index("first_upcard_offer")
+R_DISCARD_STOCK = GinRules.index("discard_stock_draw")
+R_VOID_LEFT = GinRules.index("void_stock_left")
+R_OKLAHOMA = GinRules.index("oklahoma")
+R_BIG_GIN = GinRules.index("big_gin")
+R_BIG_GIN_BONUS = GinRules.index("big_gin_bonus")
+R_TARGET = GinRules.index("target_score")
+R_GAME_BONUS = GinRules.index("game_bonus")
+R_LINE_BONUS = GinRules.index("line_bonus")
+R_SHUTOUT = GinRules.index("shutout_double")
+
+N_CARDS = 52
+HAND = 10
+# state vector layout (int64), see new_state()
+S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WIDTH = range(9)
+
+
+# ----------------------------------------------------------------------------------------
+# small helpers
+
+@njit(cache=True, inline="always")
+def _bit(code):
+    return np.uint64(1) << np.uint64(code)
+
+
+@njit(cache=True)
+def _popcount(m):
+    n = 0
+    while m:
+        m &= m - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _near(hand, code):
+    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit."""
+    r = code & 15
+    s = code >> 4
+    n = 0
+    for t in range(4):
+        if t != s and hand & _bit(t * SUIT_SHIFT + r):
+            n += 1
+    for d in (-2, -1, 1, 2):
+        q = r + d
+        if 0 <= q < N_RANKS and hand & _bit(s * SUIT_SHIFT + q):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _danger(picked, code):
+    """1 if the opponent took from the pile a card of this rank or near it in its suit."""
+    if picked == 0:
+        return 0
+    return 1 if _near(picked, code) > 0 else 0
+
+
+@njit(cache=True)
+def knock_threshold(srow, own_turn, stock_left):
+    """Strategy's knock threshold on this turn (the rules' limit is applied by the caller)."""
+    ga = srow[K.P_GIN_AFTER]
+    if ga >= 0 and own_turn >= ga:
+        return 0
+    k = srow[K.P_KNOCK]
+    km = srow[K.P_KNOCK_MID] if srow[K.P_KNOCK_MID] >= 0 else k
+    kl = srow[K.P_KNOCK_LATE] if srow[K.P_KNOCK_LATE] >= 0 else k
+    mid = srow[K.P_MID_FROM]
+    late = srow[K.P_LATE_FROM]
+    if srow[K.P_BUCKET_BY] == 0:
+        if late >= 0 and own_turn >= late:
+            return kl
+        if mid >= 0 and own_turn >= mid:
+            return km
+        return k
+    if late >= 0 and stock_left <= late:
+        return kl
+    if mid >= 0 and stock_left <= mid:
+        return km
+    return k
+
+
+@njit(cache=True)
+def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, rank_value, st):
+    """Discard minimising deadwood_after + near_weight*near + opp_weight*danger.
+    Returns (card code, deadwood after)."""
+    near_w = srow[K.P_NEAR_W]
+    opp_w = srow[K.P_OPP_W]
+    rnd = srow[K.P_RANDOM_TIES] != 0
+    best = 1e18
+    best_code = -1
+    best_dw = 0
+    ties = 0
+    for r in range(N_RANKS):
+        for s in range(4):
+            code = s * SUIT_SHIFT + r
+            b = _bit(code)
+            if not (hand & b) or (forbidden & b):
+                continue
+            rest = hand ^ b
+            d = deadwood(rest, run_value, suit_total, rank_value)
+            score = float(d)
+            if near_w != 0.0:
+                score += near_w * _near(rest, code)
+            if opp_w != 0.0:
+                score += opp_w * _danger(opp_picked, code)
+            if score < best - 1e-9:
+                best = score
+                best_code = code
+                best_dw = d
+                ties = 1
+            elif score <= best + 1e-9:
+                # ranks ascend in this loop: keeping the later card keeps the highest card
+                ties += 1
+                if not rnd or rng.randint(st, ties) == 0:
+                    best_code = code
+                    best_dw = d
+    return best_code, best_dw
+
+
+@njit(cache=True)
+def wants_upcard(srow, hand, dw_hand, up, forbid_rule_stock, run_value, suit_total, rank_value):
+    """Take the upcard?  upcard=0: it forms a meld (the 11-card deadwood drops below hand
+    deadwood + its value); upcard=1: after the best legal discard deadwood drops by
+    >= upcard_gain."""
+    b = _bit(up)
+    h11 = hand | b
+    if srow[K.P_UPCARD] == 0:
+        return deadwood(h11, run_value, suit_total, rank_value) < dw_hand + rank_value[up & 15]
+    best = 1 << 30
+    m = hand
+    for code in range(64):
+        bb = _bit(code)
+        if m & bb:
+            d = deadwood(h11 ^ bb, run_value, suit_total, rank_value)
+            if d < best:
+                best = d
+    return best <= dw_hand - srow[K.P_UPCARD_GAIN]
+
+
+# ----------------------------------------------------------------------------------------
+# one hand
+
+@njit(cache=True)
+def _check_conservation(hands, deck, state, pile):
+    seen = np.uint64(0)
+    n = 0
+    for p in range(2):
+        if hands[p] & seen:
+            raise ValueError("card conservation: a card is in two hands")
+        seen |= hands[p]
+        n += _popcount(hands[p])
+    for i in range(state[S_SP], N_CARDS):
+        b = _bit(deck[i])
+        if seen & b:
+            raise ValueError("card conservation: a stock card is also elsewhere")
+        seen |= b
+        n += 1
+    for i in range(state[S_NPILE]):
+        b = _bit(pile[i])
+        if seen & b:
+            raise ValueError("card conservation: a discard is also elsewhere")
+        seen |= b
+        n += 1
+    if n != N_CARDS or _popcount(seen) != N_CARDS:
+        raise ValueError("card conservation: cards missing")
+
+
+@njit(cache=True)
+def _showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
+              T_total, T_rank, row):
+    """Score a knock; fills score/deadwood/winner/points columns; returns the outcome code."""
+    d = 1 - knocker
+    dd_raw = deadwood(hands[d], T_value, T_total, T_rank)
+    if big:
+        pts = dd_raw + np.int64(rules[R_BIG_GIN_BONUS])
+        winner = knocker
+        outcome = O_BIG_GIN
+        dd = dd_raw
+    elif dw_knocker == 0:
+        pts = dd_raw + np.int64(rules[R_GIN_BONUS])
+        winner = knocker
+        outcome = O_GIN
+        dd = dd_raw
+    else:
+        if strat[d, K.P_LAYOFF] != 0:
+            melds = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+            _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
+            dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13)
+        else:
+            dd = dd_raw
+        if dd <= dw_knocker:
+            pts = dw_knocker - dd + np.int64(rules[R_UNDERCUT_BONUS])
+            winner = d
+            outcome = O_UNDERCUT
+        else:
+            pts = dd - dw_knocker
+            winner = knocker
+            outcome = O_KNOCK
+    row[5 + winner] = pts
+    row[5 + 1 - winner] = -pts
+    row[7 + knocker] = dw_knocker
+    row[7 + d] = dd
+    row[9] = winner
+    row[10] = pts
+    row[11] = dw_knocker
+    return outcome
+
+
+@njit(cache=True)
+def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
+               T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+    """Player ``p`` draws, discards and maybe knocks.  Returns True if the hand ended (row
+    filled)."""
+    state[S_TURNS] += 1
+    state[S_OWN0 + p] += 1
+    own_turn = state[S_OWN0 + p]
+    if from_pile:
+        state[S_NPILE] -= 1
+        card = pile[state[S_NPILE]]
+        picked[p] |= _bit(card)
+        forbidden = _bit(card)
+    else:
+        card = deck[state[S_SP]]
+        state[S_SP] += 1
+        forbidden = np.uint64(0) if rules[R_DISCARD_STOCK] != 0 else _bit(card)
+    hand = hands[p] | _bit(card)
+    stock_left = N_CARDS - state[S_SP]
+    if rules[R_BIG_GIN] != 0 and deadwood(hand, T_value, T_total, T_rank) == 0:
+        hands[p] = hand
+        row[1] = p
+        row[4] = stock_left
+        row[3] = state[S_TURNS]
+        row[12] = own_turn
+        row[2] = _showdown(rules, strat, hands, p, 0, True, T_value, T_cover, T_starts, T_total, T_rank, row)
+        return True
+    code, dwa = choose_discard(strat[p], hand, forbidden, picked[1 - p], T_value, T_total, T_rank, st[p])
+    hands[p] = hand ^ _bit(code)
+    pile[state[S_NPILE]] = code
+    state[S_NPILE] += 1
+    dw[p] = dwa
+    if debug:
+        _check_conservation(hands, deck, state, pile)
+    limit = state[S_LIMIT]
+    if dwa <= limit and dwa <= knock_threshold(strat[p], own_turn, stock_left):
+        row[1] = p
+        row[3] = state[S_TURNS]
+        row[4] = stock_left
+        row[12] = own_turn
+        row[2] = _showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total, T_rank, row)
+        return True
+    if stock_left <= rules[R_VOID_LEFT]:
+        row[1] = p
+        row[2] = O_VOID
+        row[3] = state[S_TURNS]
+        row[4] = stock_left
+        row[5] = 0
+        row[6] = 0
+        row[7] = dw[0]
+        row[8] = dw[1]
+        row[9] = -1
+        row[10] = 0
+        row[11] = -1
+        row[12] = -1
+        return True
+    return False
+
+
+@njit(cache=True)
+def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
+                    T_total, T_rank, st, row, debug):
+    """Play on from a position until the hand ends; fills ``row`` (columns 1.. of a hand row).
+
+    ``hands`` uint64[2]; ``deck`` int64[52] with the stock as ``deck[state[S_SP]:]`` (top
+    first); ``pile`` int64[52] with ``state[S_NPILE]`` discards (top last); ``picked``
+    uint64[2] cards each seat took from the pile; ``state`` int64[S_WIDTH]; ``st`` uint64[2, 1]
+    strategy generators.  ``state[S_FORCE_STOCK]`` = 1 makes the player to move draw from the
+    stock (after both passed the first upcard).
+    """
+    dw = np.empty(2, dtype=np.int64)
+    for p in range(2):
+        dw[p] = deadwood(hands[p], T_value, T_total, T_rank)
+    p = state[S_TO_MOVE]
+    while True:
+        from_pile = False
+        if state[S_FORCE_STOCK] == 0 and state[S_NPILE] > 0:
+            from_pile = wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1], 0,
+                                     T_value, T_total, T_rank)
+        state[S_FORCE_STOCK] = 0
+        if _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
+                      T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+            return
+        p = 1 - p
+        state[S_TO_MOVE] = p
+
+
+@njit(cache=True)
+def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+    """Deal ``deck`` (a shuffled pack) with ``dealer`` and play the hand; fills ``row``."""
+    hands = np.zeros(2, dtype=np.uint64)
+    for i in range(2 * HAND):
+        hands[(dealer + 1 + i) % 2] |= _bit(deck[i])
+    pile = np.empty(N_CARDS, dtype=np.int64)
+    pile[0] = deck[2 * HAND]
+    picked = np.zeros(2, dtype=np.uint64)
+    state = np.zeros(S_WIDTH, dtype=np.int64)
+    state[S_SP] = 2 * HAND + 1
+    state[S_NPILE] = 1
+    up = deck[2 * HAND]
+    limit = np.int64(rules[R_KNOCK_LIMIT])
+    if rules[R_OKLAHOMA] != 0:
+        limit = 0 if (up & 15) == 0 else T_rank[up & 15]
+    state[S_LIMIT] = limit
+    row[0] = dealer
+    non_dealer = 1 - dealer
+    state[S_TO_MOVE] = non_dealer
+    if rules[R_FIRST_UPCARD] != 0:
+        # the offer: non-dealer, then dealer, may take the upcard; if both pass the
+        # non-dealer draws from the stock
+        for p in (non_dealer, dealer):
+            dwp = deadwood(hands[p], T_value, T_total, T_rank)
+            if wants_upcard(strat[p], hands[p], dwp, up, 0, T_value, T_total, T_rank):
+                dw = np.empty(2, dtype=np.int64)
+                for q in range(2):
+                    dw[q] = deadwood(hands[q], T_value, T_total, T_rank)
+                if _take_turn(rules, strat, p, True, hands, dw, deck, pile, picked, state,
+                              T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+                    return
+                state[S_TO_MOVE] = 1 - p
+                break
+        else:
+            state[S_FORCE_STOCK] = 1
+    play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
+                    T_total, T_rank, st, row, debug)
+
+
+@njit(cache=True)
+def _strategy_states(seed, index):
+    st = np.empty((2, 1), dtype=np.uint64)
+    for p in range(2):
+        st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, index)
+    return st
+
+
+@njit(cache=True)
+def _play_chunk(rules, strat, seed, first_hand, out, pack, T_value, T_cover, T_starts, T_total,
+                T_rank, debug):
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    for i in range(out.shape[0]):
+        h = first_hand + i
+        dst = rng.new_state(seed, rng.STREAM_DEAL, h)
+        rng.shuffle_into(dst, pack, deck)
+        st = _strategy_states(seed, h)
+        play_hand(rules, strat, deck, h % 2, T_value, T_cover, T_starts, T_total, T_rank,
+                  st, out[i], debug)
+
+
+_PACK = standard_pack()
+_TABLES = meld_tables()
+
+
+def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
+    """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see sim.variants contract)."""
+    t = _TABLES
+    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, _PACK,
+                t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug))
+
+
+# ----------------------------------------------------------------------------------------
+# whole games to target_score
+
+@njit(cache=True)
+def _play_game(rules, strat, seed, g, pack, T_value, T_cover, T_starts, T_total, T_rank, grow, debug):
+    dst = rng.new_state(seed, rng.STREAM_GAME, g)
+    st = _strategy_states(seed, g)
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    row = np.zeros(5 + 4 + len(EXTRA_COLUMNS), dtype=np.int64)
+    points = np.zeros(2, dtype=np.int64)
+    won = np.zeros(2, dtype=np.int64)
+    dealer = g % 2
+    grow[0] = dealer
+    hands = 0
+    voids = 0
+    turns = 0
+    target = np.int64(rules[R_TARGET])
+    while points[0] < target and points[1] < target:
+        rng.shuffle_into(dst, pack, deck)
+        row[:] = 0
+        play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug)
+        hands += 1
+        turns += row[3]
+        if row[2] == O_VOID:
+            voids += 1
+            continue  # redeal, same dealer
+        w = row[9]
+        points[w] += row[10]
+        won[w] += 1
+        dealer = 1 - dealer
+        if hands > 100000:
+            raise ValueError("game did not end")
+    winner = 0 if points[0] >= target else 1
+    loser = 1 - winner
+    total = np.zeros(2, dtype=np.int64)
+    for p in range(2):
+        total[p] = points[p] + won[p] * np.int64(rules[R_LINE_BONUS])
+    total[winner] += np.int64(rules[R_GAME_BONUS])
+    margin = total[winner] - total[loser]
+    if rules[R_SHUTOUT] != 0 and points[loser] == 0:
+        margin *= 2
+    grow[1] = winner
+    grow[2] = hands
+    grow[3] = voids
+    grow[4] = turns
+    grow[5] = points[0]
+    grow[6] = points[1]
+    grow[7] = won[0]
+    grow[8] = won[1]
+    grow[9 + winner] = margin
+    grow[9 + loser] = -margin
+
+
+@njit(cache=True)
+def _play_game_chunk(rules, strat, seed, first_game, out, pack, T_value, T_cover, T_starts,
+                     T_total, T_rank, debug):
+    for i in range(out.shape[0]):
+        _play_game(rules, strat, seed, first_game + i, pack, T_value, T_cover, T_starts,
+                   T_total, T_rank, out[i], debug)
+
+
+def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False):
+    """Game rows ``first_game ..``: columns :data:`GAME_COLUMNS`."""
+    t = _TABLES
+    _play_game_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_game), out, _PACK,
+                     t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug))
+
+
+VARIANT = Variant(
+    name="gin",
+    rules_cls=GinRules,
+    min_players=2,
+    max_players=2,
+    default_players=2,
+    outcomes=OUTCOMES,
+    play_chunk=play_chunk,
+    score_unit="points",
+    doc="Gin Rummy: 2 players, 10 cards, knock at deadwood <= 10, gin and undercut bonuses.",
+    extra_columns=EXTRA_COLUMNS,
+)
+GAME_OUTCOMES = ("game",)
