@@ -43,8 +43,9 @@ class Variant:
 
     def check_players(self, n: int) -> None:
         if not (self.min_players <= n <= self.max_players):
-            raise VariantError(
-                f"{self.name} is played by {self.min_players}-{self.max_players} players, not {n}")
+            allowed = (f"exactly {self.min_players}" if self.min_players == self.max_players
+                       else f"{self.min_players} to {self.max_players}")
+            raise VariantError(f"{self.name} is played by {allowed} players, not {n} (set --players)")
 
 
 def hand_columns(n_seats: int, extra: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -1,0 +1,235 @@
+"""Run specs, chunk execution and exact streaming aggregation (numpy only).
+
+A :class:`RunSpec` fixes everything a result depends on: variant, rules, one strategy per
+seat, mode (single ``hands`` or whole ``games``), number of units and seed.  Unit ``i``
+(hand or game) depends only on ``(spec, i)``, so chunks can run anywhere in any order.
+
+:class:`Accumulator` keeps exact integer sums (count, sum, sum of squares) of named series
+derived from the outcome rows, plus histograms; merging is order-independent, so a summary is
+bit-identical whatever the number of jobs, the chunking or the backend.  Confidence intervals
+are computed from it in ``analysis.stats``.
+
+:func:`play_hands` is the in-process entry point (notebooks, tests); the parallel, resumable,
+stored version is ``analysis.engine.run``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .rules import RulesBase
+from .strategies import Strategy, parse_strategies, strategy_matrix
+from .variants import Variant, VariantError, get_variant
+
+CHUNK = 8192          # units per chunk: fixed, part of the store layout (not of the results)
+MODES = ("hands", "games")
+HIST_BINS = 256
+
+
+class SpecError(ValueError):
+    """A run spec that cannot be run (bad counts, seed, mode, ...)."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    variant: Variant
+    rules: RulesBase
+    strategies: tuple[Strategy, ...]
+    n: int
+    seed: int
+    mode: str = "hands"
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.strategies)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        if self.mode == "games":
+            return self.variant_module.GAME_COLUMNS
+        return self.variant.columns(self.n_seats)
+
+    @property
+    def variant_module(self):
+        return _rules_module(self.rules)
+
+    def kernel(self):
+        if self.mode == "games":
+            return self.variant_module.play_game_chunk
+        return self.variant.play_chunk
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.rules.to_array(), strategy_matrix(list(self.strategies))
+
+    def identity(self) -> dict:
+        """What the results depend on (everything but n); stored and hashed."""
+        return {
+            "variant": self.variant.name,
+            "rules": self.rules.as_dict(),
+            "rules_version": type(self.rules).VERSION,
+            "strategies": [s.as_dict() for s in self.strategies],
+            "seed": self.seed,
+            "mode": self.mode,
+            "chunk": CHUNK,
+        }
+
+    def key(self) -> str:
+        blob = json.dumps(self.identity(), sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+    def chunks(self) -> list[tuple[int, int, int]]:
+        """(chunk index, first unit, stop) covering 0..n."""
+        return [(k, a, min(a + CHUNK, self.n)) for k, a in enumerate(range(0, self.n, CHUNK))]
+
+
+def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, seed: int = 0,
+              players: int | None = None, mode: str = "hands") -> RunSpec:
+    """Resolve names and options into a checked :class:`RunSpec`.
+
+    ``rules``: a rules object, a dict or a list of ``"name=value"`` strings.
+    ``strategies``: text like ``"simple,threshold(knock=6)"`` or a list of specs.
+    """
+    v = get_variant(variant)
+    if mode not in MODES:
+        raise SpecError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+    if isinstance(rules, RulesBase):
+        r = rules
+    else:
+        fixed = {}
+        if "players" in {f.name for f in v.rules_cls.options()}:
+            fixed["players"] = players if players is not None else v.default_players
+        elif players is not None and players != v.default_players:
+            v.check_players(players)
+        r = v.rules_cls.from_options(rules, **fixed)
+    n_seats = getattr(r, "players", None) or players or v.default_players
+    v.check_players(n_seats)
+    strats = parse_strategies(strategies, v.name, n_seats)
+    if isinstance(n, bool) or int(n) != n or n <= 0:
+        raise SpecError(f"number of {mode} must be a positive whole number, got {n}")
+    if isinstance(seed, bool) or int(seed) != seed or not (0 <= seed < 2**63):
+        raise SpecError(f"seed must be a whole number in [0, 2^63), got {seed}")
+    if mode == "games" and not hasattr(_rules_module(r), "play_game_chunk"):
+        raise SpecError(f"{v.name} has no whole-game mode yet")
+    return RunSpec(v, r, tuple(strats), int(n), int(seed), mode)
+
+
+def _rules_module(rules):
+    """The variant module that defines this rules class (and its kernels)."""
+    return importlib.import_module(type(rules).__module__)
+
+
+def run_chunk(spec: RunSpec, start: int, stop: int, arrays=None) -> np.ndarray:
+    """Outcome rows of units ``start..stop-1`` (int64, one column per ``spec.columns``)."""
+    rules_arr, strat = arrays if arrays is not None else spec.arrays()
+    out = np.zeros((stop - start, len(spec.columns)), dtype=np.int64)
+    spec.kernel()(rules_arr, strat, spec.seed, start, out)
+    return out
+
+
+def play_hands(variant: str, rules=None, strategies="simple", n_hands: int = 10000, seed: int = 0,
+               players: int | None = None, mode: str = "hands") -> dict[str, np.ndarray]:
+    """Play ``n_hands`` in this process; returns the outcome columns as arrays."""
+    spec = make_spec(variant, rules=rules, strategies=strategies, n=n_hands, seed=seed,
+                     players=players, mode=mode)
+    arrays = spec.arrays()
+    rows = np.concatenate([run_chunk(spec, a, b, arrays) for _, a, b in spec.chunks()])
+    return {c: rows[:, i] for i, c in enumerate(spec.columns)}
+
+
+# ----------------------------------------------------------------------------------------
+# streaming aggregation
+
+def series(spec: RunSpec, rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """Named per-row series to aggregate: name -> (int64 values, valid mask or None).
+    ``rate:`` series are 0/1 flags, the others are means."""
+    col = {c: rows[:, i] for i, c in enumerate(spec.columns)}
+    n = spec.n_seats
+    out: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
+    if spec.mode == "games":
+        for s in range(n):
+            out[f"rate:win{s}"] = ((col["winner"] == s).astype(np.int64), None)
+            out[f"net{s}"] = (col[f"net{s}"], None)
+            out[f"points{s}"] = (col[f"points{s}"], None)
+        out["rate:first_dealer_wins"] = ((col["winner"] == col["first_dealer"]).astype(np.int64), None)
+        out["hands"] = (col["hands"], None)
+        out["voids"] = (col["voids"], None)
+        out["turns"] = (col["turns"], None)
+        return out
+    for s in range(n):
+        out[f"score{s}"] = (col[f"score{s}"], None)
+        out[f"rate:win{s}"] = ((col[f"score{s}"] > 0).astype(np.int64), None)
+        out[f"deadwood{s}"] = (col[f"deadwood{s}"], None)
+    dealer = col["dealer"]
+    sc = np.stack([col[f"score{s}"] for s in range(n)], axis=1)
+    for p in range(n):  # position p after the dealer: 0 plays first, n-1 is the dealer
+        seat = (dealer + 1 + p) % n
+        pos_score = sc[np.arange(len(seat)), seat]
+        out[f"pos{p}_score"] = (pos_score, None)
+        out[f"rate:pos{p}_win"] = ((pos_score > 0).astype(np.int64), None)
+    for k, name in enumerate(spec.variant.outcomes):
+        out[f"rate:outcome:{name}"] = ((col["outcome"] == k).astype(np.int64), None)
+    out["turns"] = (col["turns"], None)
+    out["stock_left"] = (col["stock_left"], None)
+    for name in spec.variant.extra_columns:
+        v = col[name]
+        out[name] = (v, v >= 0)
+    return out
+
+
+@dataclass
+class Accumulator:
+    """Exact integer moments of every series + histograms; merge is associative."""
+    n: int = 0
+    moments: dict[str, list[int]] = field(default_factory=dict)   # name -> [count, sum, sumsq]
+    hists: dict[str, list[int]] = field(default_factory=dict)
+
+    def update(self, spec: RunSpec, rows: np.ndarray) -> "Accumulator":
+        self.n += rows.shape[0]
+        for name, (v, valid) in series(spec, rows).items():
+            if valid is not None:
+                v = v[valid]
+            m = self.moments.setdefault(name, [0, 0, 0])
+            m[0] += int(v.shape[0])
+            m[1] += int(v.sum())
+            m[2] += int((v.astype(np.int64) ** 2).sum())
+        hist_col = "hands" if spec.mode == "games" else "turns"
+        h = np.bincount(np.clip(rows[:, spec.columns.index(hist_col)], 0, HIST_BINS - 1),
+                        minlength=HIST_BINS)
+        cur = self.hists.setdefault(hist_col, [0] * HIST_BINS)
+        for i, x in enumerate(h.tolist()):
+            cur[i] += x
+        return self
+
+    def merge(self, other: "Accumulator") -> "Accumulator":
+        self.n += other.n
+        for name, (c, s, ss) in other.moments.items():
+            m = self.moments.setdefault(name, [0, 0, 0])
+            m[0] += c
+            m[1] += s
+            m[2] += ss
+        for name, h in other.hists.items():
+            cur = self.hists.setdefault(name, [0] * len(h))
+            for i, x in enumerate(h):
+                cur[i] += x
+        return self
+
+    def to_dict(self) -> dict:
+        return {"n": self.n, "moments": self.moments, "hists": self.hists}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Accumulator":
+        return cls(d["n"], {k: list(v) for k, v in d["moments"].items()},
+                   {k: list(v) for k, v in d["hists"].items()})
+
+
+def accumulate(spec: RunSpec, rows: np.ndarray) -> Accumulator:
+    return Accumulator().update(spec, rows)
+
+
+__all__ = ["RunSpec", "make_spec", "run_chunk", "play_hands", "Accumulator", "accumulate",
+           "series", "SpecError", "VariantError", "CHUNK"]
