@@ -3,7 +3,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
 .PHONY: demo test bench setup clean
 
@@ -16,13 +15,13 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/rummylab demo --out runs/demo --html reports/index.html
+	$(BIN)/rummylab simulate --variant gin --hands 200000 --seed 1 --out runs/demo-gin
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench.py --markdown BENCHMARKS.md
 
 clean:
 	rm -rf $(VENV) .numba_cache runs reports/*.png reports/index.html

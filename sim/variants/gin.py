@@ -86,6 +86,7 @@ R_SHUTOUT = GinRules.index("shutout_double")
 
 N_CARDS = 52
 HAND = 10
+MAX_TURNS = 1000  # guard against endless discard-pile exchanges: such a hand is void
 # state vector layout (int64), see new_state()
 S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WIDTH = range(9)
 
@@ -157,17 +158,26 @@ def knock_threshold(srow, own_turn, stock_left):
 
 @njit(cache=True)
 def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, rank_value, st):
-    """Discard minimising deadwood_after + near_weight*near + opp_weight*danger.
-    Returns (card code, deadwood after)."""
+    """Discard minimising deadwood_after + near_weight*near + opp_weight*danger; ties go to
+    the highest card (or a random one with random_ties).  Returns (card code, deadwood after).
+
+    Cards are tried from the highest down.  With both weights zero the search stops as soon
+    as the bound deadwood(hand) - value(card) (removing a card lowers deadwood by at most its
+    value) exceeds the best found: exact, and most turns need two or three evaluations.
+    """
     near_w = srow[K.P_NEAR_W]
     opp_w = srow[K.P_OPP_W]
     rnd = srow[K.P_RANDOM_TIES] != 0
+    prune = near_w == 0.0 and opp_w == 0.0
+    full = deadwood(hand, run_value, suit_total, rank_value) if prune else 0
     best = 1e18
     best_code = -1
     best_dw = 0
     ties = 0
-    for r in range(N_RANKS):
-        for s in range(4):
+    for r in range(N_RANKS - 1, -1, -1):
+        if prune and full - rank_value[r] > best:
+            break
+        for s in range(3, -1, -1):
             code = s * SUIT_SHIFT + r
             b = _bit(code)
             if not (hand & b) or (forbidden & b):
@@ -185,16 +195,15 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
                 best_dw = d
                 ties = 1
             elif score <= best + 1e-9:
-                # ranks ascend in this loop: keeping the later card keeps the highest card
                 ties += 1
-                if not rnd or rng.randint(st, ties) == 0:
+                if rnd and rng.randint(st, ties) == 0:
                     best_code = code
                     best_dw = d
     return best_code, best_dw
 
 
 @njit(cache=True)
-def wants_upcard(srow, hand, dw_hand, up, forbid_rule_stock, run_value, suit_total, rank_value):
+def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
     """Take the upcard?  upcard=0: it forms a meld (the 11-card deadwood drops below hand
     deadwood + its value); upcard=1: after the best legal discard deadwood drops by
     >= upcard_gain."""
@@ -324,7 +333,7 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
         row[12] = own_turn
         row[2] = _showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total, T_rank, row)
         return True
-    if stock_left <= rules[R_VOID_LEFT]:
+    if stock_left <= rules[R_VOID_LEFT] or state[S_TURNS] >= MAX_TURNS:
         row[1] = p
         row[2] = O_VOID
         row[3] = state[S_TURNS]
@@ -359,7 +368,7 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_c
     while True:
         from_pile = False
         if state[S_FORCE_STOCK] == 0 and state[S_NPILE] > 0:
-            from_pile = wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1], 0,
+            from_pile = wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1],
                                      T_value, T_total, T_rank)
         state[S_FORCE_STOCK] = 0
         if _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
@@ -394,7 +403,7 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
         # non-dealer draws from the stock
         for p in (non_dealer, dealer):
             dwp = deadwood(hands[p], T_value, T_total, T_rank)
-            if wants_upcard(strat[p], hands[p], dwp, up, 0, T_value, T_total, T_rank):
+            if wants_upcard(strat[p], hands[p], dwp, up, T_value, T_total, T_rank):
                 dw = np.empty(2, dtype=np.int64)
                 for q in range(2):
                     dw[q] = deadwood(hands[q], T_value, T_total, T_rank)

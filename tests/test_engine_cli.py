@@ -1,0 +1,110 @@
+"""Runner determinism across jobs, the results store (reuse, resume, refusal), the CLI."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from analysis import engine, store
+from analysis.cli import main
+from analysis.summary import summarize
+from sim.runner import CHUNK, make_spec, play_hands
+
+
+def test_summary_identical_for_one_and_two_jobs():
+    spec = make_spec("gin", strategies="simple,tracker", n=2 * CHUNK + 123, seed=17)
+    one = engine.run(spec, jobs=1, progress=False)
+    two = engine.run(spec, jobs=2, progress=False)
+    assert one.complete and two.complete
+    assert one.acc.to_dict() == two.acc.to_dict()
+
+
+def test_store_reuses_complete_run_and_resumes_partial(tmp_path):
+    spec = make_spec("gin", n=2 * CHUNK + 10, seed=3)
+    out = tmp_path / "run"
+    first = engine.run(spec, jobs=1, out_dir=out, progress=False)
+    again = engine.run(spec, jobs=1, out_dir=out, progress=False)
+    assert again.from_store and again.acc.to_dict() == first.acc.to_dict()
+    # an interrupted run: drop meta.json and one chunk; the rerun simulates only that chunk
+    (out / "meta.json").unlink()
+    chunks = sorted((out / "chunks").glob("*.npz"))
+    chunks[1].unlink()
+    resumed = engine.run(spec, jobs=1, out_dir=out, progress=False)
+    assert resumed.n_simulated == CHUNK and resumed.acc.to_dict() == first.acc.to_dict()
+    meta, df = store.load_run(out)
+    assert len(df) == spec.n and meta["versions"]["numba"] and meta["git"]
+    direct = play_hands("gin", n_hands=spec.n, seed=3)
+    assert (df["score0"].to_numpy() == direct["score0"]).all()
+    assert set(df["outcome_name"].unique()) <= {"knock", "gin", "undercut", "void", "big_gin"}
+
+
+def test_store_refuses_a_different_run(tmp_path):
+    out = tmp_path / "run"
+    engine.run(make_spec("gin", n=100, seed=1), out_dir=out, progress=False)
+    with pytest.raises(store.StoreError, match="different run"):
+        engine.run(make_spec("gin", n=100, seed=2), out_dir=out, progress=False)
+
+
+def test_summary_has_cis_and_sample_sizes():
+    spec = make_spec("gin", n=4000, seed=8)
+    res = engine.run(spec, progress=False, jobs=1)
+    d = summarize(spec, res.acc, elapsed_s=res.elapsed_s, compile_s=res.compile_s)
+    for seat in d["seats"]:
+        e = seat["win_rate"]
+        assert e["ci95"][0] <= e["value"] <= e["ci95"][1] and e["n"] == 4000
+    total = sum(e["value"] for e in d["outcomes"].values())
+    assert abs(total - 1) < 1e-9
+    assert sum(d["turns"]["histogram"].values()) == 4000
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "--variant", "nope"], "unknown variant"),
+    (["simulate", "--hands", "0"], "--hands"),
+    (["simulate", "--hands", "-5"], "--hands"),
+    (["simulate", "--jobs", "abc"], "--jobs"),
+    (["simulate", "--strategies", "bogus"], "unknown strategy"),
+    (["simulate", "--strategies", "threshold(knock=x)"], "bad value"),
+    (["simulate", "--strategies", "threshold(knock=6"], "unbalanced"),
+    (["simulate", "--rule", "knock_limit=abc"], "knock_limit"),
+    (["simulate", "--rule", "oklahoma=on", "--rule", "knock_limit=7"], "oklahoma"),
+    (["simulate", "--players", "3"], "exactly 2"),
+])
+def test_cli_bad_input_is_one_line_exit_2(args, needle):
+    r = run_cli(*args, "--hands", "50") if "--hands" not in args else run_cli(*args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_cli_simulate_json(capsys):
+    assert main(["simulate", "--hands", "3000", "--seed", "7", "--jobs", "1", "--json",
+                 "--strategies", "simple,threshold(knock=6)"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["simulated"] == 3000 and d["strategies"] == ["simple", "threshold(knock=6)"]
+    assert set(d["outcomes"]) == {"knock", "gin", "undercut", "void", "big_gin"}
+    assert d["seats"][1]["mean_score"]["n"] == 3000
+
+
+def test_cli_game_mode_and_listings(capsys):
+    assert main(["simulate", "--game", "--hands", "200", "--jobs", "1",
+                 "--rule", "knock_limit=8", "--rule", "undercut_bonus=20"]) == 0
+    out = capsys.readouterr().out
+    assert "game win rate" in out and "hands per game" in out
+    assert main(["strategies"]) == 0 and "knock_late" in capsys.readouterr().out
+    assert main(["variants"]) == 0 and "undercut_bonus" in capsys.readouterr().out
+
+
+def test_card_text_errors_name_the_token():
+    from sim.cards import CardError, parse_cards
+    with pytest.raises(CardError, match="'1S'"):
+        parse_cards("AS 1S")
+    with pytest.raises(CardError, match="AS appears 2 times"):
+        parse_cards("AS 2S as")
+    assert list(parse_cards("10d ♠A".replace("♠A", "A♠"))) == [2 * 16 + 9, 0]
+    assert np.array_equal(parse_cards(["TD", 5]), np.array([41, 5]))
