@@ -1,11 +1,12 @@
-"""Parallel, resumable, stored runs of a :class:`sim.runner.RunSpec`.
+"""Parallel, resumable, stored execution of jobs made of independent chunks.
 
-Chunks of ``sim.runner.CHUNK`` units run in joblib worker processes (one numba thread each)
-or in this process for ``jobs=1``; each finished chunk is aggregated at once (memory does not
-grow with the number of hands) and, with a results folder, written there as its own file.
-Re-running the same spec into the same folder reuses the finished chunks (resume after
-Ctrl-C or a crash) and, once complete, the stored summary.  Results depend only on the spec:
-the summary is bit-identical for any ``jobs``/backend.
+A job (a single run :class:`SimJob`, a multi-arm sweep, ...) splits its units into fixed
+chunks; each chunk computes a small JSON-able *partial* (exact integer moments) in a joblib
+worker process (one numba thread each) or in this process for ``jobs=1``.  Partials are merged
+as they arrive, so memory does not grow with the number of hands.  With a results folder each
+finished chunk is written there at once: re-running the same job resumes from the finished
+chunks (after Ctrl-C or a crash) and, once complete, reuses the stored total.  Merging is exact
+and order-free, so the result is bit-identical for any ``jobs`` and backend.
 """
 
 from __future__ import annotations
@@ -24,13 +25,79 @@ from sim.runner import Accumulator, RunSpec, accumulate, run_chunk
 from . import store
 
 
+class Job:
+    """Interface of a chunked job; subclasses fill in the four methods."""
+    n: int
+    unit: str = "hand"
+    desc: str = ""
+
+    def identity(self) -> dict:
+        raise NotImplementedError
+
+    def chunks(self) -> list[tuple[int, int]]:
+        raise NotImplementedError
+
+    def compute(self, a: int, b: int, out_dir: str | None) -> dict:
+        """Partial of units a..b-1 (runs in a worker; may write extra files to out_dir)."""
+        raise NotImplementedError
+
+    def warm_up(self) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def merge(total: dict | None, part: dict) -> dict:
+        raise NotImplementedError
+
+    def key(self) -> str:
+        return store.key_of(self.identity())
+
+    def meta(self) -> dict:
+        """Extra metadata stored with the completed run."""
+        return {}
+
+
+class SimJob(Job):
+    """One spec: rows per chunk (stored as .npz with ``--out``) aggregated to an Accumulator."""
+
+    def __init__(self, spec: RunSpec):
+        self.spec = spec
+        self.n = spec.n
+        self.unit = spec.mode[:-1]
+        self.desc = spec.variant.name
+
+    def identity(self) -> dict:
+        return self.spec.identity()
+
+    def chunks(self):
+        return [(a, b) for _, a, b in self.spec.chunks()]
+
+    def compute(self, a, b, out_dir):
+        rows = run_chunk(self.spec, a, b)
+        if out_dir is not None:
+            store.write_rows(out_dir, a, b, rows)
+        return accumulate(self.spec, rows).to_dict()
+
+    def warm_up(self):
+        run_chunk(self.spec, 0, 1)
+
+    def meta(self):
+        return {"columns": list(self.spec.columns), "outcomes": list(self.spec.variant.outcomes),
+                "score_unit": self.spec.variant.score_unit, "players": self.spec.n_seats}
+
+    @staticmethod
+    def merge(total, part):
+        if total is None:
+            return Accumulator.from_dict(part).to_dict()
+        return Accumulator.from_dict(total).merge(Accumulator.from_dict(part)).to_dict()
+
+
 @dataclass
-class RunResult:
-    spec: RunSpec
-    acc: Accumulator
+class JobResult:
+    total: dict | None
     complete: bool
     elapsed_s: float
     compile_s: float
+    n_done: int
     n_simulated: int          # units simulated now (the rest came from the store)
     from_store: bool = False
     out_dir: str | None = None
@@ -41,55 +108,62 @@ class RunResult:
         return self.n_simulated / self.elapsed_s if self.elapsed_s > 0 else float("nan")
 
 
+@dataclass
+class RunResult(JobResult):
+    spec: RunSpec | None = None
+
+    @property
+    def acc(self) -> Accumulator:
+        return Accumulator.from_dict(self.total) if self.total else Accumulator()
+
+
 def resolve_jobs(jobs: int) -> int:
     n = os.cpu_count() or 1
-    if jobs == -1 or jobs == 0:
+    if jobs in (-1, 0):
         return n
     if jobs < -1:
         return max(1, n + 1 + jobs)
     return jobs
 
 
-def _chunk_task(spec: RunSpec, a: int, b: int, out_dir: str | None):
-    rows = run_chunk(spec, a, b)
+def _compute(job: Job, a: int, b: int, out_dir: str | None):
+    part = job.compute(a, b, out_dir)
     if out_dir is not None:
-        store.write_chunk(out_dir, a, b, rows)
-    return a, b, accumulate(spec, rows).to_dict()
+        store.write_partial(out_dir, a, b, part)
+    return a, b, part
 
 
-def warm_up(spec: RunSpec) -> float:
-    """Compile (or load from numba's cache) the kernel; returns seconds taken."""
-    t = time.perf_counter()
-    run_chunk(spec, 0, 1)
-    return time.perf_counter() - t
-
-
-def run(spec: RunSpec, *, jobs: int = 1, out_dir: str | Path | None = None, progress: bool | None = None,
-        backend: str = "loky", scheduler: str | None = None) -> RunResult:
-    """Run ``spec`` (or reuse/resume it from ``out_dir``); Ctrl-C returns the partial result
-    with ``complete=False``."""
+def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = None,
+            backend: str = "loky", scheduler: str | None = None) -> JobResult:
+    """Run (or reuse/resume from ``out_dir``) a job; Ctrl-C returns the partial total with
+    ``complete=False``."""
     out = str(out_dir) if out_dir is not None else None
-    acc = Accumulator()
+    total: dict | None = None
     done: set[tuple[int, int]] = set()
+    n_done = 0
     if out is not None:
-        stored = store.open_run(out, spec)
-        if stored is not None:  # complete run of this exact spec: reuse, never re-simulate
-            return RunResult(spec, stored, True, 0.0, 0.0, 0, from_store=True, out_dir=out)
-        for a, b in store.finished_chunks(out, spec):
-            acc.merge(accumulate(spec, store.read_chunk(out, a, b)))
+        stored = store.open_run(out, job.key(), job.identity(), job.n)
+        if stored is not None:  # this exact job is complete there: reuse, never re-simulate
+            return JobResult(stored, True, 0.0, 0.0, job.n, 0, from_store=True, out_dir=out)
+        for a, b in store.finished_chunks(out, job.chunks()):
+            total = job.merge(total, store.read_partial(out, a, b))
             done.add((a, b))
-    todo = [(a, b) for _, a, b in spec.chunks() if (a, b) not in done]
-    reused_units = acc.n
-    compile_s = warm_up(spec) if todo else 0.0
-    if progress is None:
-        progress = sys.stderr.isatty()
-    n_jobs = resolve_jobs(jobs)
+            n_done += b - a
+    todo = [c for c in job.chunks() if c not in done]
+    reused = n_done
+    compile_s = 0.0
+    if todo:
+        t = time.perf_counter()
+        job.warm_up()
+        compile_s = time.perf_counter() - t
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = _bar(job, show, n_done)
     t0 = time.perf_counter()
     complete = False
-    bar = _bar(spec, progress, initial=acc.n)
     try:
-        for a, b, part in _execute(spec, todo, n_jobs, out, backend, scheduler):
-            acc.merge(Accumulator.from_dict(part))
+        for a, b, part in _execute(job, todo, resolve_jobs(jobs), out, backend, scheduler):
+            total = job.merge(total, part)
+            n_done += b - a
             bar.update(b - a)
         complete = True
     except KeyboardInterrupt:
@@ -98,32 +172,41 @@ def run(spec: RunSpec, *, jobs: int = 1, out_dir: str | Path | None = None, prog
         bar.close()
     elapsed = time.perf_counter() - t0
     if complete and out is not None:
-        store.finish_run(out, spec, acc, elapsed, compile_s)
-    return RunResult(spec, acc, complete, elapsed, compile_s, acc.n - reused_units, out_dir=out)
+        store.finish_run(out, job.key(), job.identity(), job.n, total,
+                         {**job.meta(), "elapsed_s": elapsed, "compile_s": compile_s,
+                          "versions": package_versions(), "git": git_describe()})
+    return JobResult(total, complete, elapsed, compile_s, n_done, n_done - reused, out_dir=out)
 
 
-def _execute(spec, todo, n_jobs, out, backend, scheduler):
+def run(spec: RunSpec, **kw) -> RunResult:
+    """Run one spec (see :func:`run_job` for the keywords)."""
+    return RunResult(**run_job(SimJob(spec), **kw).__dict__, spec=spec)
+
+
+def _execute(job, todo, n_jobs, out, backend, scheduler):
     if not todo:
         return
     if n_jobs == 1 or len(todo) == 1:
         for a, b in todo:
-            yield _chunk_task(spec, a, b, out)
+            yield _compute(job, a, b, out)
         return
     from joblib import Parallel, delayed, parallel_config
+    tasks = (delayed(_compute)(job, a, b, out) for a, b in todo)
     if backend == "dask":
-        from dask.distributed import Client  # noqa: F401  (registers joblib's dask backend)
-        client = Client(scheduler) if scheduler else None
+        from dask.distributed import Client, LocalCluster
+        cluster = None if scheduler else LocalCluster(n_workers=n_jobs, threads_per_worker=1,
+                                                      processes=True, dashboard_address=None)
+        client = Client(scheduler or cluster)
         try:
             with parallel_config(backend="dask"):
-                yield from Parallel(return_as="generator_unordered")(
-                    delayed(_chunk_task)(spec, a, b, out) for a, b in todo)
+                yield from Parallel(return_as="generator_unordered")(tasks)
         finally:
-            if client is not None:
-                client.close()
+            client.close()
+            if cluster is not None:
+                cluster.close()
         return
     with parallel_config(backend=backend, n_jobs=n_jobs, inner_max_num_threads=1):
-        yield from Parallel(return_as="generator_unordered", pre_dispatch="2*n_jobs")(
-            delayed(_chunk_task)(spec, a, b, out) for a, b in todo)
+        yield from Parallel(return_as="generator_unordered", pre_dispatch="2*n_jobs")(tasks)
 
 
 class _NoBar:
@@ -134,17 +217,18 @@ class _NoBar:
         pass
 
 
-def _bar(spec: RunSpec, show: bool, initial: int = 0):
+def _bar(job: Job, show: bool, initial: int = 0):
     if not show:
         return _NoBar()
     from tqdm import tqdm
-    return tqdm(total=spec.n, initial=initial, unit=spec.mode[:-1], unit_scale=True,
-                desc=f"{spec.variant.name}", file=sys.stderr, smoothing=0.1)
+    return tqdm(total=job.n, initial=initial, unit=job.unit, unit_scale=True, desc=job.desc,
+                file=sys.stderr, smoothing=0.1)
 
 
 def package_versions() -> dict:
-    import numba
     import platform
+
+    import numba
     vers = {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__}
     try:
         from importlib.metadata import version
@@ -166,4 +250,4 @@ def git_describe() -> str:
 
 
 def dumps(obj) -> str:
-    return json.dumps(obj, indent=2, sort_keys=False, default=float)
+    return json.dumps(obj, indent=2, default=float)

@@ -15,9 +15,7 @@ stored version is ``analysis.engine.run``.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,10 +75,6 @@ class RunSpec:
             "mode": self.mode,
             "chunk": CHUNK,
         }
-
-    def key(self) -> str:
-        blob = json.dumps(self.identity(), sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
 
     def chunks(self) -> list[tuple[int, int, int]]:
         """(chunk index, first unit, stop) covering 0..n."""

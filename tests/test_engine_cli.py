@@ -29,12 +29,12 @@ def test_store_reuses_complete_run_and_resumes_partial(tmp_path):
     assert again.from_store and again.acc.to_dict() == first.acc.to_dict()
     # an interrupted run: drop meta.json and one chunk; the rerun simulates only that chunk
     (out / "meta.json").unlink()
-    chunks = sorted((out / "chunks").glob("*.npz"))
+    chunks = sorted((out / "chunks").glob("*.json"))
     chunks[1].unlink()
     resumed = engine.run(spec, jobs=1, out_dir=out, progress=False)
     assert resumed.n_simulated == CHUNK and resumed.acc.to_dict() == first.acc.to_dict()
     meta, df = store.load_run(out)
-    assert len(df) == spec.n and meta["versions"]["numba"] and meta["git"]
+    assert len(df) == spec.n and meta["versions"]["numba"] and meta["git"] and meta["n"] == spec.n
     direct = play_hands("gin", n_hands=spec.n, seed=3)
     assert (df["score0"].to_numpy() == direct["score0"]).all()
     assert set(df["outcome_name"].unique()) <= {"knock", "gin", "undercut", "void", "big_gin"}
