@@ -17,8 +17,9 @@ from sim.strategies import StrategyError
 from sim.variants import VariantError
 
 from .store import StoreError
+from .studies.knock_sweep import SweepError
 
-USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError)
+USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError)
 
 
 class UserError(ValueError):
@@ -141,6 +142,48 @@ def cmd_variants(args) -> int:
     return 0
 
 
+def _range(text: str) -> tuple[int, ...]:
+    """'0..10', '0..20:2' or '2,4,6'."""
+    try:
+        if ".." in text:
+            lo, rest = text.split("..", 1)
+            hi, _, step = rest.partition(":")
+            vals = tuple(range(int(lo), int(hi) + 1, int(step) if step else 1))
+        else:
+            vals = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a range like 0..10 or a list like 2,4,6; got {text!r}") from None
+    if not vals:
+        raise argparse.ArgumentTypeError(f"empty range {text!r}")
+    return vals
+
+
+def _pair(text: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two turns like 5,9; got {text!r}") from None
+    return a, b
+
+
+def cmd_knock_sweep(args) -> int:
+    from .studies.knock_sweep import SweepSpec, run_sweep
+    from .studies.sweep_text import format_sweep
+    default = tuple(range(0, 11)) if args.variant == "gin" else tuple(range(0, 21))
+    spec = SweepSpec(variant=args.variant, thresholds=args.thresholds or default, by_turn=args.by_turn,
+                     buckets=args.buckets, hands=args.hands, games=args.games, seed=args.seed,
+                     players=args.players, rules=tuple(args.rule), strategy=args.strategy,
+                     opponent=args.opponent)
+    res = run_sweep(spec, out_dir=args.out, jobs=args.jobs,
+                    progress=None if not args.no_progress else False)
+    print(format_sweep(res, as_json=args.json))
+    if not res.complete:
+        print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
+              file=sys.stderr)
+        return 130
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(quick=args.quick, out=args.markdown)
@@ -178,6 +221,29 @@ def build_parser() -> Parser:
     p.add_argument("--out", default=None, metavar="DIR",
                    help="store outcome rows + metadata in DIR (re-running resumes or reuses it)")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("knock-sweep", help="when should I knock? threshold sweep with common random numbers",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Seat 0 varies its knock threshold against a fixed opponent; every "
+                                   "threshold plays the same deals, compared by paired differences. "
+                                   "--by-turn adds per-turn-bucket sweeps and the knock chart.",
+                       epilog=_examples("""
+                           rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
+                           rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
+                           rummylab knock-sweep --variant tonk --players 3 --thresholds 0..20 --by-turn
+                       """))
+    add_run_options(p, 200_000)
+    p.add_argument("--thresholds", type=_range, default=None,
+                   help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default gin 0..10, tonk 0..20)")
+    p.add_argument("--by-turn", action="store_true", help="also sweep per own-turn bucket and build the knock chart")
+    p.add_argument("--buckets", type=_pair, default=(5, 9), help="own turns where mid and late start (default 5,9)")
+    p.add_argument("--games", type=_int("--games", 0), default=0,
+                   help="gin: also play this many whole games to target_score per threshold")
+    p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
+    p.add_argument("--opponent", default="simple", help="strategy of every other seat")
+    p.add_argument("--json", action="store_true", help="print tables as JSON")
+    p.add_argument("--out", default=None, metavar="DIR", help="store the sweep in DIR (rerun resumes/reuses)")
+    p.set_defaults(func=cmd_knock_sweep)
 
     p = sub.add_parser("strategies", help="list strategy families, presets and every parameter")
     p.add_argument("--variant", default=None, help="only families for this variant")

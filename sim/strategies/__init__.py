@@ -150,14 +150,14 @@ def parse_strategy(spec: str, variant: str) -> Strategy:
     return Strategy(family, values, spec.strip())
 
 
-def parse_strategies(text: str | list[str], variant: str, n_seats: int) -> list[Strategy]:
-    """One strategy per seat; a single spec is used for every seat."""
+def parse_strategies(text: str | list, variant: str, n_seats: int) -> list[Strategy]:
+    """One strategy per seat (spec texts or Strategy objects); a single one serves every seat."""
     specs = split_specs(text) if isinstance(text, str) else list(text)
     if len(specs) == 1:
         specs = specs * n_seats
     if len(specs) != n_seats:
         raise StrategyError(f"{len(specs)} strategies given for {n_seats} seats: give one per seat or one for all")
-    return [parse_strategy(s, variant) for s in specs]
+    return [s if isinstance(s, Strategy) else parse_strategy(s, variant) for s in specs]
 
 
 def strategy_matrix(strategies: list[Strategy]) -> np.ndarray:
@@ -171,3 +171,14 @@ def _load_families() -> None:
         from . import tonk  # noqa: F401
     except ImportError:
         pass
+
+
+def derive(base: Strategy, **overrides: float) -> Strategy:
+    """``base`` with some parameters changed; the spec text shows the change."""
+    values = dict(base.values)
+    values.update({k: float(v) for k, v in overrides.items()})
+    base.family.row(values)  # bounds check
+    for k in overrides:
+        base.family.index(k)
+    inner = ",".join(f"{k}={v:g}" for k, v in overrides.items())
+    return Strategy(base.family, values, f"{base.spec}+({inner})" if inner else base.spec)

@@ -1,0 +1,358 @@
+"""Knock-threshold sweeps with common random numbers, and the knock chart.
+
+Seat 0 plays a base strategy whose knock threshold is varied; the other seats play a fixed
+opponent.  Every arm plays the same hands (hand ``i`` is the same deal, and the same strategy
+random numbers, in every arm), so arms are compared by *paired* differences, which cancel the
+deal-to-deal noise.
+
+Stages (each a stored, resumable job in its own sub-folder of the sweep folder):
+
+* ``overall``: one threshold for the whole hand, for each value in ``thresholds``.
+* ``by_turn``: per own-turn bucket (early / mid / late) each threshold, with the other buckets
+  at the overall best.  Thresholds ``d`` and ``d-1`` of one bucket differ only when seat 0
+  could knock at deadwood (Tonk: count) exactly ``d`` in that bucket, so their paired
+  difference is the EV margin of knocking there rather than playing on: one cell of the knock
+  chart.  A cell whose 95% CI contains 0 is shown as "can't tell".
+* ``games`` (Gin): the overall arms played as whole games to ``target_score``; round win rate
+  alone misleads, so policies are also judged on games won.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.runner import Accumulator, RunSpec, accumulate, make_spec, run_chunk
+from sim.strategies import Strategy, derive, parse_strategy
+
+from .. import store
+from ..engine import Job, JobResult, run_job
+from ..stats import Estimate, mean_from_moments, wilson
+
+BUCKETS = ("early", "mid", "late")
+
+
+@dataclass(frozen=True)
+class Knob:
+    """Which strategy parameters set the knock threshold (overall and per own-turn bucket)."""
+    param: str
+    mid: str
+    late: str
+    mid_from: str
+    late_from: str
+    unit: str   # what the threshold counts: "deadwood" or "count"
+
+
+KNOBS = {
+    "gin": Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", "deadwood"),
+    "tonk": Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", "count"),
+}
+
+
+class SweepError(ValueError):
+    """A sweep that cannot be run as asked."""
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    variant: str = "gin"
+    thresholds: tuple[int, ...] = tuple(range(0, 11))
+    by_turn: bool = False
+    buckets: tuple[int, int] = (5, 9)      # own turn where mid / late start
+    hands: int = 200_000
+    games: int = 0                          # Gin: games to target_score per arm (0: skip)
+    seed: int = 0
+    players: int | None = None
+    rules: tuple[str, ...] = ()
+    strategy: str = "simple"                # seat 0's base strategy
+    opponent: str = "simple"                # every other seat
+
+    def knob(self) -> Knob:
+        if self.variant not in KNOBS:
+            raise SweepError(f"knock sweeps exist for {', '.join(KNOBS)}, not {self.variant!r}")
+        return KNOBS[self.variant]
+
+    def base(self) -> Strategy:
+        return parse_strategy(self.strategy, self.variant)
+
+    def spec_for(self, seat0: Strategy, n: int, mode: str = "hands") -> RunSpec:
+        probe = make_spec(self.variant, rules=list(self.rules), n=1, players=self.players)
+        others = [self.opponent] * (probe.n_seats - 1)
+        return make_spec(self.variant, rules=list(self.rules), strategies=[seat0, *others], n=n,
+                         seed=self.seed, players=self.players, mode=mode)
+
+    def overall_arms(self) -> list[Strategy]:
+        k = self.knob()
+        return [derive(self.base(), **{k.param: t, k.mid: -1, k.late: -1}) for t in self.thresholds]
+
+    def bucket_arms(self, best: int) -> list[tuple[str, int, Strategy]]:
+        k = self.knob()
+        mid_from, late_from = self.buckets
+        arms = []
+        for b in BUCKETS:
+            for t in self.thresholds:
+                vals = {k.param: best, k.mid: best, k.late: best, k.mid_from: mid_from, k.late_from: late_from}
+                vals[{"early": k.param, "mid": k.mid, "late": k.late}[b]] = t
+                arms.append((b, t, derive(self.base(), **vals)))
+        return arms
+
+    def check(self) -> None:
+        self.knob()
+        if len(self.thresholds) < 2:
+            raise SweepError("give at least two thresholds, e.g. --thresholds 0..10")
+        if list(self.thresholds) != sorted(set(self.thresholds)):
+            raise SweepError("thresholds must be increasing and distinct")
+        if not (1 <= self.buckets[0] < self.buckets[1]):
+            raise SweepError("buckets: mid must start after turn 1 and before late, e.g. --buckets 5,9")
+        if self.games and self.variant != "gin":
+            raise SweepError("--games (whole games to target_score) exists for gin only")
+        self.spec_for(self.base(), 1)  # validates variant, rules, players, strategies
+
+
+class ArmsJob(Job):
+    """Several arms over the same units (common random numbers): per-arm accumulators plus
+    exact moments of the paired differences of a focus series for the listed pairs."""
+
+    def __init__(self, arms: list[RunSpec], pairs: list[tuple[int, int]], label: str):
+        self.arms = arms
+        self.pairs = pairs
+        self.n = arms[0].n
+        self.unit = arms[0].mode[:-1]
+        self.desc = label
+        assert all(a.n == self.n and a.seed == arms[0].seed and a.mode == arms[0].mode for a in arms)
+
+    def identity(self):
+        return {"arms": [a.identity() for a in self.arms], "pairs": self.pairs}
+
+    def chunks(self):
+        return [(a, b) for _, a, b in self.arms[0].chunks()]
+
+    def warm_up(self):
+        run_chunk(self.arms[0], 0, 1)
+
+    def meta(self):
+        return {"focus": list(FOCUS[self.arms[0].mode])}
+
+    def compute(self, a, b, out_dir):
+        focus = []
+        accs = []
+        for spec in self.arms:
+            rows = run_chunk(spec, a, b)
+            accs.append(accumulate(spec, rows).to_dict())
+            focus.append(focus_series(spec, rows))
+        pairs = {}
+        for i, j in self.pairs:
+            for name in FOCUS[self.arms[0].mode]:
+                d = focus[i][name] - focus[j][name]
+                pairs[f"{i}-{j}:{name}"] = [int(d.size), int(d.sum()), int((d * d).sum()),
+                                            int(np.count_nonzero(d))]
+        return {"arms": accs, "pairs": pairs}
+
+    @staticmethod
+    def merge(total, part):
+        if total is None:
+            return json.loads(json.dumps(part))
+        arms = [Accumulator.from_dict(x).merge(Accumulator.from_dict(y)).to_dict()
+                for x, y in zip(total["arms"], part["arms"])]
+        pairs = {k: [u + v for u, v in zip(total["pairs"][k], part["pairs"][k])] for k in total["pairs"]}
+        return {"arms": arms, "pairs": pairs}
+
+
+FOCUS = {"hands": ("score0",), "games": ("net0", "win0")}
+
+
+def focus_series(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray]:
+    col = {c: rows[:, i] for i, c in enumerate(spec.columns)}
+    if spec.mode == "games":
+        return {"net0": col["net0"], "win0": (col["winner"] == 0).astype(np.int64)}
+    return {"score0": col["score0"]}
+
+
+# ----------------------------------------------------------------------------------------
+# running
+
+@dataclass
+class SweepResult:
+    spec: SweepSpec
+    best_overall: int
+    overall: dict
+    by_turn: dict | None = None
+    games: dict | None = None
+    complete: bool = True
+    elapsed_s: float = 0.0
+    compile_s: float = 0.0
+    hands_simulated: int = 0
+    stages: dict = field(default_factory=dict)
+
+
+def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None) -> SweepResult:
+    """Run (or reuse from ``out_dir``) every stage of a sweep."""
+    spec.check()
+    out = Path(out_dir) if out_dir is not None else None
+    if out is not None:
+        _write_spec(out, spec)
+    results: dict[str, JobResult] = {}
+
+    def stage(name, job):
+        r = run_job(job, jobs=jobs, out_dir=(out / name) if out else None, progress=progress)
+        results[name] = r
+        return r
+
+    overall_arms = spec.overall_arms()
+    pairs = list(combinations(range(len(overall_arms)), 2))
+    r = stage("overall", ArmsJob([spec.spec_for(s, spec.hands) for s in overall_arms], pairs, "overall"))
+    res = SweepResult(spec, -1, r.total, complete=r.complete)
+    if r.complete:
+        table = sweep_table(spec, r.total)
+        res.best_overall = int(table.loc[table["best"], "threshold"].iloc[0])
+        if spec.by_turn:
+            arms = spec.bucket_arms(res.best_overall)
+            n_t = len(spec.thresholds)
+            pairs = [(g * n_t + i, g * n_t + j) for g in range(len(BUCKETS))
+                     for i, j in combinations(range(n_t), 2)]
+            r = stage("by_turn", ArmsJob([spec.spec_for(s, spec.hands) for _, _, s in arms], pairs, "by turn"))
+            res.by_turn = r.total
+            res.complete = res.complete and r.complete
+        if spec.games and res.complete:
+            pairs = list(combinations(range(len(overall_arms)), 2))
+            r = stage("games", ArmsJob([spec.spec_for(s, spec.games, "games") for s in overall_arms], pairs, "games"))
+            res.games = r.total
+            res.complete = res.complete and r.complete
+    res.elapsed_s = sum(x.elapsed_s for x in results.values())
+    res.compile_s = sum(x.compile_s for x in results.values())
+    res.hands_simulated = sum(x.n_simulated * len(x.total["arms"]) for x in results.values() if x.total)
+    res.stages = {k: {"from_store": v.from_store, "complete": v.complete, "elapsed_s": v.elapsed_s}
+                  for k, v in results.items()}
+    if out is not None and res.complete:
+        info = json.loads((out / "sweep.json").read_text())
+        info["best_overall"] = res.best_overall
+        store._atomic_write(out / "sweep.json", json.dumps(info, indent=2).encode())
+    return res
+
+
+def _write_spec(out: Path, spec: SweepSpec) -> None:
+    info = {"kind": "knock_sweep", "spec": asdict(spec)}
+    path = out / "sweep.json"
+    if path.exists():
+        old = json.loads(path.read_text())
+        if old.get("spec") != json.loads(json.dumps(info["spec"])):
+            raise store.StoreError(f"{out} holds a different sweep; choose a new folder")
+        return
+    if out.exists() and any(out.iterdir()):
+        raise store.StoreError(f"{out} is not empty and holds no sweep; choose a new folder")
+    store._atomic_write(path, json.dumps(info, indent=2).encode())
+
+
+def load_sweep(path) -> SweepResult:
+    """A complete stored sweep (for reports: never re-simulates)."""
+    out = Path(path)
+    info_path = out / "sweep.json"
+    if not info_path.exists():
+        raise store.StoreError(f"{out} holds no knock sweep (no sweep.json)")
+    info = json.loads(info_path.read_text())
+    d = info["spec"]
+    spec = SweepSpec(**{**d, "thresholds": tuple(d["thresholds"]), "buckets": tuple(d["buckets"]),
+                        "rules": tuple(d["rules"])})
+    if "best_overall" not in info:
+        raise store.StoreError(f"{out}: the sweep did not finish; rerun the same command to resume it")
+    stage = {}
+    for name in ("overall", "by_turn", "games"):
+        if (out / name / "meta.json").exists():
+            stage[name] = store.load_meta(out / name)
+    res = SweepResult(spec, info["best_overall"], stage["overall"]["total"],
+                      stage.get("by_turn", {}).get("total"), stage.get("games", {}).get("total"))
+    res.stages = {k: {"git": v.get("git"), "versions": v.get("versions"), "elapsed_s": v.get("elapsed_s")}
+                  for k, v in stage.items()}
+    return res
+
+
+# ----------------------------------------------------------------------------------------
+# tables
+
+def _pair(total: dict, i: int, j: int, name: str) -> tuple[Estimate, int]:
+    """Mean of arm i minus arm j (paired), and the number of units where they differ."""
+    key = f"{i}-{j}:{name}" if f"{i}-{j}:{name}" in total["pairs"] else f"{j}-{i}:{name}"
+    c, s, ss, nz = total["pairs"][key]
+    e = mean_from_moments(c, s, ss)
+    if key.startswith(f"{j}-{i}:") and i != j:
+        e = Estimate(-e.value, -e.hi, -e.lo, e.n)
+    return e, nz
+
+
+def _arm_estimates(total: dict, i: int, mode: str) -> dict:
+    m = total["arms"][i]["moments"]
+    if mode == "games":
+        mean = mean_from_moments(*m["net0"])
+        win = wilson(m["rate:win0"][1], m["rate:win0"][0])
+    else:
+        mean = mean_from_moments(*m["score0"])
+        win = wilson(m["rate:win0"][1], m["rate:win0"][0])
+    return {"mean": mean, "win": win}
+
+
+def sweep_table(spec: SweepSpec, total: dict, mode: str = "hands", group: list[int] | None = None,
+                labels: list | None = None) -> pd.DataFrame:
+    """Per arm: mean seat-0 score (games: net per game) and win rate with CIs, the paired
+    difference to the best arm of the group with its CI, and whether it is distinguishable."""
+    idx = group if group is not None else list(range(len(total["arms"])))
+    thresholds = labels if labels is not None else list(spec.thresholds)
+    rows = []
+    ests = [_arm_estimates(total, i, mode) for i in idx]
+    focus = "win0" if mode == "games" else "score0"
+    key = (lambda e: e["win"].value) if mode == "games" else (lambda e: e["mean"].value)
+    best_k = max(range(len(idx)), key=lambda k: key(ests[k]))
+    for k, i in enumerate(idx):
+        e = ests[k]
+        if k == best_k:
+            d, nz = Estimate(0.0, 0.0, 0.0, e["mean"].n), 0
+        else:
+            d, nz = _pair(total, i, idx[best_k], focus)
+        rows.append({
+            "threshold": thresholds[k], "n": e["mean"].n,
+            "mean": e["mean"].value, "mean_lo": e["mean"].lo, "mean_hi": e["mean"].hi,
+            "win_rate": e["win"].value, "win_lo": e["win"].lo, "win_hi": e["win"].hi,
+            "diff_to_best": d.value, "diff_lo": d.lo, "diff_hi": d.hi, "hands_differing": nz,
+            "best": k == best_k,
+            "indistinguishable": k == best_k or (d.lo <= 0 <= d.hi),
+        })
+    return pd.DataFrame(rows)
+
+
+def knock_chart(spec: SweepSpec, by_turn: dict) -> pd.DataFrame:
+    """Cells bucket x threshold d (d > smallest threshold): EV margin of knocking at exactly d
+    versus playing on (arm d minus arm d-1 of that bucket, paired), CI and the decision."""
+    n_t = len(spec.thresholds)
+    rows = []
+    for g, b in enumerate(BUCKETS):
+        for k in range(1, n_t):
+            i, j = g * n_t + k, g * n_t + k - 1
+            e, nz = _pair(by_turn, i, j, "score0")
+            decision = "knock" if e.lo > 0 else ("play on" if e.hi < 0 else "can't tell")
+            rows.append({"bucket": b, "threshold": spec.thresholds[k], "margin": e.value,
+                         "lo": e.lo, "hi": e.hi, "n": e.n, "hands_affected": nz, "decision": decision})
+    return pd.DataFrame(rows)
+
+
+def bucket_label(spec: SweepSpec, b: str) -> str:
+    m, late = spec.buckets
+    return {"early": f"early (own turns 1-{m - 1})", "mid": f"mid (turns {m}-{late - 1})",
+            "late": f"late (turns {late}+)"}[b]
+
+
+def by_turn_tables(spec: SweepSpec, by_turn: dict) -> dict[str, pd.DataFrame]:
+    n_t = len(spec.thresholds)
+    return {b: sweep_table(spec, by_turn, group=list(range(g * n_t, (g + 1) * n_t)))
+            for g, b in enumerate(BUCKETS)}
+
+
+def chart_matrix(chart: pd.DataFrame) -> pd.DataFrame:
+    """Decision grid: rows = bucket, columns = threshold, cells 'knock +m [lo, hi]'."""
+    def cell(r):
+        return f"{r.decision} {r.margin:+.2f} [{r.lo:+.2f}, {r.hi:+.2f}]"
+    g = chart.assign(cell=chart.apply(cell, axis=1))
+    return g.pivot(index="bucket", columns="threshold", values="cell").reindex(list(BUCKETS))
