@@ -203,10 +203,10 @@ def build_parser() -> Parser:
                  """))
     sub = top.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    p = sub.add_parser("simulate", help="play many hands (or games) and summarise with 95% CIs",
+    p = sub.add_parser("simulate", help="play many hands (or games) and summarise with 95%% CIs",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Play hands between one strategy per seat; print win rates, "
-                                   "points per hand, outcome mix and hand length, each with a 95% CI.",
+                                   "points per hand, outcome mix and hand length, each with a 95%% CI.",
                        epilog=_examples("""
                            rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7 --jobs 2
                            rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json

@@ -118,12 +118,16 @@ def _highest(cards):
 def best_play_score(hand, table, taken, spread_ok, hit_ok, must, needs_new):
     """Lowest score (the engine's scale: 0 a 2x tonk out, 1000 a 1x going out, else 2000 + the
     count after discarding the highest card) over all reachable hands whose actions are
-    allowed; None if none is."""
+    allowed (spreads: if ``spread_ok``, or to go out this turn, or when ``must`` and the hand
+    holds a spread it must lay down; hits: if ``hit_ok`` or to go out), never leaving only the
+    card ``taken`` from the pile, and with ``must`` no spread but three aces left in hand;
+    None if no hand is allowed."""
     best = None
+    forced = must and _forced_meld(hand)  # must_spread lets even a holder lay spreads down
     for rest, flags in reachable(hand, table).items():
         goes_out = len(rest) == 0 or (len(rest) == 1 and taken not in rest)
         allowed = [(sp, ht) for sp, ht in flags
-                   if (not sp or spread_ok or goes_out) and (not ht or hit_ok or goes_out)]
+                   if (not sp or spread_ok or goes_out or forced) and (not ht or hit_ok or goes_out)]
         if not allowed:
             continue
         if rest and rest == {taken}:
