@@ -184,6 +184,38 @@ def cmd_knock_sweep(args) -> int:
     return 0
 
 
+def cmd_tonk_odds(args) -> int:
+    from .studies.tonk_deal import run_tonk_odds
+    players = args.players or (2, 3, 4, 5, 6)
+    mins = args.tonk_min or (49, 50)
+    table, res = run_tonk_odds(players, mins, args.simulate, args.seed, out_dir=args.out,
+                               jobs=args.jobs, progress=None if not args.no_progress else False)
+    if args.json:
+        doc = {"deals": res.n_done if res else 0, "seed": args.seed,
+               "complete": res.complete if res else True,
+               "rows": json.loads(table.to_json(orient="records"))}
+        print(json.dumps(doc, indent=2))
+    else:
+        sim = "sim" in table
+        head = (f"Tonk on the deal: exact probability (combinatorics over the shared 52-card deck)"
+                + (f" vs {res.n_done:,} simulated deals of the real dealing code, seed {args.seed}, "
+                   f"95% Wilson CI" if sim else ""))
+        print(head)
+        print(f"{'players':>7} {'min':>4} {'quantity':<15} {'exact':>11}" + (f" {'simulated [95% CI]':>36}  check" if sim else ""))
+        for r in table.itertuples():
+            line = f"{r.players:>7} {r.tonk_min:>4} {r.quantity:<15} {r.exact:>11.6f}"
+            if sim:
+                line += (f" {r.sim:>11.6f} [{r.sim_lo:.6f}, {r.sim_hi:.6f}]  "
+                         + ("CI MISSES EXACT" if r.ci_misses_exact else "ok"))
+            print(line)
+        if sim:
+            miss = int(table.ci_misses_exact.sum())
+            print(f"{miss} of {len(table)} CIs miss the exact value (about {0.05 * len(table):.1f} expected by chance at 95%)")
+        print("p_given: a given player is dealt a tonk; p_exactly_one: the hand is paid out; "
+              "p_two_or_more: tied tonks, redeal")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(quick=args.quick, out=args.markdown)
@@ -244,6 +276,24 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print tables as JSON")
     p.add_argument("--out", default=None, metavar="DIR", help="store the sweep in DIR (rerun resumes/reuses)")
     p.set_defaults(func=cmd_knock_sweep)
+
+    p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=_examples("""
+                           rummylab tonk-odds
+                           rummylab tonk-odds --players 4 --tonk-min 50 --simulate 2000000 --json
+                           rummylab tonk-odds --simulate 0          # exact values only
+                       """))
+    p.add_argument("--players", type=_range, default=None, help="player counts, e.g. 4 or 2..6 (default 2..6)")
+    p.add_argument("--tonk-min", type=_range, default=None, help="tonk_deal_min values: 49, 50 or 49,50 (default both)")
+    p.add_argument("--simulate", type=_int("--simulate", 0), default=1_000_000,
+                   help="deals to simulate for the Monte Carlo check (default 1,000,000; 0 = exact only)")
+    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--out", default=None, metavar="DIR", help="store the simulation (and odds.json for reports) in DIR")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_tonk_odds)
 
     p = sub.add_parser("strategies", help="list strategy families, presets and every parameter")
     p.add_argument("--variant", default=None, help="only families for this variant")

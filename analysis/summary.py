@@ -34,7 +34,7 @@ def _quantiles(hist: list[int], qs=(0.1, 0.5, 0.9)) -> dict[str, int]:
 def position_label(p: int, n: int) -> str:
     if p == n - 1:
         return "dealer"
-    return "first to play" if p == 0 else f"{p + 1}th to play"
+    return "first to play" if p == 0 else f"{p + 1}{ {2: 'nd', 3: 'rd'}.get(p + 1, 'th')} to play"
 
 
 def summarize(spec: RunSpec, acc: Accumulator, *, complete: bool = True, elapsed_s: float = 0.0,

@@ -46,11 +46,12 @@ class Knob:
     mid_from: str
     late_from: str
     unit: str   # what the threshold counts: "deadwood" or "count"
+    same: int   # value of mid/late meaning "same as the overall threshold"
 
 
 KNOBS = {
-    "gin": Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", "deadwood"),
-    "tonk": Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", "count"),
+    "gin": Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", "deadwood", -1),
+    "tonk": Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", "count", -2),
 }
 
 
@@ -88,7 +89,7 @@ class SweepSpec:
 
     def overall_arms(self) -> list[Strategy]:
         k = self.knob()
-        return [derive(self.base(), **{k.param: t, k.mid: -1, k.late: -1}) for t in self.thresholds]
+        return [derive(self.base(), **{k.param: t, k.mid: k.same, k.late: k.same}) for t in self.thresholds]
 
     def bucket_arms(self, best: int) -> list[tuple[str, int, Strategy]]:
         k = self.knob()

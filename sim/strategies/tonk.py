@@ -42,10 +42,15 @@ PARAMS = (
     Param("upcard_take", 0, 0, 1, "0: take the top discard only to spread/hit it; 1: also if the count drops by >= take_gain", True),
     Param("take_gain", 5, 1, 50, "count drop that makes upcard_take=1 take the top discard", True),
     Param("discard_rule", 0, 0, 1, "0: discard the highest card; 1: highest card outside near-melds", True),
+    Param("max_count_mid", -2, -2, 50, "max_count from own turn mid_from on (-2: same as max_count, -1: never)", True),
+    Param("max_count_late", -2, -2, 50, "max_count from own turn late_from on (-2: same as max_count, -1: never)", True),
+    Param("mid_from", -1, -1, 99, "own turn where the mid bucket starts; -1 none", True),
+    Param("late_from", -1, -1, 99, "own turn where the late bucket starts; -1 none", True),
 )
 
 (P_MAX_COUNT, P_MIN_TURN, P_MIN_OPP_CARDS, P_PER_OPP, P_SPREAD_EAGERNESS, P_HIT,
- P_UPCARD_TAKE, P_TAKE_GAIN, P_DISCARD_RULE) = range(1, len(PARAMS) + 1)
+ P_UPCARD_TAKE, P_TAKE_GAIN, P_DISCARD_RULE, P_MAX_COUNT_MID, P_MAX_COUNT_LATE, P_MID_FROM,
+ P_LATE_FROM) = range(1, len(PARAMS) + 1)
 
 FAMILY = register(StrategyFamily(
     name="tonk",

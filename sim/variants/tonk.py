@@ -459,8 +459,17 @@ def plan_play(hand, taken, run_hm, book_hm, spread_ok, hit_ok, must, needs_new, 
 
 @njit(cache=True)
 def wants_drop(srow, count, own_turn, n_players, min_opp_cards):
-    """Drop (knock) at the start of this turn?"""
+    """Drop (knock) at the start of this turn?  The threshold is max_count, or the mid/late
+    bucket's own threshold from own turn mid_from/late_from on."""
     mc = srow[T.P_MAX_COUNT]
+    late = srow[T.P_LATE_FROM]
+    mid = srow[T.P_MID_FROM]
+    if late >= 0 and own_turn >= late:
+        if srow[T.P_MAX_COUNT_LATE] > -2:
+            mc = srow[T.P_MAX_COUNT_LATE]
+    elif mid >= 0 and own_turn >= mid:
+        if srow[T.P_MAX_COUNT_MID] > -2:
+            mc = srow[T.P_MAX_COUNT_MID]
     if mc < 0 or own_turn < srow[T.P_MIN_TURN] or min_opp_cards < srow[T.P_MIN_OPP_CARDS]:
         return False
     return count <= mc + srow[T.P_PER_OPP] * (n_players - 2)

@@ -1,0 +1,249 @@
+"""Rollout kernels for the "should I knock here?" advisor (numpy + numba only).
+
+A *world* is one way the cards I cannot see may lie.  From the pool of unseen cards (the
+pack minus my hand, the cards on the table and the discards I know of) world ``w`` draws,
+with the generator ``rng.new_state(seed, STREAM_WORLD, w)``, one uniformly random ordering of
+the pool and deals it out in this order:
+
+1. the top of the discard pile, if it is not given (``UP_SAMPLE``);
+2. the opponents' hands (seat 1, then seat 2, ...), uniformly from the unseen cards;
+3. the stock (top first), ``stock_size`` cards;
+4. the rest: buried discards (under the known discards, which lie under the top card).
+
+Both options are then evaluated on the *same* world (common random numbers):
+
+* **A, knock now**: scored at once by the variant's own settlement code
+  (Gin: ``gin._showdown`` with me as the knocker; Tonk: ``tonk.settle_knock`` with my seat);
+* **B, play on**: the hand continues with the variant's ``play_from_state`` until it ends
+  (Gin: it is the opponent's turn with the upcard on the pile; Tonk: I draw, without
+  dropping on this turn).  Strategy generators: ``(seed, STREAM_WORLD_STRATEGY + seat, w)``.
+
+I am always seat 0.  Results per world (``out[i]``, int64): my points/stakes for A and B and
+whether I won the hand with A and B (columns ``K_PTS, P_PTS, K_WIN, P_WIN``).  Row ``i`` depends
+only on the inputs, ``seed`` and ``first_world + i``: never on how the worlds are batched.
+
+Gin "won": I am the hand's winner (a void hand is not won).  Tonk "won": my stake change > 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import rng
+from .variants import gin as G
+from .variants import tonk as TK
+
+STREAM_WORLD = 32               # world sampling; distinct from deal/game/strategy streams
+STREAM_WORLD_STRATEGY = 48      # + seat: strategy generators inside a rollout
+K_PTS, P_PTS, K_WIN, P_WIN, N_OUT = range(5)
+UP_SAMPLE = -1                  # top discard unknown: draw it from the unseen cards
+UP_NONE = -2                    # no discard pile (Tonk, no_upcard, first turn)
+GIN_ROW = 5 + 4 + len(G.EXTRA_COLUMNS)
+
+_U1 = np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _bit(code):
+    return _U1 << np.uint64(code)
+
+
+# ----------------------------------------------------------------------------------------
+# Gin
+
+@njit(cache=True)
+def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, upcard, known,
+               own_turn, limit, seed, first_world, out, T_value, T_cover, T_starts, T_total,
+               T_rank, debug):
+    """Worlds ``first_world .. first_world + len(out) - 1`` of a Gin knock question.
+
+    ``hand`` uint64: my 10 cards after the discard (what I keep when playing on);
+    ``knock_hand``/``knock_dw``/``big``: the hand shown and its deadwood when knocking now
+    (``big``: 11 melded cards, big gin); ``pool`` int64: the unseen cards (opponent's hand,
+    stock, buried discards, and the upcard if ``upcard == UP_SAMPLE``); ``known`` int64: known
+    buried discards; ``own_turn``: my own turn number (I am the non-dealer, the opponent has
+    had ``own_turn - 1`` turns); ``limit``: the knock limit of the hand.
+    """
+    n_pool = pool.shape[0]
+    perm = np.empty(n_pool, dtype=np.int64)
+    deck = np.zeros(G.N_CARDS, dtype=np.int64)
+    pile = np.empty(G.N_CARDS, dtype=np.int64)
+    hands = np.zeros(2, dtype=np.uint64)
+    picked = np.zeros(2, dtype=np.uint64)
+    state = np.zeros(G.S_WIDTH, dtype=np.int64)
+    row = np.zeros(GIN_ROW, dtype=np.int64)
+    st = np.empty((2, 1), dtype=np.uint64)
+    sp = G.N_CARDS - stock_size
+    for i in range(out.shape[0]):
+        w = first_world + i
+        ws = rng.new_state(seed, STREAM_WORLD, w)
+        rng.shuffle_into(ws, pool, perm)
+        pos = 0
+        up = upcard
+        if up == UP_SAMPLE:
+            up = perm[0]
+            pos = 1
+        opp = np.uint64(0)
+        for j in range(G.HAND):
+            opp |= _bit(perm[pos + j])
+        pos += G.HAND
+        # A: knock now
+        hands[0] = knock_hand
+        hands[1] = opp
+        row[:] = 0
+        G._showdown(rules, strat, hands, 0, knock_dw, big, T_value, T_cover, T_starts, T_total,
+                    T_rank, row)
+        out[i, K_PTS] = row[5]
+        out[i, K_WIN] = 1 if row[9] == 0 else 0
+        # B: play on; the opponent moves with `up` on top of the pile
+        for j in range(stock_size):
+            deck[sp + j] = perm[pos + j]
+        pos += stock_size
+        npile = 0
+        for j in range(known.shape[0]):
+            pile[npile] = known[j]
+            npile += 1
+        for j in range(pos, n_pool):
+            pile[npile] = perm[j]
+            npile += 1
+        pile[npile] = up
+        npile += 1
+        hands[0] = hand
+        hands[1] = opp
+        picked[0] = 0
+        picked[1] = 0
+        state[:] = 0
+        state[G.S_SP] = sp
+        state[G.S_NPILE] = npile
+        state[G.S_TURNS] = 2 * own_turn - 1
+        state[G.S_OWN0] = own_turn
+        state[G.S_OWN1] = own_turn - 1
+        state[G.S_TO_MOVE] = 1
+        state[G.S_LIMIT] = limit
+        for p in range(2):
+            st[p, 0] = rng.stream_key(seed, STREAM_WORLD_STRATEGY + p, w)
+        row[:] = 0
+        G.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover,
+                          T_starts, T_total, T_rank, st, row, debug)
+        out[i, P_PTS] = row[5]
+        out[i, P_WIN] = 1 if row[9] == 0 else 0
+
+
+def gin_rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn,
+                 limit, seed, first_world, n_worlds, *, knock_mask=None, big=False, debug=False):
+    """Python entry: int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN, P_WIN).
+
+    Masks are Python ints or uint64; ``pool``/``known`` card codes; ``upcard`` a code or
+    ``UP_SAMPLE``.  ``knock_mask`` (default ``hand_mask``) is the hand shown when knocking.
+    """
+    t = G._TABLES
+    hand = np.uint64(hand_mask)
+    kh = hand if knock_mask is None else np.uint64(knock_mask)
+    kdw = 0 if big else int(G.deadwood(kh, t.run_value, t.suit_total, t.rank_value))
+    out = np.zeros((int(n_worlds), N_OUT), dtype=np.int64)
+    gin_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
+               np.ascontiguousarray(strat_mat, dtype=np.float64), hand, kh, np.int64(kdw),
+               bool(big), np.ascontiguousarray(pool, dtype=np.int64), np.int64(stock_size),
+               np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64), np.int64(own_turn),
+               np.int64(limit), np.int64(seed), np.int64(first_world), out, t.run_value,
+               t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug))
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# Tonk
+
+@njit(cache=True)
+def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n_spreads, pool,
+                stock_size, upcard, known, turn, seed, first_world, out, debug):
+    """Worlds ``first_world ..`` of a Tonk drop question, at the start of my turn (seat 0).
+
+    ``hand`` uint64: my cards; ``opp_cards`` int64[n-1]: cards held by seats 1..n-1;
+    spreads ``sp_owner0/sp_kind0/sp_cards0`` (first ``n_spreads`` used, copied per world);
+    ``upcard``: top discard code, ``UP_SAMPLE`` or ``UP_NONE``; ``turn``: turns begun before
+    mine (``play_from_state``'s ``turn``).
+    """
+    n = strat.shape[0]
+    n_pool = pool.shape[0]
+    perm = np.empty(n_pool, dtype=np.int64)
+    hands = np.zeros(n, dtype=np.uint64)
+    stock = np.zeros(TK.N_CARDS, dtype=np.int64)
+    discard = np.zeros(TK.N_CARDS, dtype=np.int64)
+    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    ctr = np.zeros(TK.C_WIDTH, dtype=np.int64)
+    st = np.zeros(n, dtype=np.uint64)
+    pay = np.zeros(n, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    info = np.zeros(TK.I_WIDTH, dtype=np.int64)
+    s0 = TK.N_CARDS - stock_size
+    for i in range(out.shape[0]):
+        w = first_world + i
+        ws = rng.new_state(seed, STREAM_WORLD, w)
+        rng.shuffle_into(ws, pool, perm)
+        pos = 0
+        up = upcard
+        if up == UP_SAMPLE:
+            up = perm[0]
+            pos = 1
+        hands[0] = hand
+        for s in range(1, n):
+            h = np.uint64(0)
+            for j in range(opp_cards[s - 1]):
+                h |= _bit(perm[pos + j])
+            pos += opp_cards[s - 1]
+            hands[s] = h
+        # A: drop now
+        for s in range(n):
+            counts[s] = TK.hand_value(hands[s])
+        TK.settle_knock(counts, 0, pay)
+        out[i, K_PTS] = pay[0]
+        out[i, K_WIN] = 1 if pay[0] > 0 else 0
+        # B: draw and play on
+        for j in range(stock_size):
+            stock[s0 + j] = perm[pos + j]
+        pos += stock_size
+        npile = 0
+        for j in range(known.shape[0]):
+            discard[npile] = known[j]
+            npile += 1
+        for j in range(pos, n_pool):
+            discard[npile] = perm[j]
+            npile += 1
+        if up != UP_NONE:
+            discard[npile] = up
+            npile += 1
+        for k in range(n_spreads):
+            sp_owner[k] = sp_owner0[k]
+            sp_kind[k] = sp_kind0[k]
+            sp_cards[k] = sp_cards0[k]
+        ctr[TK.C_STOCK] = s0
+        ctr[TK.C_PILE] = npile
+        ctr[TK.C_SPREADS] = n_spreads
+        for s in range(n):
+            st[s] = rng.stream_key(seed, STREAM_WORLD_STRATEGY + s, w)
+        TK.play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr,
+                           0, turn, st, False, debug, pay, counts, info)
+        out[i, P_PTS] = pay[0]
+        out[i, P_WIN] = 1 if pay[0] > 0 else 0
+
+
+def tonk_rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_size, upcard,
+                  known, turn, seed, first_world, n_worlds, *, debug=False):
+    """Python entry: int64[n_worlds, N_OUT].  ``spreads``: ``(owner, kind, mask)`` triples
+    (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun before mine."""
+    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    for k, (owner, kind, mask) in enumerate(spreads):
+        sp_owner[k], sp_kind[k], sp_cards[k] = owner, kind, np.uint64(mask)
+    out = np.zeros((int(n_worlds), N_OUT), dtype=np.int64)
+    tonk_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
+                np.ascontiguousarray(strat_mat, dtype=np.float64), np.uint64(hand_mask),
+                np.ascontiguousarray(opp_cards, dtype=np.int64), sp_owner, sp_kind, sp_cards,
+                np.int64(len(spreads)), np.ascontiguousarray(pool, dtype=np.int64),
+                np.int64(stock_size), np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
+                np.int64(turn), np.int64(seed), np.int64(first_world), out, bool(debug))
+    return out

@@ -1,0 +1,36 @@
+"""Simulated tonk-on-the-deal rates from the real dealing code agree with the exact values."""
+
+import json
+
+from analysis.cli import main
+from analysis.stats import wilson
+from analysis.studies.tonk_deal import TonkDealJob, odds_rows
+from analysis.engine import run_job
+from analysis.studies.tonk_odds import PROB_KEYS, exact_tonk_odds
+
+Z999 = 3.2905
+
+
+def test_dealing_code_matches_exact_odds():
+    job = TonkDealJob((2, 4, 6), (49, 50), 400_000, seed=2026)
+    total = run_job(job, jobs=1, progress=False).total
+    for p in (2, 4, 6):
+        for m in (49, 50):
+            exact = exact_tonk_odds(p, m)
+            n, *counts = total[f"{p}:{m}"]
+            assert n == 400_000
+            for key, k in zip(PROB_KEYS, counts):
+                e = wilson(k, n, z=Z999)
+                assert e.lo <= exact[key] <= e.hi, (p, m, key, k / n, exact[key])
+
+
+def test_odds_table_flags_and_json(tmp_path, capsys):
+    table = odds_rows((3,), (49,), {"3:49": [1000, 500, 0, 0, 0]})
+    assert table.set_index("quantity").loc["p_given", "ci_misses_exact"]
+    out = tmp_path / "odds"
+    assert main(["tonk-odds", "--players", "3", "--tonk-min", "50", "--simulate", "20000",
+                 "--jobs", "1", "--json", "--out", str(out)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["deals"] == 20000 and len(doc["rows"]) == 4
+    stored = json.loads((out / "odds.json").read_text())
+    assert stored["kind"] == "tonk_odds" and stored["rows"][0]["n"] == 20000
