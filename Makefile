@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/rummylab simulate --variant gin --hands 200000 --seed 1 --out runs/demo-gin
+	$(BIN)/rummylab demo --out runs/demo --html reports/index.html
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

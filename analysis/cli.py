@@ -216,6 +216,46 @@ def cmd_tonk_odds(args) -> int:
     return 0
 
 
+DEMO_HANDS = {"gin": 100_000, "tonk": 50_000}
+
+
+def cmd_demo(args) -> int:
+    """The README's main job: knock sweeps for Gin and 3-player Tonk, tonk deal odds, report."""
+    from pathlib import Path
+
+    from .report import render_report
+    from .studies.knock_sweep import SweepSpec, run_sweep
+    from .studies.sweep_text import format_sweep
+    from .studies.tonk_deal import run_tonk_odds
+    out = Path(args.out)
+    k = args.scale
+    progress = None if not args.no_progress else False
+    steps = [
+        ("gin-knock", SweepSpec(variant="gin", thresholds=tuple(range(0, 11)), by_turn=True,
+                                hands=int(DEMO_HANDS["gin"] * k), games=int(5000 * k), seed=args.seed)),
+        ("tonk-knock", SweepSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16)), by_turn=True,
+                                 hands=int(DEMO_HANDS["tonk"] * k), seed=args.seed)),
+    ]
+    dirs = []
+    for name, spec in steps:
+        print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
+        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
+        if not res.complete:
+            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
+            return 130
+        print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
+        dirs.append(str(out / name))
+    print("== tonk deal odds: exact vs simulated", flush=True)
+    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(1_000_000 * k), args.seed,
+                           out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
+    if res is None or not res.complete:
+        return 130
+    dirs.append(str(out / "tonk-odds"))
+    pngs = render_report(dirs, args.html)
+    print(f"report: {args.html} ({len(pngs)} figures beside it); stored runs in {out}/")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(quick=args.quick, out=args.markdown)
@@ -294,6 +334,20 @@ def build_parser() -> Parser:
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_tonk_odds)
+
+    p = sub.add_parser("demo", help="the default study: Gin and Tonk knock sweeps, tonk odds, HTML report",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=_examples("""
+                           rummylab demo                                  # runs/demo + reports/index.html
+                           rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
+                       """))
+    p.add_argument("--out", default="runs/demo", metavar="DIR", help="where the stored runs go (default runs/demo)")
+    p.add_argument("--html", default="reports/index.html", help="report file (default reports/index.html)")
+    p.add_argument("--scale", type=float, default=1.0, help="multiply every sample size (default 1)")
+    p.add_argument("--seed", type=_int("--seed", 0), default=1, help="random seed (default 1)")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--no-progress", action="store_true", help="never show progress bars")
+    p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("strategies", help="list strategy families, presets and every parameter")
     p.add_argument("--variant", default=None, help="only families for this variant")

@@ -108,3 +108,12 @@ def test_card_text_errors_name_the_token():
         parse_cards("AS 2S as")
     assert list(parse_cards("10d ♠A".replace("♠A", "A♠"))) == [2 * 16 + 9, 0]
     assert np.array_equal(parse_cards(["TD", 5]), np.array([41, 5]))
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "knock-sweep", "tonk-odds", "strategies", "variants", "bench", "demo"])
+def test_every_subcommand_has_help_with_examples(cmd, capsys):
+    with pytest.raises(SystemExit) as e:
+        main([cmd, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: rummylab" in out

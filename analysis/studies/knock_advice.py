@@ -135,7 +135,7 @@ def _no_overlap(groups: list[tuple[str, np.ndarray]]) -> None:
         for c in codes:
             c = int(c)
             if c in where:
-                raise CardError(f"card {card_text(c)} is both in {where[c]} and in {name}: "
+                raise CardError(f"card {card_text(c)} is both {where[c]} and {name}: "
                                 "each card can be in one place only")
             where[c] = name
 
@@ -329,7 +329,7 @@ def _advise_gin(hand, *, turn, upcard, discards, spreads, players, opponent, str
     if up.size > 1:
         raise AdviceError(f"upcard: give one card, got {up.size}")
     known = _cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
-    _no_overlap([("your hand", h), ("the upcard", up), ("the discards", known)])
+    _no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)])
     # knock limit
     limit = r.knock_limit
     limit_name = "knock_limit"
@@ -452,7 +452,7 @@ def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, st
     known = _cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
     entries = _spread_entries(spreads, players)
     sp = []
-    groups = [("your hand", h), ("the upcard", up), ("the discards", known)]
+    groups = [("in your hand", h), ("the upcard", up), ("in the discards", known)]
     for owner, text in entries:
         codes = _cards(text, f"spread {text!r}")
         m = _mask(codes)
@@ -461,7 +461,7 @@ def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, st
             raise AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
                               "run (3+ in suit, ace low)")
         sp.append((owner, kind, m))
-        groups.append((f"the spread {cards_text(codes)}", codes))
+        groups.append((f"in the spread {cards_text(codes)}", codes))
     _no_overlap(groups)
     if turn == 1 and (sp or known.size or h.size != TK.HAND_SIZE or any(x != TK.HAND_SIZE for x in oc)):
         raise AdviceError("on turn 1 nobody has played yet (you are the first to play): every hand "

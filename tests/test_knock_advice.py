@@ -1,0 +1,157 @@
+"""The "should I knock here?" advisor (analysis.studies.knock_advice, sim.advice)."""
+
+import argparse
+import json
+
+import numpy as np
+import pytest
+
+from analysis.studies import knock_advice as KA
+from analysis.studies.knock_advice import AdviceError, advise
+from sim import advice as K
+from sim import rng
+from sim.cards import CardError, parse_cards, standard_pack, to_mask, value_table
+from sim.melds import layoff, min_deadwood
+from sim.strategies import parse_strategies, strategy_matrix
+from sim.variants import gin as G
+from sim.variants import tonk as TK
+
+GIN_8 = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"      # deadwood 8
+GIN_0 = "AS 2S 3S 4S 7H 7D 7C 9S 9D 9H"      # gin
+GIN_32 = "AS 2S 3S 7H 7D 7C 9S 9D KH 4C"     # deadwood 32 (the issue's example)
+FAST = dict(budget_s=0.5, seed=3)
+
+
+def test_gin_hand_says_knock():
+    a = advise("gin", GIN_0, turn=4, upcard="KD", **FAST)
+    assert a.hand_score == 0 and a.recommendation == "knock"
+    assert a.diff.lo > 0 and a.ev_knock.value >= 25 and a.win_knock.value == 1.0
+    assert a.worlds >= 2000 and a.stopped == "ci"
+
+
+def test_deadwood_above_knock_limit_is_refused():
+    with pytest.raises(AdviceError, match=r"deadwood is 32 .*needs deadwood <= 10"):
+        advise("gin", GIN_32, turn=6, upcard="5C")
+    with pytest.raises(AdviceError, match=r"deadwood is 8 .*<= 5"):
+        advise("gin", GIN_8, turn=6, upcard="5C", rules=["knock_limit=5"])
+    with pytest.raises(AdviceError, match=r"<= 2 \(oklahoma, first upcard 2D\)"):
+        advise("gin", GIN_8, turn=6, rules={"oklahoma": True}, first_upcard="2D")
+    with pytest.raises(AdviceError, match="first-upcard"):
+        advise("gin", GIN_8, turn=6, rules={"oklahoma": True})
+
+
+def test_tonk_two_low_cards_against_full_hands_says_knock():
+    a = advise("tonk", "AS AD", turn=3, players=4, spreads=["7S 7H 7D", "2:9C TC JC"], **FAST)
+    assert a.hand_score == 2 and a.recommendation == "knock"
+    # a 5-card hand counts at least 8 with two aces out: the drop always wins 1 from each
+    assert a.ev_knock.value == 3 and a.win_knock.value == 1.0
+    assert a.diff.lo > 0
+
+
+def test_gin_eleven_cards_picks_the_exact_best_discard():
+    a = advise("gin", GIN_8 + " KD", turn=3, upcard="5H", worlds=200, seed=1)
+    assert a.discard == "KD" and a.upcard == "KD" and a.hand_score == 8
+    assert any("best discard is KD" in n for n in a.notes)
+    assert any("5H given as well" in n for n in a.notes)
+
+
+@pytest.mark.parametrize("kwargs, err, match", [
+    (dict(variant="gin", hand="AS 2S 3S", turn=3), AdviceError, "10 cards .* got 3"),
+    (dict(variant="gin", hand=GIN_8 + " 5H 6H", turn=3), AdviceError, "got 12"),
+    (dict(variant="gin", hand="AS AS 3S 7H 7D 7C 9S 9D 9H 8C", turn=3), CardError, "AS appears 2 times"),
+    (dict(variant="gin", hand=GIN_8, turn=3, upcard="8C"), CardError, "8C is both in your hand and the upcard"),
+    (dict(variant="gin", hand=GIN_8, turn=3, discards="2H 9D"), CardError, "9D is both"),
+    (dict(variant="gin", hand=GIN_8, turn=6, stock=10), AdviceError, "stock 10 is impossible on your turn 6"),
+    (dict(variant="gin", hand=GIN_8, turn=1, stock=31, discards="KC"), AdviceError, "at most 30"),
+    (dict(variant="gin", hand=GIN_8, turn=3, players=3), AdviceError, "exactly 2 players"),
+    (dict(variant="gin", hand=GIN_8, turn=0), AdviceError, "turn must be"),
+    (dict(variant="tonk", hand="AS 2D", turn=3, players=7), AdviceError, "2 to 6 players"),
+    (dict(variant="tonk", hand="AS 2D 3C 4C 5C 6C", turn=3, players=3), AdviceError, "1 to 5 cards"),
+    (dict(variant="tonk", hand="AS 2D", turn=3, players=3, spreads=["2D 3D 4D"]), CardError,
+     "2D is both in your hand and in the spread"),
+    (dict(variant="tonk", hand="AS 2D", turn=3, players=3, spreads=["7S 7H 8D"]), AdviceError, "not a legal"),
+    (dict(variant="tonk", hand="AS 2D", turn=3, players=3, spreads=["4:7S 7H 7D"]), AdviceError, "seat 4"),
+    (dict(variant="tonk", hand="AS 2D", turn=3, players=3, opp_cards=[5, 6]), AdviceError, "1 to 5 cards"),
+    (dict(variant="tonk", hand="AS 2D", turn=1, players=3), AdviceError, "turn 1 nobody has played"),
+    (dict(variant="tonk", hand="AS 2D", turn=3, players=3, stock=40), AdviceError, "stock 40 is impossible"),
+    (dict(variant="chess", hand="AS", turn=1), AdviceError, "knows gin, tonk"),
+])
+def test_illegal_positions_raise_clear_errors(kwargs, err, match):
+    with pytest.raises(err, match=match):
+        advise(kwargs.pop("variant"), kwargs.pop("hand"), **kwargs)
+
+
+def test_same_seed_same_numbers_and_batching_does_not_matter():
+    a = advise("gin", GIN_8, turn=5, upcard="5C", worlds=3000, seed=11)
+    b = advise("gin", GIN_8, turn=5, upcard="5C", worlds=3000, seed=11)
+    c = advise("gin", GIN_8, turn=5, upcard="5C", worlds=3000, seed=12)
+    key = lambda x: (x.ev_knock, x.ev_play, x.diff, x.win_knock, x.win_play, x.worlds)
+    assert key(a) == key(b) and key(a) != key(c)
+    t = [advise("tonk", "AS 2D 3C 5H", turn=4, players=3, spreads=["7S 7H 7D"], worlds=2500, seed=5)
+         for _ in range(2)]
+    assert key(t[0]) == key(t[1])
+    # rows depend on the world index only, not on the batch they were computed in
+    r, s = G.GinRules().to_array(), strategy_matrix(parse_strategies("simple", "gin", 2))
+    hand, up = parse_cards(GIN_8), int(parse_cards("5C")[0])
+    pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}])
+    args = (r, s, to_mask(hand), pool, 24, up, np.zeros(0, np.int64), 4, 10, 9)
+    whole = K.gin_rollouts(*args, 0, 600)
+    parts = np.concatenate([K.gin_rollouts(*args, a, b - a, debug=True) for a, b in ((0, 250), (250, 600))])
+    assert (whole == parts).all()
+
+
+def _world(seed, w, pool):
+    perm = np.empty(len(pool), dtype=np.int64)
+    rng.shuffle_into(rng.new_state(seed, K.STREAM_WORLD, w), pool, perm)
+    return perm
+
+
+def test_knock_scores_match_a_plain_reference():
+    """Option A on sampled worlds equals the rules computed with sim.melds in plain Python."""
+    r, s = G.GinRules().to_array(), strategy_matrix(parse_strategies("simple", "gin", 2))
+    hand, up = parse_cards(GIN_8), int(parse_cards("5C")[0])
+    pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
+    out = K.gin_rollouts(r, s, to_mask(hand), pool, 20, up, np.zeros(0, np.int64), 6, 10, 4, 0, 60)
+    melds = min_deadwood(GIN_8).melds
+    for w in range(60):
+        opp = _world(4, w, pool)[:10]
+        dd = layoff([int(c) for c in opp], melds).deadwood
+        expect = dd - 8 if dd > 8 else -(8 - dd + 25)
+        assert out[w, K.K_PTS] == expect and out[w, K.K_WIN] == (expect > 0)
+    # tonk: drop settled by the rule in rules/tonk.md
+    rt = TK.TonkRules(players=3).to_array()
+    st = strategy_matrix(parse_strategies("simple", "tonk", 3))
+    hand = parse_cards("9S 8D")
+    pool = np.array([c for c in standard_pack() if c not in set(hand)], dtype=np.int64)
+    out = K.tonk_rollouts(rt, st, to_mask(hand), [2, 3], [], pool, 20, K.UP_SAMPLE,
+                          np.zeros(0, np.int64), 9, 2, 0, 200, debug=True)
+    vals = value_table()
+    for w in range(200):
+        perm = _world(2, w, pool)
+        c1, c2 = int(vals[perm[1:3]].sum()), int(vals[perm[3:6]].sum())
+        low = min(c1, c2)
+        if 17 < low:
+            expect = 2
+        else:
+            expect = -2 * ((c1 <= 17) + (c2 <= 17)) - 1 * ((c1 == low) + (c2 == low))
+        assert out[w, K.K_PTS] == expect
+
+
+def _cli(argv):
+    top = argparse.ArgumentParser(prog="rummylab")
+    KA.add_parser(top.add_subparsers(dest="command", required=True))
+    args = top.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli(capsys):
+    assert _cli(["knock", "--variant", "gin", "--hand", GIN_32, "--turn", "6", "--upcard", "5C"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "deadwood is 32" in err and "<= 10" in err
+    assert _cli(["knock", "--variant", "tonk", "--players", "3", "--hand", "AS 2D 3C 5H", "--turn", "4",
+                 "--spread", "7S 7H 7D", "--worlds", "2000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["recommendation"] in KA.RECOMMENDATIONS and d["worlds"] == 2000 and d["unit"] == "stakes"
+    assert _cli(["knock", "--hand", GIN_8, "--turn", "3", "--upcard", "5C", "--budget", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert "recommendation:" in out and "knock - play on" in out and "P(win the hand)" in out
