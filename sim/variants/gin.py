@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from .. import rng
+from ..bits import bit as _bit, claim_cards, popcount as _popcount
 from ..cards import N_RANKS, SUIT_SHIFT, card_code, standard_pack
 from ..melds import MAX_MELDS, arrangement, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
@@ -93,20 +94,6 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 
 # ----------------------------------------------------------------------------------------
 # small helpers
-
-@njit(cache=True, inline="always")
-def _bit(code):
-    return np.uint64(1) << np.uint64(code)
-
-
-@njit(cache=True)
-def _popcount(m):
-    n = 0
-    while m:
-        m &= m - np.uint64(1)
-        n += 1
-    return n
-
 
 @njit(cache=True)
 def _near(hand, code):
@@ -234,18 +221,10 @@ def _check_conservation(hands, deck, state, pile):
             raise ValueError("card conservation: a card is in two hands")
         seen |= hands[p]
         n += _popcount(hands[p])
-    for i in range(state[S_SP], N_CARDS):
-        b = _bit(deck[i])
-        if seen & b:
-            raise ValueError("card conservation: a stock card is also elsewhere")
-        seen |= b
-        n += 1
-    for i in range(state[S_NPILE]):
-        b = _bit(pile[i])
-        if seen & b:
-            raise ValueError("card conservation: a discard is also elsewhere")
-        seen |= b
-        n += 1
+    seen, k = claim_cards(seen, deck, state[S_SP], N_CARDS)
+    n += k
+    seen, k = claim_cards(seen, pile, 0, state[S_NPILE])
+    n += k
     if n != N_CARDS or _popcount(seen) != N_CARDS:
         raise ValueError("card conservation: cards missing")
 

@@ -83,6 +83,7 @@ import numpy as np
 from numba import njit
 
 from .. import rng
+from ..bits import bit as _bit, claim_cards, popcount
 from ..cards import N_RANKS, N_SUITS, SUIT_SHIFT, parse_cards, standard_pack, value_table
 from ..rules import RulesBase, RulesError, option
 from ..strategies import tonk as T
@@ -151,19 +152,6 @@ _PACK = standard_pack()
 
 # ----------------------------------------------------------------------------------------
 # bit helpers
-
-@njit(cache=True, inline="always")
-def _bit(code):
-    return U1 << np.uint64(code)
-
-
-@njit(cache=True)
-def popcount(m):
-    m = m - ((m >> U1) & np.uint64(0x5555555555555555))
-    m = (m & np.uint64(0x3333333333333333)) + ((m >> U2) & np.uint64(0x3333333333333333))
-    m = (m + (m >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((m * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
 
 @njit(cache=True, inline="always")
 def _low_code(m):
@@ -587,18 +575,10 @@ def check_table(hands, stock, discard, sp_kind, sp_cards, ctr):
             raise ValueError("a hand holds more than 6 cards")
         seen |= hands[s]
         n += popcount(hands[s])
-    for i in range(ctr[C_STOCK], stock.shape[0]):
-        b = _bit(stock[i])
-        if seen & b:
-            raise ValueError("card conservation: a stock card is also elsewhere")
-        seen |= b
-        n += 1
-    for i in range(ctr[C_PILE]):
-        b = _bit(discard[i])
-        if seen & b:
-            raise ValueError("card conservation: a discard is also elsewhere")
-        seen |= b
-        n += 1
+    seen, k = claim_cards(seen, stock, ctr[C_STOCK], stock.shape[0])
+    n += k
+    seen, k = claim_cards(seen, discard, 0, ctr[C_PILE])
+    n += k
     for i in range(ctr[C_SPREADS]):
         c = sp_cards[i]
         if not is_legal_spread(sp_kind[i], c):
