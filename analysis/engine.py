@@ -195,7 +195,8 @@ def _execute(job, todo, n_jobs, out, backend, scheduler):
     if backend == "dask":
         from dask.distributed import Client, LocalCluster
         cluster = None if scheduler else LocalCluster(n_workers=n_jobs, threads_per_worker=1,
-                                                      processes=True, dashboard_address=None)
+                                                      processes=True, dashboard_address=None,
+                                                      host="127.0.0.1")
         client = Client(scheduler or cluster)
         try:
             with parallel_config(backend="dask"):

@@ -117,3 +117,11 @@ def test_every_subcommand_has_help_with_examples(cmd, capsys):
     assert e.value.code == 0
     out = capsys.readouterr().out
     assert "usage: rummylab" in out
+
+
+def test_dask_backend_gives_identical_results():
+    pytest.importorskip("dask.distributed")
+    spec = make_spec("gin", strategies="simple,tracker", n=2 * CHUNK + 5, seed=21)
+    local = engine.run(spec, jobs=1, progress=False)
+    dask = engine.run(spec, jobs=2, backend="dask", progress=False)
+    assert dask.complete and dask.acc.to_dict() == local.acc.to_dict()
