@@ -349,6 +349,9 @@ def build_parser() -> Parser:
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")
     p.set_defaults(func=cmd_demo)
 
+    from .report import add_parser as add_report_parser
+    add_report_parser(sub)
+
     p = sub.add_parser("strategies", help="list strategy families, presets and every parameter")
     p.add_argument("--variant", default=None, help="only families for this variant")
     p.set_defaults(func=cmd_strategies)

@@ -123,9 +123,10 @@ def _est_html(e: Estimate, d: int, pct: bool = False, sign: bool = False) -> str
 
 
 def _table(header: list[str], rows: list[list[str]], row_classes: list[str] | None = None,
-           caption: str | None = None, numeric: set[int] | None = None) -> str:
-    """An HTML table; cells are already-escaped HTML."""
+           caption: str | None = None, numeric: set[int] | None = None, nowrap: set[int] | None = None) -> str:
+    """An HTML table; cells are already-escaped HTML; ``numeric`` columns are right-aligned."""
     numeric = numeric or set()
+    nowrap = nowrap or set()
     out = ["<div class=\"scroll\"><table>"]
     if caption:
         out.append(f"<caption>{caption}</caption>")
@@ -134,7 +135,8 @@ def _table(header: list[str], rows: list[list[str]], row_classes: list[str] | No
     for k, r in enumerate(rows):
         cls = row_classes[k] if row_classes and row_classes[k] else ""
         tr = f"<tr class=\"{cls}\">" if cls else "<tr>"
-        out.append(tr + "".join(f"<td class=\"num\">{c}</td>" if i in numeric else f"<td>{c}</td>"
+        out.append(tr + "".join(f"<td class=\"num\">{c}</td>" if i in numeric else
+                                (f"<td class=\"nowrap\">{c}</td>" if i in nowrap else f"<td>{c}</td>")
                                 for i, c in enumerate(r)) + "</tr>")
     out.append("</tbody></table></div>")
     return "\n".join(out)
@@ -181,7 +183,7 @@ def _new_figure(width: float, height: float):
 
 def _finish(fig, name: str, caption: str, data_axes) -> FigureInfo:
     """Check the figure is labelled (title, axis labels, a legend), render it to PNG bytes."""
-    title = fig._suptitle.get_text() if fig._suptitle is not None else ""
+    title = fig.get_suptitle()
     axes = [{"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel()}
             for ax in data_axes]
     legends = [lg for lg in [ax.get_legend() for ax in fig.axes] + list(fig.legends) if lg is not None]
@@ -315,7 +317,8 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
 # ----------------------------------------------------------------------------------------
 # knock sweep
 
-def _sweep_rows(table, d: int, unit_pct: bool, diff_scale: float, diff_d: int, diff_unit: str):
+def _sweep_rows(table, d: int, diff_scale: float, diff_d: int, diff_unit: str):
+    """Table rows (HTML cells) and row classes of a sweep_table, as in the text rendering."""
     rows, classes = [], []
     for r in table.itertuples():
         mean = Estimate(r.mean, r.mean_lo, r.mean_hi, r.n)
@@ -342,7 +345,7 @@ def _sweep_section(folder: Path, anchor: str) -> RunSection:
     tonk = spec.variant == "tonk"
     unit = "stakes" if tonk else "points"
     what = "count" if tonk else "deadwood"
-    act = "drop (knock)" if tonk else "knock"
+    act = "drop/knock" if tonk else "knock"
     xlabel = (f"threshold d: seat 0 may {act} at {what} ≤ d ({'card points' if tonk else 'points'})")
     who = f"seat 0 = {spec.strategy} (threshold varied) vs {spec.opponent}"
     sec = RunSection("knock_sweep", str(folder), anchor, f"Knock sweep: {spec.variant} — {folder.name}")
@@ -370,7 +373,7 @@ def _sweep_section(folder: Path, anchor: str) -> RunSection:
                  f"d = {res.best_overall} (bottom). Shaded green: thresholds whose paired 95% CI contains "
                  f"0, i.e. statistically indistinguishable from the best"
                  + (f" ({', '.join(same)})." if same else " (none besides the best)."))))
-    rows, cls = _sweep_rows(table, d, False, 1.0, d, "")
+    rows, cls = _sweep_rows(table, d, 1.0, d, "")
     body.append(_table(["threshold d", "hands", f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
                         f"paired {unit}/hand vs best [95% CI]", "hands differing from best", "verdict"],
                        rows, cls, caption="One threshold all hand long: seat 0 per arm.",
@@ -394,7 +397,7 @@ def _sweep_section(folder: Path, anchor: str) -> RunSection:
             caption=("Share of whole games won by seat 0 (top) and its paired difference to the threshold "
                      "winning most games (bottom), in percentage points. Shaded green: indistinguishable "
                      "from the best.")))
-        rows, cls = _sweep_rows(g, gd, True, 100.0, 2, " pp")
+        rows, cls = _sweep_rows(g, gd, 100.0, 2, " pp")
         body.append(_table(["threshold d", "games", f"mean net {unit}/game [95% CI]", "games won [95% CI]",
                             "paired games won vs best [95% CI]", "games differing from best", "verdict"],
                            rows, cls, caption="Whole games: seat 0 per arm (pp = percentage points).",
@@ -431,13 +434,13 @@ def _sweep_section(folder: Path, anchor: str) -> RunSection:
         body.append(_table(["turn bucket", f"{what} d", f"EV margin of knocking, {unit}/hand [95% CI]",
                             "hands", "hands affected", "share affected", "decision"], rows, cls,
                            caption="Knock chart cells: arm d minus arm d−1 of the bucket, paired.",
-                           numeric={1, 2, 3, 4, 5}))
+                           numeric={1, 2, 3, 4, 5}, nowrap={0}))
         body.append(f"<h4>Per-bucket sweeps (other buckets at d = {res.best_overall})</h4>")
         bt = by_turn_tables(spec, res.by_turn)
         for b in BUCKETS:
             t = bt[b]
             bd = _digits(list(t["mean"]) + list(t["diff_to_best"]), sig=2, lo=2, hi=4)
-            rows, cls = _sweep_rows(t, bd, False, 1.0, max(bd, 3), "")
+            rows, cls = _sweep_rows(t, bd, 1.0, max(bd, 3), "")
             body.append(_table(["threshold d", "hands", f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
                                 f"paired {unit}/hand vs bucket best [95% CI]", "hands differing", "verdict"],
                                rows, cls, caption=esc(f"Bucket {labels[b]}: threshold varied in this bucket only."),
@@ -518,9 +521,9 @@ def _odds_section(folder: Path, anchor: str) -> RunSection:
         body.append(_odds_figure(f"{anchor}-odds", rows_in, data))
     rows, cls = [], []
     for r in rows_in:
+        sim = f"{r['sim']:.4g} <span class=\"ci\">[{r['sim_lo']:.4g}, {r['sim_hi']:.4g}]</span>"
         rows.append([esc(r["players"]), esc(r["tonk_min"]), esc(QUANTITY_LABELS.get(r["quantity"], r["quantity"])),
-                     f"{r['exact']:.6g}", f"{r['sim']:.4g} <span class=\"ci\">[{r['sim_lo']:.4g}, {r['sim_hi']:.4g}]</span>",
-                     f"{r['n']:,}", "CI misses exact" if r["ci_misses_exact"] else "ok"])
+                     f"{r['exact']:.6g}", sim, f"{r['n']:,}", "CI misses exact" if r["ci_misses_exact"] else "ok"])
         cls.append("flag" if r["ci_misses_exact"] else "")
     body.append(_table(["players", "tonk_min", "quantity", "exact", "simulated [95% CI]", "deals", "check"],
                        rows, cls, caption="Exact vs simulated; flagged rows (red) have a 95% CI that misses "
@@ -538,6 +541,7 @@ def _odds_section(folder: Path, anchor: str) -> RunSection:
 
 def _odds_figure(name: str, rows: list[dict], data: dict) -> FigureInfo:
     import numpy as np
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     quantities = [q for q in QUANTITY_LABELS if any(r["quantity"] == q for r in rows)]
     mins = sorted({r["tonk_min"] for r in rows})
     ncol = 2 if len(quantities) > 1 else 1
@@ -571,6 +575,13 @@ def _odds_figure(name: str, rows: list[dict], data: dict) -> FigureInfo:
                         label="CI misses exact" if "CI misses exact" not in
                         [h.get_label() for h in ax.get_lines()] else None)
         ax.set_yscale("log")
+        lo_y, hi_y = ax.get_ylim()
+        span = math.log10(hi_y / lo_y)
+        if span < 2.3:   # few decades: label more than the powers of ten, as plain numbers
+            subs = tuple(range(1, 10)) if span < 1 else (1.0, 2.0, 5.0)
+            ax.yaxis.set_major_locator(LogLocator(subs=subs))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.2g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_title(QUANTITY_LABELS[q], fontsize=10)
         ax.set_xlabel("players at the table")
         ax.set_ylabel("probability per deal (log scale)")
@@ -646,13 +657,14 @@ def _run_section(folder: Path, anchor: str) -> RunSection:
                  _est_html(est(f"pos{p}_score"), 3, sign=True)] for p in range(n_seats)]
         body.append(_table(["position (from the dealer's left)", "hands won", f"mean {unit}/hand"], rows,
                            caption="By seating position relative to the dealer.", numeric={1, 2}))
-    body.append(_run_figure(f"{anchor}-seats", meta, est, strategies, n_seats, mode, unit))
+    body.append(_seats_figure(f"{anchor}-seats", meta, est, strategies, n_seats, mode, unit))
 
     if mode != "games":
         outcomes = meta.get("outcomes", [])
         body.append(f"<h3 id=\"{anchor}-outcomes\">How hands end</h3>")
         rows = [[esc(o.replace("_", " ")), _est_html(est(f"rate:outcome:{o}"), 2, pct=True),
                  f"{mom.get(f'rate:outcome:{o}', (0, 0, 0))[1]:,}"] for o in outcomes]
+        body.append(_outcome_figure(f"{anchor}-outcomes", meta, est))
         body.append(_table(["outcome", "share of hands [95% CI]", "hands"], rows, numeric={1, 2}))
         cols = meta.get("columns", [])
         last_dw = max((i for i, c in enumerate(cols) if re.fullmatch(r"deadwood\d+", c)), default=len(cols) - 1)
@@ -685,57 +697,63 @@ def _run_section(folder: Path, anchor: str) -> RunSection:
     return sec
 
 
-def _run_figure(name, meta, est, strategies, n_seats, mode, unit) -> FigureInfo:
+def _bars(ax, x, es, scale, color, label, horizontal=False):
+    """Bars of estimates with their 95% CI as black error bars."""
     import numpy as np
+    v = np.array([e.value for e in es]) * scale
+    lo = np.array([e.lo for e in es]) * scale
+    hi = np.array([e.hi for e in es]) * scale
+    if horizontal:
+        ax.barh(x, v, color=color, alpha=0.75, label=label)
+        ax.errorbar(v, x, xerr=_yerr(v, lo, hi), fmt="none", ecolor="black", capsize=3, label="95% CI")
+        ax.grid(axis="x", alpha=0.3)
+    else:
+        ax.bar(x, v, color=color, alpha=0.75, label=label)
+        ax.errorbar(x, v, yerr=_yerr(v, lo, hi), fmt="none", ecolor="black", capsize=4, label="95% CI")
+        ax.grid(axis="y", alpha=0.3)
+
+
+def _seats_figure(name, meta, est, strategies, n_seats, mode, unit) -> FigureInfo:
+    import numpy as np
+    games = mode == "games"
+    units = "games" if games else "hands"
     fig = _new_figure(9.5, 3.8)
     ax1, ax2 = fig.subplots(1, 2)
     x = np.arange(n_seats)
-    win_key = "rate:win{}"
-    wins = [est(win_key.format(s)) for s in range(n_seats)]
     labels = [f"seat {s}\n{strategies[s][:18]}" for s in range(n_seats)]
-
-    def bars(ax, es, scale, color, label):
-        v = np.array([e.value for e in es]) * scale
-        lo = np.array([e.lo for e in es]) * scale
-        hi = np.array([e.hi for e in es]) * scale
-        ax.bar(x, v, color=color, alpha=0.75, label=label)
-        ax.errorbar(x, v, yerr=_yerr(v, lo, hi), fmt="none", ecolor="black", capsize=4, label="95% CI")
-        ax.set_xticks(x, labels, fontsize=8)
-        ax.grid(axis="y", alpha=0.3)
-
-    bars(ax1, wins, 100, "tab:blue", "games won" if mode == "games" else "hands won")
-    ax1.set_ylabel(f"{'games' if mode == 'games' else 'hands'} won (%)")
-    ax1.set_xlabel("seat (strategy)")
+    _bars(ax1, x, [est(f"rate:win{s}") for s in range(n_seats)], 100, "tab:blue", f"{units} won")
+    ax1.set_ylabel(f"{units} won (%)")
     ax1.set_title("win rate by seat (95% Wilson CI)", fontsize=10)
-    ax1.legend(fontsize=8)
-    if mode == "games":
-        bars(ax2, [est(f"net{s}") for s in range(n_seats)], 1, "tab:orange", f"mean net {unit}/game")
-        ax2.set_ylabel(f"mean net {unit} per game")
-        ax2.set_xlabel("seat (strategy)")
-        ax2.set_title("net score by seat (95% t CI)", fontsize=10)
-    else:
-        outcomes = meta.get("outcomes", [])
-        es = [est(f"rate:outcome:{o}") for o in outcomes]
-        v = np.array([e.value for e in es]) * 100
-        lo = np.array([e.lo for e in es]) * 100
-        hi = np.array([e.hi for e in es]) * 100
-        y = np.arange(len(outcomes))
-        ax2.barh(y, v, color="tab:green", alpha=0.75, label="share of hands")
-        ax2.errorbar(v, y, xerr=_yerr(v, lo, hi), fmt="none", ecolor="black", capsize=3, label="95% CI")
-        ax2.set_yticks(y, [o.replace("_", " ") for o in outcomes], fontsize=8)
-        ax2.invert_yaxis()
-        ax2.set_xlabel("share of hands (%)")
-        ax2.set_ylabel("how the hand ends")
-        ax2.set_title("outcome mix (95% Wilson CI)", fontsize=10)
-        ax2.grid(axis="x", alpha=0.3)
-    if mode == "games":
-        ax2.axhline(0, color="black", lw=0.6)
-    ax2.legend(fontsize=8)
-    fig.suptitle(f"{meta['variant']}: seats and {'games' if mode == 'games' else 'outcomes'} "
-                 f"({meta['n']:,} {'games' if mode == 'games' else 'hands'})", fontsize=12)
-    cap = ("Win rate per seat and " + ("mean net score per game" if mode == "games" else "how hands end")
-           + ", with 95% confidence intervals (black bars).")
-    return _finish(fig, name, cap, [ax1, ax2])
+    score = [est(f"net{s}" if games else f"score{s}") for s in range(n_seats)]
+    what = f"mean net {unit} per game" if games else f"mean {unit} per hand"
+    _bars(ax2, x, score, 1, "tab:orange", what)
+    ax2.axhline(0, color="black", lw=0.6)
+    ax2.set_ylabel(what)
+    ax2.set_title(f"{'net score' if games else 'score'} by seat (95% t CI)", fontsize=10)
+    for ax in (ax1, ax2):
+        ax.set_xticks(x, labels, fontsize=8)
+        ax.set_xlabel("seat (strategy)")
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{meta['variant']}: seats ({meta['n']:,} {units})", fontsize=12)
+    return _finish(fig, name, f"Win rate and {what} for each seat, with 95% confidence intervals "
+                              "(black bars).", [ax1, ax2])
+
+
+def _outcome_figure(name, meta, est) -> FigureInfo:
+    import numpy as np
+    outcomes = meta.get("outcomes", [])
+    fig = _new_figure(9.5, 0.9 + 0.42 * max(len(outcomes), 3))
+    ax = fig.subplots()
+    y = np.arange(len(outcomes))
+    _bars(ax, y, [est(f"rate:outcome:{o}") for o in outcomes], 100, "tab:green", "share of hands",
+          horizontal=True)
+    ax.set_yticks(y, [o.replace("_", " ") for o in outcomes], fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of hands (%)")
+    ax.set_ylabel("how the hand ends")
+    ax.legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"{meta['variant']}: how hands end ({meta['n']:,} hands, 95% Wilson CI)", fontsize=12)
+    return _finish(fig, name, "Share of hands ending each way, with 95% Wilson intervals (black bars).", [ax])
 
 
 def _hist_figure(name, hist, mean: Estimate, what: str, units: str, variant: str) -> FigureInfo:
@@ -763,7 +781,8 @@ def _hist_figure(name, hist, mean: Estimate, what: str, units: str, variant: str
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"{variant}: distribution of {label} ({int(n):,} {units})", fontsize=12)
-    return _finish(fig, name, f"Histogram of {label}; the last bin also holds longer ones.", [ax])
+    return _finish(fig, name, f"Histogram of {label}, with a 95% Wilson interval per bar and the mean with its 95% t "
+                              f"interval (red line and band).", [ax])
 
 
 # ----------------------------------------------------------------------------------------
@@ -830,6 +849,7 @@ th,td{border:1px solid #bbb;padding:.25rem .5rem;vertical-align:top}
 thead th{background:#eef0f3;text-align:left}
 table.kv th{background:#f4f5f7;text-align:left;font-weight:600;white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.nowrap{white-space:nowrap}
 .ci{color:#666;font-size:.85em}
 .small{color:#555;font-size:.85em}
 tr.best td{background:#fff3c4;font-weight:600}
@@ -914,6 +934,9 @@ def _write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     with os.fdopen(fd, "wb") as f:
         f.write(data)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; reports are meant to be shared
     os.replace(tmp, path)
 
 
@@ -960,7 +983,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def cmd(args) -> int:
     pngs = render_report(args.runs, args.html, title=args.title)
-    print(f"wrote {args.html} ({len(pngs)} figures, also as PNG beside it)")
+    print(f"wrote {args.html} ({len(pngs)} figure{'' if len(pngs) == 1 else 's'}, also as PNG beside it)")
     for p in pngs:
         print(f"  {p}")
     return 0

@@ -155,3 +155,36 @@ def test_cli(capsys):
     assert _cli(["knock", "--hand", GIN_8, "--turn", "3", "--upcard", "5C", "--budget", "0.3"]) == 0
     out = capsys.readouterr().out
     assert "recommendation:" in out and "knock - play on" in out and "P(win the hand)" in out
+
+
+def test_played_opponent_model_is_stronger_and_reproducible():
+    kw = dict(turn=9, upcard="5C", worlds=2000, seed=2)
+    uni = advise("gin", GIN_8, **kw)
+    played = [advise("gin", GIN_8, opp_model="played", debug=True, **kw) for _ in range(2)]
+    assert played[0].ev_knock == played[1].ev_knock and played[0].diff == played[1].diff
+    # an opponent that has played 8 turns holds far less deadwood than 10 random cards
+    assert played[0].ev_knock.hi < uni.ev_knock.lo - 10
+    assert any("replayed through 8" in n for n in played[0].notes)
+    with pytest.raises(AdviceError, match="gin only"):
+        advise("tonk", "AS 2D", turn=3, players=3, opp_model="played")
+
+
+def test_sampling_stops_on_ci_budget_or_no_difference():
+    def fake(diff):
+        def call(first, n):
+            out = np.zeros((n, K.N_OUT), dtype=np.int64)
+            w = np.arange(first, first + n)
+            out[:, K.K_PTS] = (w % 7) + diff(w)
+            out[:, K.P_PTS] = w % 7
+            return out
+        return call
+    opts = dict(budget_s=0.05, min_worlds=2000, max_worlds=10**9, worlds=None)
+    s, n, _, _, stopped = KA._sample(fake(lambda w: 0 * w), **opts)
+    assert stopped == "no difference" and n == 2000
+    s, n, _, _, stopped = KA._sample(fake(lambda w: 1 + 0 * w), **opts)
+    assert stopped == "ci" and n == 2000
+    s, n, _, _, stopped = KA._sample(fake(lambda w: np.where(w % 2 == 0, 1, -1)), **opts)
+    assert stopped == "budget" and n >= 2000
+    assert KA._verdict(s, n, "points", stopped)[6] == "too close to call"
+    s, n, _, _, stopped = KA._sample(fake(lambda w: 0 * w), **dict(opts, worlds=2500))
+    assert stopped == "worlds" and n == 2500

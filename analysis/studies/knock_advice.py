@@ -24,8 +24,14 @@ shows how clear-cut the call is.
 
 Modelling assumptions (stated in the output notes when they apply):
 
-* Unseen cards are uniformly distributed: the opponents' earlier picks and discards are not
-  used to bias their hands.
+* Opponent model ``uniform`` (default): unseen cards are uniformly distributed; the
+  opponents' earlier turns are not used to bias their hands.  Such hands are much weaker
+  than real ones (a random 10-card Gin hand has deadwood ~57 on average, a hand after 8
+  stock draws with the ``simple`` discard rule ~21), so knocking looks better than it is,
+  more so the later the turn.  ``played`` (Gin only so far): the uniformly dealt hand is
+  replayed through the opponent's ``turn - 1`` turns (each draws an unseen card, the
+  opponent's strategy discards, the discard becomes a buried card), and worlds in which the
+  opponent would already have knocked are redrawn.
 * **Gin.** I am seat 0 and the non-dealer; ``turn`` is my own turn number (1-based) and the
   position is *after my draw and discard*: the 10 cards kept (11 cards: the advisor picks the
   exact best discard, highest card on ties, and plays it).  The top of the discard pile when
@@ -46,6 +52,9 @@ Modelling assumptions (stated in the output notes when they apply):
 
 from __future__ import annotations
 
+# numba modules (sim.advice, sim.melds, the variants) are imported inside the functions, so
+# building the CLI parser stays fast
+
 import argparse
 import json
 import math
@@ -53,20 +62,20 @@ import sys
 import textwrap
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable
 
 import numpy as np
 
-from sim import advice as K
-from sim.cards import CardError, card_text, cards_text, parse_cards, standard_pack, value_table
-from sim.melds import best_discard, min_deadwood
+from sim.cards import (CardError, card_text, cards_text, parse_cards, standard_pack, to_mask,
+                       value_table)
 from sim.rules import RulesBase
 from sim.strategies import parse_strategy, split_specs, strategy_matrix
-from analysis.stats import Estimate, mean_from_moments, wilson
+from analysis.stats import Estimate, mean_from_moments, t_quantile, wilson
 
 BATCH = 2000
 VARIANTS = ("gin", "tonk")
 RECOMMENDATIONS = ("knock", "play on", "too close to call")
+OPP_MODELS = ("uniform", "played")
 
 __all__ = ["Advice", "AdviceError", "advise", "format_advice", "add_parser", "cmd", "BATCH"]
 
@@ -102,6 +111,7 @@ class Advice:
     seed: int
     strategy: str
     opponent: str
+    opp_model: str
     rules: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
@@ -153,13 +163,6 @@ def _pool(exclude: np.ndarray) -> np.ndarray:
     return np.array([c for c in standard_pack() if int(c) not in ex], dtype=np.int64)
 
 
-def _mask(codes) -> int:
-    m = 0
-    for c in codes:
-        m |= 1 << int(c)
-    return m
-
-
 def _spread_entries(spreads, players: int) -> list[tuple[int, str]]:
     out = []
     for sp in spreads:
@@ -188,6 +191,7 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
             max_worlds: int, worlds: int | None):
     """Run batches of ``call(first_world, n)`` (rows: knock pts, play pts, knock win, play
     win) and return exact moments, counts and timing."""
+    from sim import advice as K
     t0 = time.perf_counter()
     call(0, 0)  # compile or load the kernel from the numba cache
     compile_s = time.perf_counter() - t0
@@ -230,12 +234,11 @@ def _verdict(s: dict, n: int, unit: str, stopped: str):
     ev_k = mean_from_moments(n, s["a"], s["aa"])
     ev_p = mean_from_moments(n, s["b"], s["bb"])
     diff = mean_from_moments(n, s["d"], s["dd"])
-    var = (n * s["dd"] - s["d"] ** 2) / (n * (n - 1)) if n > 1 else 0.0
-    se = math.sqrt(max(var, 0.0) / n) if n else 0.0
-    if se > 0:
+    se = (diff.hi - diff.value) / t_quantile(n - 1) if n > 1 else math.inf
+    if 0 < se < math.inf:
         p = 0.5 * math.erfc(-diff.value / se / math.sqrt(2))
     else:
-        p = 1.0 if diff.value > 0 else 0.0 if diff.value < 0 else 0.5
+        p = 0.5 if se == math.inf or diff.value == 0 else float(diff.value > 0)
     if diff.lo > 0:
         rec = "knock"
     elif diff.hi < 0:
@@ -270,14 +273,15 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
            opponent: str = "simple", strategy: str = "simple", rules=None, stock: int | None = None,
            opp_cards=None, first_upcard=None, budget_s: float = 3.0, min_worlds: int = 2000,
            max_worlds: int = 2_000_000, worlds: int | None = None, seed: int = 0,
-           debug: bool = False) -> Advice:
+           opp_model: str = "uniform", debug: bool = False) -> Advice:
     """Knock now or play on?  See the module docstring for the model and its assumptions.
 
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
     (``"SEAT:cards"`` for another seat's) or ``(seat, cards)`` pairs; ``rules``: a rules
     object, a dict or ``["NAME=VALUE", ...]``; ``opponent``: one strategy spec, or (Tonk) one
     per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
-    opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard.
+    opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``opp_model``:
+    ``uniform`` or (Gin) ``played`` (see the module docstring).
     """
     key = str(variant).strip().lower()
     if key not in VARIANTS:
@@ -290,6 +294,10 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
         raise AdviceError("min_worlds, max_worlds and worlds must be >= 1")
     if seed < 0:
         raise AdviceError(f"seed must be >= 0, got {seed}")
+    if opp_model not in OPP_MODELS:
+        raise AdviceError(f"opponent model {opp_model!r}: choose {' or '.join(OPP_MODELS)}")
+    if opp_model == "played" and key != "gin":
+        raise AdviceError("the 'played' opponent model exists for gin only so far: use uniform")
     sample = dict(budget_s=float(budget_s), min_worlds=int(min_worlds),
                   max_worlds=max(int(max_worlds), int(min_worlds)),
                   worlds=None if worlds is None else int(worlds))
@@ -297,7 +305,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     return fn(hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads,
               players=int(players), opponent=opponent, strategy=strategy, rules=rules,
               stock=stock, opp_cards=opp_cards, first_upcard=first_upcard, seed=int(seed),
-              debug=bool(debug), sample=sample)
+              opp_model=opp_model, debug=bool(debug), sample=sample)
 
 
 def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, **kw) -> Advice:
@@ -310,7 +318,9 @@ def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, **kw) -> Advice
 
 
 def _advise_gin(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-                stock, opp_cards, first_upcard, seed, debug, sample) -> Advice:
+                stock, opp_cards, first_upcard, seed, opp_model, debug, sample) -> Advice:
+    from sim import advice as K
+    from sim.melds import best_discard, min_deadwood
     from sim.variants import gin as G
     if players != 2:
         raise AdviceError(f"gin is played by exactly 2 players, not {players} (drop --players)")
@@ -399,14 +409,18 @@ def _advise_gin(hand, *, turn, upcard, discards, spreads, players, opponent, str
     me = parse_strategy(strategy, "gin")
     opp = parse_strategy(opponent, "gin")
     smat = strategy_matrix([me, opp])
-    pool = _pool(np.concatenate([h, up, known] + ([] if discard is None else [[discard]])))
+    pool = _pool(np.concatenate([h, up, known]))  # with 11 cards `up` is the discard
     upc = int(up[0]) if up.size else K.UP_SAMPLE
     rarr = r.to_array()
-    hmask, kmask = _mask(h), _mask(knock_cards)
+    hmask, kmask = to_mask(h), to_mask(knock_cards)
+    history = turn - 1 if opp_model == "played" else 0
+    if history:
+        notes.append(f"opponent model 'played': its dealt hand was replayed through {history} "
+                     "draws and discards by its strategy, without knocking")
 
     def call(first, n):
         return K.gin_rollouts(rarr, smat, hmask, pool, st, upc, known, turn, limit, seed, first, n,
-                              knock_mask=kmask, big=big, debug=debug)
+                              knock_mask=kmask, big=big, history=history, debug=debug)
 
     s, n, el, comp, stopped = _sample(call, **sample)
     return _finish(variant="gin", unit="points", s=s, n=n, elapsed=el, compile_s=comp,
@@ -414,11 +428,13 @@ def _advise_gin(hand, *, turn, upcard, discards, spreads, players, opponent, str
                    hand_score=int(dw), knock_limit=int(limit),
                    discard=None if discard is None else card_text(discard), turn=turn, stock=st,
                    players=2, upcard=card_text(upc) if upc >= 0 else None, seed=seed,
-                   strategy=me.spec, opponent=opp.spec, rules=r.as_dict(), notes=tuple(notes))
+                   strategy=me.spec, opponent=opp.spec, opp_model=opp_model, rules=r.as_dict(),
+                   notes=tuple(notes))
 
 
 def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-                 stock, opp_cards, first_upcard, seed, debug, sample) -> Advice:
+                 stock, opp_cards, first_upcard, seed, opp_model, debug, sample) -> Advice:
+    from sim import advice as K
     from sim.variants import tonk as TK
     if not 2 <= players <= 6:
         raise AdviceError(f"tonk is played by 2 to 6 players, not {players} (set --players)")
@@ -455,7 +471,7 @@ def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, st
     groups = [("in your hand", h), ("the upcard", up), ("in the discards", known)]
     for owner, text in entries:
         codes = _cards(text, f"spread {text!r}")
-        m = _mask(codes)
+        m = to_mask(codes)
         kind = TK.BOOK if len({int(c) & 15 for c in codes}) == 1 else TK.RUN
         if not TK.is_legal_spread(kind, np.uint64(m)):
             raise AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
@@ -468,9 +484,7 @@ def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, st
                           "holds 5 cards and there are no spreads or buried discards")
     if r.no_upcard and turn == 1 and up.size:
         raise AdviceError("with no_upcard there is no discard pile on turn 1: drop --upcard")
-    on_table = np.concatenate([h, up, known] + [np.array(sorted(
-        c for c in range(64) if (m >> c) & 1), dtype=np.int64) for _, _, m in sp])
-    pool = _pool(on_table)
+    pool = _pool(np.concatenate([codes for _, codes in groups]))
     if up.size:
         upc = int(up[0])
     elif r.no_upcard and turn == 1:
@@ -514,7 +528,7 @@ def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, st
     opps = [parse_strategy(x, "tonk") for x in opp_specs]
     smat = strategy_matrix([me] + opps)
     rarr = r.to_array()
-    hmask = _mask(h)
+    hmask = to_mask(h)
     count = int(value_table()[h].sum())
     t_before = (turn - 1) * players
 
@@ -527,8 +541,8 @@ def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, st
                    stopped=stopped, hand=tuple(card_text(int(c)) for c in h),
                    hand_score=count, knock_limit=None, discard=None, turn=turn, stock=st,
                    players=players, upcard=card_text(upc) if upc >= 0 else None, seed=seed,
-                   strategy=me.spec, opponent=",".join(o.spec for o in opps), rules=r.as_dict(),
-                   notes=tuple(notes))
+                   strategy=me.spec, opponent=",".join(o.spec for o in opps), opp_model=opp_model,
+                   rules=r.as_dict(), notes=tuple(notes))
 
 
 # ----------------------------------------------------------------------------------------
@@ -554,14 +568,14 @@ def format_advice(a: Advice) -> str:
         f"{'knock - play on':<22}{_est(a.diff)} {a.unit} per hand (paired, 95% CI)",
         "",
         f"recommendation: {a.recommendation.upper()}",
-        f"confidence: {a.confidence}",
+        textwrap.fill(f"confidence: {a.confidence}", 92, subsequent_indent="  "),
         f"worlds: {a.worlds:,} (stopped: {a.stopped}), {a.elapsed:.2f} s "
         f"(+ {a.compile_s:.2f} s compile/cache load), seed {a.seed}",
     ]
     if a.notes:
         lines.append("notes:")
         lines += [textwrap.fill(n, 92, initial_indent="  - ", subsequent_indent="    ") for n in a.notes]
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 # ----------------------------------------------------------------------------------------
@@ -572,22 +586,11 @@ _EXAMPLES = """
     rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C 5C" --turn 9   # 11 cards
     rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D KH 4C" --turn 6 --upcard 5C
         (refused: deadwood 32, knocking needs <= 10)
-    rummylab knock --variant gin --hand "..." --turn 4 --rule oklahoma=on --first-upcard 7D
+    rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C" --turn 9 --upcard 5C --opp-model played
+    rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 4C" --turn 4 --rule oklahoma=on --first-upcard 7D
     rummylab knock --variant tonk --players 3 --hand "AS 2D 3C 5H" --turn 4 --spread "7S 7H 7D"
     rummylab knock --variant tonk --players 4 --hand "AS AD" --turn 3 --spread "2:7S 7H 7D" --json
 """
-
-
-def _int_arg(name: str, lo: int | None = None):
-    def conv(text: str) -> int:
-        try:
-            v = int(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} takes a whole number, got {text!r}") from None
-        if lo is not None and v < lo:
-            raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {v}")
-        return v
-    return conv
 
 
 def _budget_arg(text: str) -> float:
@@ -610,19 +613,24 @@ def _opp_cards_arg(text: str) -> list[int]:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``knock`` subcommand to an argparse subparsers object."""
+    from analysis.cli import _examples, _int  # here: cli may import this module at its top
     p = subparsers.add_parser(
         "knock", help="should I knock here? knock-now vs play-on EVs for a concrete hand, 95%% CIs",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Sample the unseen cards (opponents' hands, stock, buried discards) and play "
-                    "both choices on the same worlds: knock now, or play on with your strategy. "
-                    "Prints both expected scores and win probabilities with 95% CIs, the paired "
-                    "difference and a recommendation. Gin: the hand is after your discard (10 cards; "
-                    "11: the best discard is chosen), the upcard is the card you discard. "
-                    "Tonk: the knock (drop) is at the start of your turn; you play first each round.",
-        epilog="examples:\n" + textwrap.indent(textwrap.dedent(_EXAMPLES).strip(), "  "))
+        description=textwrap.dedent("""\
+            Sample the unseen cards (opponents' hands, stock, buried discards) and play both
+            choices on the same worlds: knock now, or play on with your strategy.  Prints both
+            expected scores and win probabilities with 95% CIs, the paired difference and a
+            recommendation.
+              gin:  the hand is the one you keep after discarding (10 cards; with 11 the exact
+                    best discard is chosen); --upcard is the card you discard.
+              tonk: the knock (drop) is at the start of your turn, before drawing; you play
+                    first in each round.
+            Opponent hands are uniform over the unseen cards unless --opp-model played (gin)."""),
+        epilog=_examples(_EXAMPLES))
     p.add_argument("--variant", default="gin", help="gin or tonk (default gin)")
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
-    p.add_argument("--turn", type=_int_arg("--turn", 1), required=True, help="your own turn number, 1-based")
+    p.add_argument("--turn", type=_int("--turn", 1), required=True, help="your own turn number, 1-based")
     p.add_argument("--upcard", default=None,
                    help="gin: the card you discard (top of the pile when the opponent moves); tonk: the "
                         "top discard. Default: drawn from the unseen cards")
@@ -630,23 +638,26 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--spread", action="append", default=[], metavar="[SEAT:]CARDS",
                    help="tonk: a spread on the table, repeatable; SEAT 0 = you (default), 1.. = opponents "
                         "in playing order")
-    p.add_argument("--players", type=_int_arg("--players", 1), default=2, help="players at the table (default 2)")
+    p.add_argument("--players", type=_int("--players", 1), default=2, help="players at the table (default 2)")
     p.add_argument("--opp-cards", type=_opp_cards_arg, default=None, metavar="N[,N...]",
                    help="tonk: cards held by every opponent, or one count per opponent (default 5)")
-    p.add_argument("--stock", type=_int_arg("--stock", 0), default=None,
+    p.add_argument("--stock", type=_int("--stock", 0), default=None,
                    help="cards in the stock (gin: after your draw); default from --turn")
     p.add_argument("--first-upcard", default=None, help="gin with oklahoma: the hand's first upcard")
     p.add_argument("--opponent", default="simple",
                    help="opponents' strategy (tonk: one, or one per opponent, comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
+    p.add_argument("--opp-model", choices=OPP_MODELS, default="uniform",
+                   help="opponent's hand: uniform from the unseen cards (default), or (gin) 'played': "
+                        "a uniform deal replayed through its turns so far by its strategy")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",
                    help="sampling time budget (default 3); stops earlier once the 95%% CI of the "
                         "difference excludes 0")
-    p.add_argument("--worlds", type=_int_arg("--worlds", 1), default=None,
+    p.add_argument("--worlds", type=_int("--worlds", 1), default=None,
                    help="sample exactly this many worlds (ignores --budget; reproducible anywhere)")
-    p.add_argument("--seed", type=_int_arg("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--json", action="store_true", help="print the advice as JSON")
     p.set_defaults(func=cmd)
     return p
@@ -658,7 +669,8 @@ def cmd(args) -> int:
                      discards=args.discards, spreads=args.spread, players=args.players,
                      opponent=args.opponent, strategy=args.strategy, rules=args.rule,
                      stock=args.stock, opp_cards=args.opp_cards, first_upcard=args.first_upcard,
-                     budget_s=args.budget, worlds=args.worlds, seed=args.seed)
+                     budget_s=args.budget, worlds=args.worlds, seed=args.seed,
+                     opp_model=args.opp_model)
     except AdviceError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)
         return 2
