@@ -17,9 +17,11 @@ from sim.strategies import StrategyError
 from sim.variants import VariantError
 
 from .store import StoreError
+from .studies.knock_advice import AdviceError
 from .studies.knock_sweep import SweepError
 
-USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError)
+USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError,
+               AdviceError)
 
 
 class UserError(ValueError):
@@ -348,6 +350,9 @@ def build_parser() -> Parser:
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")
     p.set_defaults(func=cmd_demo)
+
+    from .studies import knock_advice
+    knock_advice.add_parser(sub)
 
     from .report import add_parser as add_report_parser
     add_report_parser(sub)

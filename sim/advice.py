@@ -10,6 +10,9 @@ the pool and deals it out in this order:
 3. the stock (top first), ``stock_size`` cards;
 4. the rest: buried discards (under the known discards, which lie under the top card).
 
+With ``history > 0`` (Gin, opponent model "played") the opponent's hand is then replayed
+through its last ``history`` turns, drawing from the buried cards (see :func:`gin_worlds`).
+
 Both options are then evaluated on the *same* world (common random numbers):
 
 * **A, knock now**: scored at once by the variant's own settlement code
@@ -31,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from . import rng
+from .bits import bit as _bit
 from .variants import gin as G
 from .variants import tonk as TK
 
@@ -40,22 +44,39 @@ K_PTS, P_PTS, K_WIN, P_WIN, N_OUT = range(5)
 UP_SAMPLE = -1                  # top discard unknown: draw it from the unseen cards
 UP_NONE = -2                    # no discard pile (Tonk, no_upcard, first turn)
 GIN_ROW = 5 + 4 + len(G.EXTRA_COLUMNS)
-
-_U1 = np.uint64(1)
-
-
-@njit(cache=True, inline="always")
-def _bit(code):
-    return _U1 << np.uint64(code)
+MAX_REDRAWS = 1000              # "played" model: redraws of a world whose opponent knocked
 
 
 # ----------------------------------------------------------------------------------------
 # Gin
 
 @njit(cache=True)
+def _gin_replay(rules, srow, perm, r0, history, own_turn, stock_size, limit, opp, T_value,
+                T_total, T_rank, ws, hands):
+    """Replay the opponent's last turns from ``perm[r0:]`` (see :func:`gin_worlds`); the
+    final hand goes to ``hands[1]``.  Returns False if it would have knocked on the way."""
+    n = min(history, perm.shape[0] - r0)
+    h = opp
+    for j in range(n):
+        c = perm[r0 + j]
+        h2 = h | _bit(c)
+        forbidden = np.uint64(0) if rules[G.R_DISCARD_STOCK] != 0 else _bit(c)
+        code, dw = G.choose_discard(srow, h2, forbidden, np.uint64(0), T_value, T_total, T_rank, ws)
+        h = h2 ^ _bit(code)
+        perm[r0 + j] = code
+        # its own turn number then, and the stock after its draw (both always drew the stock)
+        t = own_turn - n + j
+        stock_then = stock_size + 2 * (n - j) - 1
+        if dw <= limit and dw <= G.knock_threshold(srow, t, stock_then):
+            return False
+    hands[1] = h
+    return True
+
+
+@njit(cache=True)
 def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, upcard, known,
-               own_turn, limit, seed, first_world, out, T_value, T_cover, T_starts, T_total,
-               T_rank, debug):
+               own_turn, limit, history, seed, first_world, out, T_value, T_cover, T_starts,
+               T_total, T_rank, debug):
     """Worlds ``first_world .. first_world + len(out) - 1`` of a Gin knock question.
 
     ``hand`` uint64: my 10 cards after the discard (what I keep when playing on);
@@ -64,6 +85,12 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
     stock, buried discards, and the upcard if ``upcard == UP_SAMPLE``); ``known`` int64: known
     buried discards; ``own_turn``: my own turn number (I am the non-dealer, the opponent has
     had ``own_turn - 1`` turns); ``limit``: the knock limit of the hand.
+
+    ``history`` > 0 (opponent model "played"): the opponent's uniformly dealt 10 cards are
+    replayed through ``history`` turns (at most the buried cards available), each drawing the
+    next buried card and discarding it per the opponent's strategy (the discard takes the drawn
+    card's place among the buried discards); a world where the opponent would have knocked on
+    one of those turns is redrawn (same generator, at most ``MAX_REDRAWS`` times).
     """
     n_pool = pool.shape[0]
     perm = np.empty(n_pool, dtype=np.int64)
@@ -78,16 +105,25 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
     for i in range(out.shape[0]):
         w = first_world + i
         ws = rng.new_state(seed, STREAM_WORLD, w)
-        rng.shuffle_into(ws, pool, perm)
-        pos = 0
-        up = upcard
-        if up == UP_SAMPLE:
-            up = perm[0]
-            pos = 1
-        opp = np.uint64(0)
-        for j in range(G.HAND):
-            opp |= _bit(perm[pos + j])
-        pos += G.HAND
+        tries = 0
+        while True:
+            rng.shuffle_into(ws, pool, perm)
+            pos = 0
+            up = upcard
+            if up == UP_SAMPLE:
+                up = perm[0]
+                pos = 1
+            opp = np.uint64(0)
+            for j in range(G.HAND):
+                opp |= _bit(perm[pos + j])
+            pos += G.HAND
+            if history == 0 or _gin_replay(rules, strat[1], perm, pos + stock_size, history,
+                                           own_turn, stock_size, limit, opp, T_value, T_total,
+                                           T_rank, ws, hands) or tries >= MAX_REDRAWS:
+                if history > 0:
+                    opp = hands[1]
+                break
+            tries += 1
         # A: knock now
         hands[0] = knock_hand
         hands[1] = opp
@@ -131,7 +167,8 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
 
 
 def gin_rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn,
-                 limit, seed, first_world, n_worlds, *, knock_mask=None, big=False, debug=False):
+                 limit, seed, first_world, n_worlds, *, knock_mask=None, big=False, history=0,
+                 debug=False):
     """Python entry: int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN, P_WIN).
 
     Masks are Python ints or uint64; ``pool``/``known`` card codes; ``upcard`` a code or
@@ -146,7 +183,7 @@ def gin_rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, know
                np.ascontiguousarray(strat_mat, dtype=np.float64), hand, kh, np.int64(kdw),
                bool(big), np.ascontiguousarray(pool, dtype=np.int64), np.int64(stock_size),
                np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64), np.int64(own_turn),
-               np.int64(limit), np.int64(seed), np.int64(first_world), out, t.run_value,
+               np.int64(limit), np.int64(history), np.int64(seed), np.int64(first_world), out, t.run_value,
                t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug))
     return out
 

@@ -110,7 +110,7 @@ def test_card_text_errors_name_the_token():
     assert np.array_equal(parse_cards(["TD", 5]), np.array([41, 5]))
 
 
-@pytest.mark.parametrize("cmd", ["simulate", "knock-sweep", "tonk-odds", "strategies", "variants", "bench", "demo", "report"])
+@pytest.mark.parametrize("cmd", ["simulate", "knock-sweep", "tonk-odds", "strategies", "variants", "bench", "demo", "report", "knock"])
 def test_every_subcommand_has_help_with_examples(cmd, capsys):
     with pytest.raises(SystemExit) as e:
         main([cmd, "--help"])

@@ -273,7 +273,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
            opponent: str = "simple", strategy: str = "simple", rules=None, stock: int | None = None,
            opp_cards=None, first_upcard=None, budget_s: float = 3.0, min_worlds: int = 2000,
            max_worlds: int = 2_000_000, worlds: int | None = None, seed: int = 0,
-           opp_model: str = "uniform", debug: bool = False) -> Advice:
+           opp_model: str | None = None, debug: bool = False) -> Advice:
     """Knock now or play on?  See the module docstring for the model and its assumptions.
 
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
@@ -294,6 +294,8 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
         raise AdviceError("min_worlds, max_worlds and worlds must be >= 1")
     if seed < 0:
         raise AdviceError(f"seed must be >= 0, got {seed}")
+    if opp_model is None:  # Gin: a uniform 10-card hand is far weaker than a played one
+        opp_model = "played" if key == "gin" else "uniform"
     if opp_model not in OPP_MODELS:
         raise AdviceError(f"opponent model {opp_model!r}: choose {' or '.join(OPP_MODELS)}")
     if opp_model == "played" and key != "gin":
@@ -626,7 +628,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     best discard is chosen); --upcard is the card you discard.
               tonk: the knock (drop) is at the start of your turn, before drawing; you play
                     first in each round.
-            Opponent hands are uniform over the unseen cards unless --opp-model played (gin)."""),
+            Gin opponents' hands are replayed deals (--opp-model played); Tonk's are uniform over the unseen cards."""),
         epilog=_examples(_EXAMPLES))
     p.add_argument("--variant", default="gin", help="gin or tonk (default gin)")
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
@@ -647,9 +649,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--opponent", default="simple",
                    help="opponents' strategy (tonk: one, or one per opponent, comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
-    p.add_argument("--opp-model", choices=OPP_MODELS, default="uniform",
-                   help="opponent's hand: uniform from the unseen cards (default), or (gin) 'played': "
-                        "a uniform deal replayed through its turns so far by its strategy")
+    p.add_argument("--opp-model", choices=OPP_MODELS, default=None,
+                   help="opponent's hand: 'played' (gin default): a uniform deal from the unseen cards "
+                        "replayed through its turns so far by its strategy; 'uniform' (tonk default): "
+                        "uniform from the unseen cards")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",
