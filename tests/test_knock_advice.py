@@ -159,7 +159,7 @@ def test_cli(capsys):
 
 def test_played_opponent_model_is_stronger_and_reproducible():
     kw = dict(turn=9, upcard="5C", worlds=2000, seed=2)
-    uni = advise("gin", GIN_8, **kw)
+    uni = advise("gin", GIN_8, opp_model="uniform", **kw)
     played = [advise("gin", GIN_8, opp_model="played", debug=True, **kw) for _ in range(2)]
     assert played[0].ev_knock == played[1].ev_knock and played[0].diff == played[1].diff
     # an opponent that has played 8 turns holds far less deadwood than 10 random cards
