@@ -14,7 +14,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -44,7 +43,7 @@ def all_core_rate(variant: str, n: int, repeats: int, jobs: int = -1) -> tuple[f
     """(median hands/s, median seconds) with worker processes, workers already warm."""
     from .engine import run
     spec = make_spec(variant, n=n, seed=2)
-    run(make_spec(variant, n=50_000, seed=3), jobs=jobs, progress=False)  # start + warm workers
+    run(make_spec(variant, n=50_000, seed=3), jobs=jobs, progress=False)  # warm-up
     secs = []
     for _ in range(repeats):
         res = run(spec, jobs=jobs, progress=False)
@@ -157,7 +156,7 @@ def main(quick: bool = False, out: str | None = None) -> int:
         add("Tonk", f"not measured ({e})")
     n_all = 200_000 if quick else 1_000_000
     rate_all, secs = all_core_rate("gin", n_all, 1 if quick else 3)
-    add(f"Gin hands/s, all {os.cpu_count()} cores (joblib, warm workers)", f"{rate_all:,.0f}", "")
+    add(f"Gin hands/s, all {os.cpu_count()} cores (threads backend)", f"{rate_all:,.0f}", "")
     add(f"Gin {n_all:,} hands on all cores, wall seconds", f"{secs:.1f} s", "< 60 s for 1,000,000")
     add("all-cores / one-core speed-up (same run)", f"{rate_all / gin1:.2f}x", "")
     cold, warm = compile_times()
@@ -168,7 +167,7 @@ def main(quick: bool = False, out: str | None = None) -> int:
     mb, secs = peak_memory_run(["simulate", "--variant", "gin", "--hands", str(n_mem), "--jobs", "-1",
                                 "--no-progress", "--seed", "5"])
     add(f"peak memory, {n_mem:,} Gin hands, all cores (process tree RSS)", f"{mb:,.0f} MB", "< 500 MB at 10,000,000")
-    add(f"  (that run's wall time)", f"{secs:.0f} s", "")
+    add("  (that run's wall time)", f"{secs:.0f} s", "")
     if out:
         lines = ["# Benchmarks", "",
                  f"Machine: {machine()}  ", f"Commit: `{git_describe()}`  ",

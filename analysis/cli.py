@@ -16,9 +16,9 @@ from sim.runner import SpecError
 from sim.strategies import StrategyError
 from sim.variants import VariantError
 
+from .errors import SweepError
 from .store import StoreError
 from .studies.knock_advice import AdviceError
-from .studies.knock_sweep import SweepError
 
 USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError,
                AdviceError)
@@ -73,8 +73,9 @@ def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
     p.add_argument("--hands", type=_int("--hands", 1), default=hands_default,
                    help=f"hands to play (games with --game); default {hands_default:,}")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
-                   help="parallel backend for --jobs > 1 (dask needs --scheduler or runs a local cluster)")
+    p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
+                   help="parallel backend for --jobs > 1: threads in one process (default), loky "
+                        "processes, or dask (--scheduler ADDRESS, else a local cluster)")
     p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
 
 
@@ -199,7 +200,7 @@ def cmd_tonk_odds(args) -> int:
         print(json.dumps(doc, indent=2))
     else:
         sim = "sim" in table
-        head = (f"Tonk on the deal: exact probability (combinatorics over the shared 52-card deck)"
+        head = ("Tonk on the deal: exact probability (combinatorics over the shared 52-card deck)"
                 + (f" vs {res.n_done:,} simulated deals of the real dealing code, seed {args.seed}, "
                    f"95% Wilson CI" if sim else ""))
         print(head)

@@ -1,8 +1,10 @@
 """Parallel, resumable, stored execution of jobs made of independent chunks.
 
 A job (a single run :class:`SimJob`, a multi-arm sweep, ...) splits its units into fixed
-chunks; each chunk computes a small JSON-able *partial* (exact integer moments) in a joblib
-worker process (one numba thread each) or in this process for ``jobs=1``.  Partials are merged
+chunks; each chunk computes a small JSON-able *partial* (exact integer moments).  Backends:
+``threads`` (default: joblib threads in this process; the chunk kernels release the GIL, so
+memory stays that of one process), ``loky`` (joblib worker processes, one numba thread
+each) or ``dask`` (a Dask cluster through joblib); ``jobs=1`` runs in this process.  Partials are merged
 as they arrive, so memory does not grow with the number of hands.  With a results folder each
 finished chunk is written there at once: re-running the same job resumes from the finished
 chunks (after Ctrl-C or a crash) and, once complete, reuses the stored total.  Merging is exact
@@ -91,6 +93,65 @@ class SimJob(Job):
         return Accumulator.from_dict(total).merge(Accumulator.from_dict(part)).to_dict()
 
 
+class ArmsJob(Job):
+    """Several arms over the same units (common random numbers): per-arm accumulators plus
+    exact moments of the paired differences of a focus series for the listed pairs."""
+
+    def __init__(self, arms: list[RunSpec], pairs: list[tuple[int, int]], label: str):
+        self.arms = arms
+        self.pairs = pairs
+        self.n = arms[0].n
+        self.unit = arms[0].mode[:-1]
+        self.desc = label
+        assert all(a.n == self.n and a.seed == arms[0].seed and a.mode == arms[0].mode for a in arms)
+
+    def identity(self):
+        return {"arms": [a.identity() for a in self.arms], "pairs": self.pairs}
+
+    def chunks(self):
+        return [(a, b) for _, a, b in self.arms[0].chunks()]
+
+    def warm_up(self):
+        run_chunk(self.arms[0], 0, 1)
+
+    def meta(self):
+        return {"focus": list(FOCUS[self.arms[0].mode])}
+
+    def compute(self, a, b, out_dir):
+        focus = []
+        accs = []
+        for spec in self.arms:
+            rows = run_chunk(spec, a, b)
+            accs.append(accumulate(spec, rows).to_dict())
+            focus.append(focus_series(spec, rows))
+        pairs = {}
+        for i, j in self.pairs:
+            for name in FOCUS[self.arms[0].mode]:
+                d = focus[i][name] - focus[j][name]
+                pairs[f"{i}-{j}:{name}"] = [int(d.size), int(d.sum()), int((d * d).sum()),
+                                            int(np.count_nonzero(d))]
+        return {"arms": accs, "pairs": pairs}
+
+    @staticmethod
+    def merge(total, part):
+        if total is None:
+            return json.loads(json.dumps(part))
+        arms = [Accumulator.from_dict(x).merge(Accumulator.from_dict(y)).to_dict()
+                for x, y in zip(total["arms"], part["arms"])]
+        pairs = {k: [u + v for u, v in zip(total["pairs"][k], part["pairs"][k])] for k in total["pairs"]}
+        return {"arms": arms, "pairs": pairs}
+
+
+FOCUS = {"hands": ("score0",), "games": ("net0", "win0")}
+
+
+def focus_series(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray]:
+    col = {c: rows[:, i] for i, c in enumerate(spec.columns)}
+    if spec.mode == "games":
+        return {"net0": col["net0"], "win0": (col["winner"] == 0).astype(np.int64)}
+    return {"score0": col["score0"]}
+
+
 @dataclass
 class JobResult:
     total: dict | None
@@ -134,7 +195,7 @@ def _compute(job: Job, a: int, b: int, out_dir: str | None):
 
 
 def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = None,
-            backend: str = "loky", scheduler: str | None = None) -> JobResult:
+            backend: str = "threads", scheduler: str | None = None) -> JobResult:
     """Run (or reuse/resume from ``out_dir``) a job; Ctrl-C returns the partial total with
     ``complete=False``."""
     out = str(out_dir) if out_dir is not None else None
@@ -205,6 +266,10 @@ def _execute(job, todo, n_jobs, out, backend, scheduler):
             client.close()
             if cluster is not None:
                 cluster.close()
+        return
+    if backend == "threads":
+        with parallel_config(backend="threading", n_jobs=n_jobs):
+            yield from Parallel(return_as="generator_unordered", pre_dispatch="2*n_jobs")(tasks)
         return
     with parallel_config(backend=backend, n_jobs=n_jobs, inner_max_num_threads=1):
         yield from Parallel(return_as="generator_unordered", pre_dispatch="2*n_jobs")(tasks)

@@ -338,8 +338,15 @@ def _stage_meta(folder: Path, name: str) -> dict | None:
 
 
 def _sweep_section(folder: Path, anchor: str) -> RunSection:
-    from .studies.knock_sweep import (BUCKETS, KNOBS, bucket_label, by_turn_tables, knock_chart,
-                                      load_sweep, sweep_table)
+    from .studies.knock_sweep import (
+        BUCKETS,
+        KNOBS,
+        bucket_label,
+        by_turn_tables,
+        knock_chart,
+        load_sweep,
+        sweep_table,
+    )
     res = load_sweep(folder)
     spec = res.spec
     tonk = spec.variant == "tonk"

@@ -14,6 +14,11 @@ written atomically (temp file + rename), so a crash leaves only whole chunks.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas is imported only where a DataFrame is built
+    import pandas as pd
+
 import hashlib
 import io
 import json
@@ -22,7 +27,6 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 
 class StoreError(ValueError):
@@ -111,8 +115,9 @@ def load_meta(run_dir) -> dict:
     return meta
 
 
-def load_run(run_dir) -> tuple[dict, pd.DataFrame]:
+def load_run(run_dir) -> tuple[dict, "pd.DataFrame"]:
     """(metadata, outcome rows as a DataFrame) of a complete stored single run."""
+    import pandas as pd
     meta = load_meta(run_dir)
     if "columns" not in meta:
         raise StoreError(f"{run_dir} is a study, not a single run with outcome rows")

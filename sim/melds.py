@@ -23,7 +23,15 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from numba import njit
 
-from .cards import (N_RANKS, SUIT_SHIFT, CardError, JOKER, card_code, parse_cards, value_table)
+from .cards import (
+    JOKER,
+    N_RANKS,
+    SUIT_SHIFT,
+    CardError,
+    card_code,
+    parse_cards,
+    value_table,
+)
 
 SET = 0
 RUN = 1
@@ -150,7 +158,6 @@ def _apply_set(a0, a1, a2, a3, r, o, rank_value):
 def _n_options(a0, a1, a2, a3, r):
     if r < 0:
         return 1
-    bit = 1 << r
     cnt = (a0 >> r & 1) + (a1 >> r & 1) + (a2 >> r & 1) + (a3 >> r & 1)
     return 6 if cnt == 4 else 2
 

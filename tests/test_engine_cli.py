@@ -16,9 +16,10 @@ from sim.runner import CHUNK, make_spec, play_hands
 def test_summary_identical_for_one_and_two_jobs():
     spec = make_spec("gin", strategies="simple,tracker", n=2 * CHUNK + 123, seed=17)
     one = engine.run(spec, jobs=1, progress=False)
-    two = engine.run(spec, jobs=2, progress=False)
-    assert one.complete and two.complete
-    assert one.acc.to_dict() == two.acc.to_dict()
+    two = engine.run(spec, jobs=2, progress=False)                      # threads
+    procs = engine.run(spec, jobs=2, backend="loky", progress=False)    # worker processes
+    assert one.complete and two.complete and procs.complete
+    assert one.acc.to_dict() == two.acc.to_dict() == procs.acc.to_dict()
 
 
 def test_store_reuses_complete_run_and_resumes_partial(tmp_path):

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import time
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import naive
 from sim import melds
 from sim.cards import CardError, card_code, cards_text, parse_cards, value_table
 

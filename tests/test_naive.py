@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools
 import random
 
+import naive
 import pytest
 
-import naive
 from sim.cards import CardError, parse_cards, rank_of, suit_of, value_table
 
 

@@ -6,13 +6,18 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+import tonk_reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-import tonk_reference as ref
 from sim.cards import card_code, parse_cards, standard_pack
 from sim.rules import RulesError
-from sim.strategies import StrategyError, parse_strategies, parse_strategy, strategy_matrix
+from sim.strategies import (
+    StrategyError,
+    parse_strategies,
+    parse_strategy,
+    strategy_matrix,
+)
 from sim.strategies import tonk as ST
 from sim.variants import get_variant, hand_columns
 from sim.variants import tonk as TK

@@ -3,9 +3,9 @@
 import json
 
 from analysis.cli import main
+from analysis.engine import run_job
 from analysis.stats import wilson
 from analysis.studies.tonk_deal import TonkDealJob, odds_rows
-from analysis.engine import run_job
 from analysis.studies.tonk_odds import PROB_KEYS, exact_tonk_odds
 
 Z999 = 3.2905

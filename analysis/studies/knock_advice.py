@@ -54,7 +54,6 @@ from __future__ import annotations
 
 # numba modules (sim.advice, sim.melds, the variants) are imported inside the functions, so
 # building the CLI parser stays fast
-
 import argparse
 import json
 import math
@@ -66,11 +65,18 @@ from typing import Callable
 
 import numpy as np
 
-from sim.cards import (CardError, card_text, cards_text, parse_cards, standard_pack, to_mask,
-                       value_table)
+from analysis.stats import Estimate, mean_from_moments, t_quantile, wilson
+from sim.cards import (
+    CardError,
+    card_text,
+    cards_text,
+    parse_cards,
+    standard_pack,
+    to_mask,
+    value_table,
+)
 from sim.rules import RulesBase
 from sim.strategies import parse_strategy, split_specs, strategy_matrix
-from analysis.stats import Estimate, mean_from_moments, t_quantile, wilson
 
 BATCH = 2000
 VARIANTS = ("gin", "tonk")
@@ -615,7 +621,10 @@ def _opp_cards_arg(text: str) -> list[int]:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``knock`` subcommand to an argparse subparsers object."""
-    from analysis.cli import _examples, _int  # here: cli may import this module at its top
+    from analysis.cli import (  # here: cli may import this module at its top
+        _examples,
+        _int,
+    )
     p = subparsers.add_parser(
         "knock", help="should I knock here? knock-now vs play-on EVs for a concrete hand, 95%% CIs",
         formatter_class=argparse.RawDescriptionHelpFormatter,

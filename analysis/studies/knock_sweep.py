@@ -24,14 +24,14 @@ from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from sim.runner import Accumulator, RunSpec, accumulate, make_spec, run_chunk
+from sim.runner import RunSpec, make_spec
 from sim.strategies import Strategy, derive, parse_strategy
 
 from .. import store
-from ..engine import Job, JobResult, run_job
+from ..engine import ArmsJob, JobResult, run_job
+from ..errors import SweepError
 from ..stats import Estimate, mean_from_moments, wilson
 
 BUCKETS = ("early", "mid", "late")
@@ -55,8 +55,6 @@ KNOBS = {
 }
 
 
-class SweepError(ValueError):
-    """A sweep that cannot be run as asked."""
 
 
 @dataclass(frozen=True)
@@ -113,65 +111,6 @@ class SweepSpec:
         if self.games and self.variant != "gin":
             raise SweepError("--games (whole games to target_score) exists for gin only")
         self.spec_for(self.base(), 1)  # validates variant, rules, players, strategies
-
-
-class ArmsJob(Job):
-    """Several arms over the same units (common random numbers): per-arm accumulators plus
-    exact moments of the paired differences of a focus series for the listed pairs."""
-
-    def __init__(self, arms: list[RunSpec], pairs: list[tuple[int, int]], label: str):
-        self.arms = arms
-        self.pairs = pairs
-        self.n = arms[0].n
-        self.unit = arms[0].mode[:-1]
-        self.desc = label
-        assert all(a.n == self.n and a.seed == arms[0].seed and a.mode == arms[0].mode for a in arms)
-
-    def identity(self):
-        return {"arms": [a.identity() for a in self.arms], "pairs": self.pairs}
-
-    def chunks(self):
-        return [(a, b) for _, a, b in self.arms[0].chunks()]
-
-    def warm_up(self):
-        run_chunk(self.arms[0], 0, 1)
-
-    def meta(self):
-        return {"focus": list(FOCUS[self.arms[0].mode])}
-
-    def compute(self, a, b, out_dir):
-        focus = []
-        accs = []
-        for spec in self.arms:
-            rows = run_chunk(spec, a, b)
-            accs.append(accumulate(spec, rows).to_dict())
-            focus.append(focus_series(spec, rows))
-        pairs = {}
-        for i, j in self.pairs:
-            for name in FOCUS[self.arms[0].mode]:
-                d = focus[i][name] - focus[j][name]
-                pairs[f"{i}-{j}:{name}"] = [int(d.size), int(d.sum()), int((d * d).sum()),
-                                            int(np.count_nonzero(d))]
-        return {"arms": accs, "pairs": pairs}
-
-    @staticmethod
-    def merge(total, part):
-        if total is None:
-            return json.loads(json.dumps(part))
-        arms = [Accumulator.from_dict(x).merge(Accumulator.from_dict(y)).to_dict()
-                for x, y in zip(total["arms"], part["arms"])]
-        pairs = {k: [u + v for u, v in zip(total["pairs"][k], part["pairs"][k])] for k in total["pairs"]}
-        return {"arms": arms, "pairs": pairs}
-
-
-FOCUS = {"hands": ("score0",), "games": ("net0", "win0")}
-
-
-def focus_series(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray]:
-    col = {c: rows[:, i] for i, c in enumerate(spec.columns)}
-    if spec.mode == "games":
-        return {"net0": col["net0"], "win0": (col["winner"] == 0).astype(np.int64)}
-    return {"score0": col["score0"]}
 
 
 # ----------------------------------------------------------------------------------------

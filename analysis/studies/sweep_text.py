@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import json
 
-from .knock_sweep import BUCKETS, SweepResult, bucket_label, by_turn_tables, knock_chart, sweep_table
+from .knock_sweep import (
+    BUCKETS,
+    SweepResult,
+    bucket_label,
+    by_turn_tables,
+    knock_chart,
+    sweep_table,
+)
 
 
 def sweep_dict(res: SweepResult) -> dict:

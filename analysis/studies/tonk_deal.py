@@ -9,11 +9,15 @@ estimates describe exactly what the simulator deals.  "A given player" is seat 0
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas is imported only where a DataFrame is built
+    import pandas as pd
+
 import json
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from sim.runner import CHUNK
 
@@ -64,8 +68,9 @@ class TonkDealJob(Job):
         return {k: [x + y for x, y in zip(total[k], part[k])] for k in total}
 
 
-def odds_rows(players, tonk_mins, total: dict | None) -> pd.DataFrame:
+def odds_rows(players, tonk_mins, total: dict | None) -> "pd.DataFrame":
     """One row per players x tonk_min x quantity: exact, simulated with CI, miss flag."""
+    import pandas as pd
     rows = []
     for p in players:
         for m in tonk_mins:

@@ -46,13 +46,17 @@ The turned-up card and the stock do not affect the five-card hands, so they are 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas is imported only where a DataFrame is built
+    import pandas as pd
+
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb
 
 import numpy as np
-import pandas as pd
 
 from sim.cards import standard_pack, value_table
 
@@ -180,8 +184,9 @@ def exact_tonk_odds(n_players: int, tonk_min: int) -> dict:
     return out
 
 
-def tonk_odds_table(players=range(2, 7), tonk_mins=(49, 50)) -> pd.DataFrame:
+def tonk_odds_table(players=range(2, 7), tonk_mins=(49, 50)) -> "pd.DataFrame":
     """One row per (players, tonk_min) with the four probabilities as floats."""
+    import pandas as pd
     rows = []
     for n in players:
         for t in tonk_mins:
@@ -191,5 +196,6 @@ def tonk_odds_table(players=range(2, 7), tonk_mins=(49, 50)) -> pd.DataFrame:
 
 
 if __name__ == "__main__":  # pragma: no cover
+    import pandas as pd
     with pd.option_context("display.float_format", lambda x: f"{x:.6g}", "display.width", 120):
         print(tonk_odds_table().to_string(index=False))

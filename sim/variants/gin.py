@@ -33,8 +33,10 @@ import numpy as np
 from numba import njit
 
 from .. import rng
-from ..bits import bit as _bit, claim_cards, popcount as _popcount
-from ..cards import N_RANKS, SUIT_SHIFT, card_code, standard_pack
+from ..bits import bit as _bit
+from ..bits import claim_cards
+from ..bits import popcount as _popcount
+from ..cards import N_RANKS, SUIT_SHIFT, standard_pack
 from ..melds import MAX_MELDS, arrangement, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
@@ -405,7 +407,7 @@ def _strategy_states(seed, index):
     return st
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_chunk(rules, strat, seed, first_hand, out, pack, T_value, T_cover, T_starts, T_total,
                 T_rank, debug):
     deck = np.empty(N_CARDS, dtype=np.int64)
@@ -482,7 +484,7 @@ def _play_game(rules, strat, seed, g, pack, T_value, T_cover, T_starts, T_total,
     grow[9 + loser] = -margin
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_game_chunk(rules, strat, seed, first_game, out, pack, T_value, T_cover, T_starts,
                      T_total, T_rank, debug):
     for i in range(out.shape[0]):

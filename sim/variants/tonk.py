@@ -83,8 +83,16 @@ import numpy as np
 from numba import njit
 
 from .. import rng
-from ..bits import bit as _bit, claim_cards, popcount
-from ..cards import N_RANKS, N_SUITS, SUIT_SHIFT, parse_cards, standard_pack, value_table
+from ..bits import bit as _bit
+from ..bits import claim_cards, popcount
+from ..cards import (
+    N_RANKS,
+    N_SUITS,
+    SUIT_SHIFT,
+    parse_cards,
+    standard_pack,
+    value_table,
+)
 from ..rules import RulesBase, RulesError, option
 from ..strategies import tonk as T
 from . import Variant, hand_columns
@@ -803,7 +811,7 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
     row[x + 4] = redeals
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_chunk(rules, strat, seed, first_hand, out, debug):
     n = strat.shape[0]
     deck = np.empty(N_CARDS, dtype=np.int64)
@@ -845,7 +853,7 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
     _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def deal_tonk_flags(seed, first_hand, n_hands, n_players, tonk_min, out):
     """``out[i, s]`` = 1 if seat ``s`` is dealt a tonk (count >= ``tonk_min``) in the first
     deal of hand ``first_hand + i`` (dealer ``h % n_players``), else 0 - the same shuffle and
