@@ -174,7 +174,10 @@ def cmd_knock_sweep(args) -> int:
     from .studies.sweep_text import format_sweep
     default = tuple(range(0, 11)) if args.variant == "gin" else tuple(range(0, 21))
     spec = SweepSpec(variant=args.variant, thresholds=args.thresholds or default, by_turn=args.by_turn,
-                     buckets=args.buckets, hands=args.hands, games=args.games, seed=args.seed,
+                     buckets=args.buckets or ((20, 10) if args.bucket_by == "stock" else (5, 9)),
+                     bucket_by=args.bucket_by, hands=args.hands,
+                     games=args.games if args.games is not None else (10_000 if args.variant == "gin" else 0),
+                     seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
                      opponent=args.opponent)
     res = run_sweep(spec, out_dir=args.out, jobs=args.jobs,
@@ -311,9 +314,14 @@ def build_parser() -> Parser:
     p.add_argument("--thresholds", type=_range, default=None,
                    help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default gin 0..10, tonk 0..20)")
     p.add_argument("--by-turn", action="store_true", help="also sweep per own-turn bucket and build the knock chart")
-    p.add_argument("--buckets", type=_pair, default=(5, 9), help="own turns where mid and late start (default 5,9)")
-    p.add_argument("--games", type=_int("--games", 0), default=0,
-                   help="gin: also play this many whole games to target_score per threshold")
+    p.add_argument("--buckets", type=_pair, default=None,
+                   help="where mid and late start: own turns (default 5,9) or, with --bucket-by stock, "
+                        "cards left in the stock (default 20,10)")
+    p.add_argument("--bucket-by", choices=("turn", "stock"), default="turn",
+                   help="turn buckets by own turn number (default) or by stock size (gin)")
+    p.add_argument("--games", type=_int("--games", 0), default=None,
+                   help="gin: also play this many whole games to target_score per threshold "
+                        "(default 10,000 for gin; 0 to skip)")
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")

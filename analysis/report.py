@@ -461,7 +461,9 @@ def _sweep_section(folder: Path, anchor: str) -> RunSection:
               ("opponent strategy (other seats)", f"<code>{esc(spec.opponent)}</code>"),
               ("thresholds", esc(", ".join(map(str, spec.thresholds)))),
               ("hands per threshold", f"{spec.hands:,}"),
-              ("by turn", f"yes: mid from own turn {spec.buckets[0]}, late from {spec.buckets[1]}"
+              ("by turn", (f"yes: mid from own turn {spec.buckets[0]}, late from {spec.buckets[1]}"
+                           if spec.bucket_by == "turn" else
+                           f"yes, by stock size: mid when <= {spec.buckets[0]} cards left, late when <= {spec.buckets[1]}")
                if spec.by_turn else "no"),
               ("games per threshold", f"{spec.games:,}" if spec.games else "none"),
               ("rule options given", esc(", ".join(spec.rules) or "none (defaults)")),

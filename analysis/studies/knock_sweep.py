@@ -62,7 +62,8 @@ class SweepSpec:
     variant: str = "gin"
     thresholds: tuple[int, ...] = tuple(range(0, 11))
     by_turn: bool = False
-    buckets: tuple[int, int] = (5, 9)      # own turn where mid / late start
+    buckets: tuple[int, int] = (5, 9)      # own turn where mid / late start (stock: cards left)
+    bucket_by: str = "turn"                 # "turn" (own turn number) or "stock" (Gin: cards left)
     hands: int = 200_000
     games: int = 0                          # Gin: games to target_score per arm (0: skip)
     seed: int = 0
@@ -96,6 +97,8 @@ class SweepSpec:
         for b in BUCKETS:
             for t in self.thresholds:
                 vals = {k.param: best, k.mid: best, k.late: best, k.mid_from: mid_from, k.late_from: late_from}
+                if self.bucket_by == "stock":
+                    vals["bucket_by"] = 1
                 vals[{"early": k.param, "mid": k.mid, "late": k.late}[b]] = t
                 arms.append((b, t, derive(self.base(), **vals)))
         return arms
@@ -106,7 +109,14 @@ class SweepSpec:
             raise SweepError("give at least two thresholds, e.g. --thresholds 0..10")
         if list(self.thresholds) != sorted(set(self.thresholds)):
             raise SweepError("thresholds must be increasing and distinct")
-        if not (1 <= self.buckets[0] < self.buckets[1]):
+        if self.bucket_by not in ("turn", "stock"):
+            raise SweepError(f"bucket_by must be 'turn' or 'stock', not {self.bucket_by!r}")
+        if self.bucket_by == "stock":
+            if self.variant != "gin":
+                raise SweepError("stock-size buckets exist for gin only; use turn buckets")
+            if not (self.buckets[0] > self.buckets[1] >= 0):
+                raise SweepError("stock buckets: mid starts at a larger stock than late, e.g. --buckets 20,10")
+        elif not (1 < self.buckets[0] < self.buckets[1]):
             raise SweepError("buckets: mid must start after turn 1 and before late, e.g. --buckets 5,9")
         if self.games and self.variant != "gin":
             raise SweepError("--games (whole games to target_score) exists for gin only")
@@ -280,6 +290,9 @@ def knock_chart(spec: SweepSpec, by_turn: dict) -> pd.DataFrame:
 
 def bucket_label(spec: SweepSpec, b: str) -> str:
     m, late = spec.buckets
+    if spec.bucket_by == "stock":
+        return {"early": f"early (stock > {m})", "mid": f"mid (stock {late + 1}-{m})",
+                "late": f"late (stock <= {late})"}[b]
     return {"early": f"early (own turns 1-{m - 1})", "mid": f"mid (turns {m}-{late - 1})",
             "late": f"late (turns {late}+)"}[b]
 
