@@ -163,17 +163,10 @@ def _n_options(a0, a1, a2, a3, r):
 
 
 @njit(cache=True)
-def _best_melded(a0, a1, a2, a3, run_value, rank_value):
-    """Max melded value of a single-pack hand given its four 13-bit suit masks.
-
-    Enumerates the set options of every rank held >= 3 times (at most four ranks; no
-    allocation).  Returns (value, r0..r3, o0..o3): the set-capable ranks (-1 unused) and the
-    best option of each (0 none, 1 all cards, 2+s all but suit s).
-    """
+def _set_options(a0, a1, a2, a3):
+    """Ranks held in >= 3 suits (r0..r3, -1 unused) and the number of set options of each
+    (n0..n3: 2 for three cards, 6 for four, 1 for unused)."""
     m = (a0 & a1 & a2) | (a0 & a1 & a3) | (a0 & a2 & a3) | (a1 & a2 & a3)
-    if m == 0:
-        return (run_value[a0] + run_value[a1] + run_value[a2] + run_value[a3],
-                -1, -1, -1, -1, 0, 0, 0, 0)
     r0 = r1 = r2 = r3 = -1
     k = 0
     for r in range(N_RANKS):
@@ -187,10 +180,22 @@ def _best_melded(a0, a1, a2, a3, run_value, rank_value):
             else:
                 r3 = r
             k += 1
-    n0 = _n_options(a0, a1, a2, a3, r0)
-    n1 = _n_options(a0, a1, a2, a3, r1)
-    n2 = _n_options(a0, a1, a2, a3, r2)
-    n3 = _n_options(a0, a1, a2, a3, r3)
+    return (r0, r1, r2, r3, _n_options(a0, a1, a2, a3, r0), _n_options(a0, a1, a2, a3, r1),
+            _n_options(a0, a1, a2, a3, r2), _n_options(a0, a1, a2, a3, r3))
+
+
+@njit(cache=True)
+def _best_melded(a0, a1, a2, a3, run_value, rank_value):
+    """Max melded value of a single-pack hand given its four 13-bit suit masks.
+
+    Enumerates the set options of every rank held >= 3 times (at most four ranks; no
+    allocation).  Returns (value, r0..r3, o0..o3): the set-capable ranks (-1 unused) and the
+    best option of each (0 none, 1 all cards, 2+s all but suit s).
+    """
+    if ((a0 & a1 & a2) | (a0 & a1 & a3) | (a0 & a2 & a3) | (a1 & a2 & a3)) == 0:  # no sets possible
+        return (run_value[a0] + run_value[a1] + run_value[a2] + run_value[a3],
+                -1, -1, -1, -1, 0, 0, 0, 0)
+    r0, r1, r2, r3, n0, n1, n2, n3 = _set_options(a0, a1, a2, a3)
     best = -1
     b0 = b1 = b2 = b3 = 0
     for o0 in range(n0):
@@ -224,16 +229,16 @@ def deadwood(mask, run_value, suit_total, rank_value):
 
 
 @njit(cache=True)
-def arrangement(mask, run_value, run_cover, run_starts, suit_total, rank_value, melds_out):
-    """Minimum-deadwood arrangement: fills meld records into ``melds_out`` (int64[MAX_MELDS, 4]);
-    returns (deadwood, n_melds, deadwood_mask)."""
+def _records(mask, opts, run_cover, run_starts, melds_out):
+    """Meld records of the arrangement given by set options ``opts`` = (r0..r3, o0..o3) with
+    the best runs of the remaining cards; returns (n_melds, melded mask)."""
     sm = np.empty(4, dtype=np.int64)
     for s in range(4):
         sm[s] = _suit(mask, s)
-    best, r0, r1, r2, r3, o0, o1, o2, o3 = _best_melded(sm[0], sm[1], sm[2], sm[3], run_value, rank_value)
     n = 0
     melded = np.uint64(0)
-    for r, o in ((r0, o0), (r1, o1), (r2, o2), (r3, o3)):
+    for i in range(4):
+        r, o = opts[i], opts[4 + i]
         if r < 0 or o == 0:
             continue
         bit = 1 << r
@@ -268,7 +273,75 @@ def arrangement(mask, run_value, run_cover, run_starts, suit_total, rank_value, 
                 p = q + 1
             else:
                 p += 1
-    return hand_value(mask, suit_total) - best, n, mask & ~melded
+    return n, melded
+
+
+@njit(cache=True)
+def arrangement(mask, run_value, run_cover, run_starts, suit_total, rank_value, melds_out):
+    """Minimum-deadwood arrangement: fills meld records into ``melds_out`` (int64[MAX_MELDS, 4]);
+    returns (deadwood, n_melds, deadwood_mask)."""
+    res = _best_melded(_suit(mask, 0), _suit(mask, 1), _suit(mask, 2), _suit(mask, 3), run_value, rank_value)
+    opts = np.array(res[1:], dtype=np.int64)
+    n, melded = _records(mask, opts, run_cover, run_starts, melds_out)
+    return hand_value(mask, suit_total) - res[0], n, mask & ~melded
+
+
+@njit(cache=True)
+def layoff_spots(mask, melds, n_melds):
+    """Cards outside ``mask`` that could be laid off, one at a time, on these melds: the
+    fourth card of a three-card set and the card at each open end of a run (ace low)."""
+    spots = 0
+    for i in range(n_melds):
+        if melds[i, 0] == SET:
+            b = melds[i, 2]
+            if (b & 1) + (b >> 1 & 1) + (b >> 2 & 1) + (b >> 3 & 1) == 3:
+                missing = 0
+                while (b >> missing) & 1:
+                    missing += 1
+                if not mask & _card_bit(missing, melds[i, 1]):
+                    spots += 1
+        else:
+            if melds[i, 2] > 0 and not mask & _card_bit(melds[i, 1], melds[i, 2] - 1):
+                spots += 1
+            if melds[i, 3] < 12 and not mask & _card_bit(melds[i, 1], melds[i, 3] + 1):
+                spots += 1
+    return spots
+
+
+@njit(cache=True)
+def arrangement_fewest_spots(mask, run_value, run_cover, run_starts, suit_total, rank_value, melds_out):
+    """Among all minimum-deadwood arrangements, one leaving the fewest layoff spots (ties: the
+    first found).  Alternatives differ only in their set choices: for single-pack runs without
+    a length limit the best run cover of a suit is unique.  Same returns as :func:`arrangement`."""
+    a0, a1, a2, a3 = _suit(mask, 0), _suit(mask, 1), _suit(mask, 2), _suit(mask, 3)
+    best = _best_melded(a0, a1, a2, a3, run_value, rank_value)[0]
+    r0, r1, r2, r3, n0, n1, n2, n3 = _set_options(a0, a1, a2, a3)
+    opts = np.array([r0, r1, r2, r3, 0, 0, 0, 0], dtype=np.int64)
+    tmp = np.zeros_like(melds_out)
+    fewest = 1 << 30
+    n_best = 0
+    melded_best = np.uint64(0)
+    for o0 in range(n0):
+        x0, x1, x2, x3, v0 = _apply_set(a0, a1, a2, a3, r0, o0, rank_value)
+        for o1 in range(n1):
+            y0, y1, y2, y3, v1 = _apply_set(x0, x1, x2, x3, r1, o1, rank_value)
+            for o2 in range(n2):
+                z0, z1, z2, z3, v2 = _apply_set(y0, y1, y2, y3, r2, o2, rank_value)
+                for o3 in range(n3):
+                    w0, w1, w2, w3, v3 = _apply_set(z0, z1, z2, z3, r3, o3, rank_value)
+                    v = (v0 + v1 + v2 + v3 + run_value[w0] + run_value[w1]
+                         + run_value[w2] + run_value[w3])
+                    if v != best:
+                        continue
+                    opts[4], opts[5], opts[6], opts[7] = o0, o1, o2, o3
+                    n, melded = _records(mask, opts, run_cover, run_starts, tmp)
+                    spots = layoff_spots(mask, tmp, n)
+                    if spots < fewest:
+                        fewest = spots
+                        n_best = n
+                        melded_best = melded
+                        melds_out[:n] = tmp[:n]
+    return hand_value(mask, suit_total) - best, n_best, mask & ~melded_best
 
 
 @njit(cache=True)

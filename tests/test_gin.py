@@ -158,7 +158,7 @@ def test_void_when_discard_leaves_void_stock_left(void_left):
     assert (rows[void, C["score0"]] == 0).all() and (rows[void, C["score1"]] == 0).all()
 
 
-STRATS = ["simple", "tracker", "gin-hunter", "patient", "threshold(random_ties=1,upcard=1,upcard_gain=3)",
+STRATS = ["simple", "tracker", "gin-hunter", "patient", "threshold(random_ties=1,upcard=1,upcard_gain=3,arrange=1)",
           "threshold(knock=5,gin_after=6,bucket_by=1,mid_from=15,knock_mid=3)"]
 RULESETS = [{}, {"discard_stock_draw": True}, {"oklahoma": True}, {"big_gin": True, "first_upcard_offer": False},
             {"knock_limit": 0}]

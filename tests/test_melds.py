@@ -409,3 +409,37 @@ def test_bulk_layoff_2000():
     for _ in range(2_000):
         defender, table = random_layoff_case(rng)
         check_layoff(defender, table)
+
+
+def _spots(mask, recs, n):
+    from sim.melds import layoff_spots
+    return int(layoff_spots(np.uint64(mask), recs, n))
+
+
+def test_fewest_spots_arrangement_keeps_min_deadwood_and_never_more_spots():
+    """rules/gin.md [choice]: among equal-deadwood arrangements, the knocker may show the one
+    leaving the fewest layoff spots."""
+    from sim.melds import MAX_MELDS, arrangement, arrangement_fewest_spots, meld_cards, meld_tables
+    t = meld_tables()
+    rng = np.random.default_rng(77)
+    strictly_fewer = 0
+    for _ in range(4000):
+        ranks = rng.choice(13, size=4, replace=False)
+        pool = [s * 16 + r for s in range(4) for r in ranks] + [s * 16 + int(r) for s in range(4)
+                                                              for r in rng.choice(13, 3)]
+        cards = sorted(set(int(c) for c in rng.choice(pool, size=11, replace=False)))[:10]
+        mask = sum(1 << c for c in cards)
+        a = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+        b = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+        dw_a, n_a, _ = arrangement(np.uint64(mask), t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, a)
+        dw_b, n_b, dead_b = arrangement_fewest_spots(np.uint64(mask), t.run_value, t.run_cover, t.run_starts,
+                                                     t.suit_total, t.rank_value, b)
+        assert dw_a == dw_b
+        shown = [c for i in range(n_b) for c in meld_cards(b[i])]
+        assert len(shown) == len(set(shown)) and set(shown) <= set(cards)
+        assert all(naive.is_meld(meld_cards(b[i])) for i in range(n_b))
+        assert sum(VALUES[c] for c in cards if c not in shown) == dw_b
+        sa, sb = _spots(mask, a, n_a), _spots(mask, b, n_b)
+        assert sb <= sa
+        strictly_fewer += sb < sa
+    assert strictly_fewer > 0  # the option changes something on meld-rich hands

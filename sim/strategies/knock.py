@@ -17,6 +17,8 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   discard pile a card of the same rank or within two ranks in the same suit.  Ties: the
   highest card (deterministic) or a random one (``random_ties=1``).
 * ``layoff``: as defender, lay off onto the knocker's melds (1) or not (0).
+* ``arrange``: as knocker, show any minimum-deadwood arrangement (0) or, among them, the one
+  leaving the fewest layoff spots (1) (rules/gin.md [choice]).
 """
 
 from . import Param, StrategyFamily, register
@@ -37,10 +39,12 @@ PARAMS = (
     Param("opp_weight", 0, 0, 50, "discard score penalty for cards near the opponent's pickups"),
     Param("layoff", 1, 0, 1, "lay off onto the knocker's melds as defender", True),
     Param("random_ties", 0, 0, 1, "break discard ties at random instead of highest card", True),
+    Param("arrange", 0, 0, 1, "as knocker, show 0: any min-deadwood arrangement; 1: the one "
+                              "leaving the fewest layoff spots", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
- P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES) = range(1, len(PARAMS) + 1)
+ P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE) = range(1, len(PARAMS) + 1)
 
 FAMILY = register(StrategyFamily(
     name="threshold",

@@ -37,7 +37,7 @@ from ..bits import bit as _bit
 from ..bits import claim_cards
 from ..bits import popcount as _popcount
 from ..cards import N_RANKS, SUIT_SHIFT, standard_pack
-from ..melds import MAX_MELDS, arrangement, deadwood, layoff_deadwood, meld_tables
+from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from . import Variant
@@ -250,7 +250,11 @@ def _showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T
     else:
         if strat[d, K.P_LAYOFF] != 0:
             melds = np.zeros((MAX_MELDS, 4), dtype=np.int64)
-            _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
+            if strat[knocker, K.P_ARRANGE] != 0:
+                _, n, _ = arrangement_fewest_spots(hands[knocker], T_value, T_cover, T_starts, T_total,
+                                                   T_rank, melds)
+            else:
+                _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
             dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13)
         else:
             dd = dd_raw
