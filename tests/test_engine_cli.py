@@ -126,3 +126,24 @@ def test_dask_backend_gives_identical_results():
     local = engine.run(spec, jobs=1, progress=False)
     dask = engine.run(spec, jobs=2, backend="dask", progress=False)
     assert dask.complete and dask.acc.to_dict() == local.acc.to_dict()
+
+
+def test_ctrl_c_prints_labelled_partial_summary_and_resumes(tmp_path):
+    import os
+    import signal
+    import time
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "analysis.cli", "simulate", "--hands", "20000000", "--jobs", "1",
+           "--no-progress", "--out", str(out)]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 120
+    while not list((out / "chunks").glob("*.json")) and time.time() < deadline:
+        time.sleep(0.2)
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=120)
+    assert p.returncode == 130
+    assert "PARTIAL: interrupted after" in stdout and "Traceback" not in stderr
+    assert "resume" in stderr
+    assert not (out / "meta.json").exists()   # a partial run never writes a result
+    assert os.path.exists(out / "spec.json")
