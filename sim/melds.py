@@ -162,6 +162,26 @@ def _n_options(a0, a1, a2, a3, r):
     return 6 if cnt == 4 else 2
 
 
+@njit(cache=True, inline="always")
+def _decode(idx, n0, n1, n2):
+    """Set options (o0..o3) of combination number ``idx`` (mixed radix n0, n1, n2, n3)."""
+    o0 = idx % n0
+    idx //= n0
+    o1 = idx % n1
+    idx //= n1
+    return o0, o1, idx % n2, idx // n2
+
+
+@njit(cache=True, inline="always")
+def _combo_value(a0, a1, a2, a3, r0, r1, r2, r3, o0, o1, o2, o3, run_value, rank_value):
+    """Melded value of one combination of set options plus the best runs of the rest."""
+    a0, a1, a2, a3, v0 = _apply_set(a0, a1, a2, a3, r0, o0, rank_value)
+    a0, a1, a2, a3, v1 = _apply_set(a0, a1, a2, a3, r1, o1, rank_value)
+    a0, a1, a2, a3, v2 = _apply_set(a0, a1, a2, a3, r2, o2, rank_value)
+    a0, a1, a2, a3, v3 = _apply_set(a0, a1, a2, a3, r3, o3, rank_value)
+    return v0 + v1 + v2 + v3 + run_value[a0] + run_value[a1] + run_value[a2] + run_value[a3]
+
+
 @njit(cache=True)
 def _set_options(a0, a1, a2, a3):
     """Ranks held in >= 3 suits (r0..r3, -1 unused) and the number of set options of each
@@ -198,19 +218,12 @@ def _best_melded(a0, a1, a2, a3, run_value, rank_value):
     r0, r1, r2, r3, n0, n1, n2, n3 = _set_options(a0, a1, a2, a3)
     best = -1
     b0 = b1 = b2 = b3 = 0
-    for o0 in range(n0):
-        x0, x1, x2, x3, v0 = _apply_set(a0, a1, a2, a3, r0, o0, rank_value)
-        for o1 in range(n1):
-            y0, y1, y2, y3, v1 = _apply_set(x0, x1, x2, x3, r1, o1, rank_value)
-            for o2 in range(n2):
-                z0, z1, z2, z3, v2 = _apply_set(y0, y1, y2, y3, r2, o2, rank_value)
-                for o3 in range(n3):
-                    w0, w1, w2, w3, v3 = _apply_set(z0, z1, z2, z3, r3, o3, rank_value)
-                    v = (v0 + v1 + v2 + v3 + run_value[w0] + run_value[w1]
-                         + run_value[w2] + run_value[w3])
-                    if v > best:
-                        best = v
-                        b0, b1, b2, b3 = o0, o1, o2, o3
+    for idx in range(n0 * n1 * n2 * n3):
+        o0, o1, o2, o3 = _decode(idx, n0, n1, n2)
+        v = _combo_value(a0, a1, a2, a3, r0, r1, r2, r3, o0, o1, o2, o3, run_value, rank_value)
+        if v > best:
+            best = v
+            b0, b1, b2, b3 = o0, o1, o2, o3
     return best, r0, r1, r2, r3, b0, b1, b2, b3
 
 
@@ -321,26 +334,18 @@ def arrangement_fewest_spots(mask, run_value, run_cover, run_starts, suit_total,
     fewest = 1 << 30
     n_best = 0
     melded_best = np.uint64(0)
-    for o0 in range(n0):
-        x0, x1, x2, x3, v0 = _apply_set(a0, a1, a2, a3, r0, o0, rank_value)
-        for o1 in range(n1):
-            y0, y1, y2, y3, v1 = _apply_set(x0, x1, x2, x3, r1, o1, rank_value)
-            for o2 in range(n2):
-                z0, z1, z2, z3, v2 = _apply_set(y0, y1, y2, y3, r2, o2, rank_value)
-                for o3 in range(n3):
-                    w0, w1, w2, w3, v3 = _apply_set(z0, z1, z2, z3, r3, o3, rank_value)
-                    v = (v0 + v1 + v2 + v3 + run_value[w0] + run_value[w1]
-                         + run_value[w2] + run_value[w3])
-                    if v != best:
-                        continue
-                    opts[4], opts[5], opts[6], opts[7] = o0, o1, o2, o3
-                    n, melded = _records(mask, opts, run_cover, run_starts, tmp)
-                    spots = layoff_spots(mask, tmp, n)
-                    if spots < fewest:
-                        fewest = spots
-                        n_best = n
-                        melded_best = melded
-                        melds_out[:n] = tmp[:n]
+    for idx in range(n0 * n1 * n2 * n3):
+        o0, o1, o2, o3 = _decode(idx, n0, n1, n2)
+        if _combo_value(a0, a1, a2, a3, r0, r1, r2, r3, o0, o1, o2, o3, run_value, rank_value) != best:
+            continue
+        opts[4], opts[5], opts[6], opts[7] = o0, o1, o2, o3
+        n, melded = _records(mask, opts, run_cover, run_starts, tmp)
+        spots = layoff_spots(mask, tmp, n)
+        if spots < fewest:
+            fewest = spots
+            n_best = n
+            melded_best = melded
+            melds_out[:n] = tmp[:n]
     return hand_value(mask, suit_total) - best, n_best, mask & ~melded_best
 
 
