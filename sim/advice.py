@@ -51,6 +51,23 @@ MAX_REDRAWS = 1000              # "played" model: redraws of a world whose oppon
 # Gin
 
 @njit(cache=True)
+def _lay_out_rest(perm, pos, n_pool, stock_size, stock, s0, known, pile):
+    """The unseen cards left after dealing the sampled hands (``perm[pos:n_pool]``): the next
+    ``stock_size`` become the stock (from ``stock[s0]``), the others lie buried in the discard
+    pile on top of the known discards.  Returns the number of cards in ``pile``."""
+    for j in range(stock_size):
+        stock[s0 + j] = perm[pos + j]
+    npile = 0
+    for j in range(known.shape[0]):
+        pile[npile] = known[j]
+        npile += 1
+    for j in range(pos + stock_size, n_pool):
+        pile[npile] = perm[j]
+        npile += 1
+    return npile
+
+
+@njit(cache=True)
 def _gin_replay(rules, srow, perm, r0, history, own_turn, stock_size, limit, opp, T_value,
                 T_total, T_rank, ws, hands):
     """Replay the opponent's last turns from ``perm[r0:]`` (see :func:`gin_worlds`); the
@@ -133,16 +150,7 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         out[i, K_PTS] = row[5]
         out[i, K_WIN] = 1 if row[9] == 0 else 0
         # B: play on; the opponent moves with `up` on top of the pile
-        for j in range(stock_size):
-            deck[sp + j] = perm[pos + j]
-        pos += stock_size
-        npile = 0
-        for j in range(known.shape[0]):
-            pile[npile] = known[j]
-            npile += 1
-        for j in range(pos, n_pool):
-            pile[npile] = perm[j]
-            npile += 1
+        npile = _lay_out_rest(perm, pos, n_pool, stock_size, deck, sp, known, pile)
         pile[npile] = up
         npile += 1
         hands[0] = hand
@@ -239,16 +247,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
         out[i, K_PTS] = pay[0]
         out[i, K_WIN] = 1 if pay[0] > 0 else 0
         # B: draw and play on
-        for j in range(stock_size):
-            stock[s0 + j] = perm[pos + j]
-        pos += stock_size
-        npile = 0
-        for j in range(known.shape[0]):
-            discard[npile] = known[j]
-            npile += 1
-        for j in range(pos, n_pool):
-            discard[npile] = perm[j]
-            npile += 1
+        npile = _lay_out_rest(perm, pos, n_pool, stock_size, stock, s0, known, discard)
         if up != UP_NONE:
             discard[npile] = up
             npile += 1
