@@ -136,7 +136,8 @@ class SweepResult:
     complete: bool = True
     elapsed_s: float = 0.0
     compile_s: float = 0.0
-    hands_simulated: int = 0
+    hands_simulated: int = 0               # hands simulated now (all arms, hand stages)
+    games_simulated: int = 0               # games simulated now (all arms, games stage)
     stages: dict = field(default_factory=dict)
 
 
@@ -175,7 +176,9 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None) -
             res.complete = res.complete and r.complete
     res.elapsed_s = sum(x.elapsed_s for x in results.values())
     res.compile_s = sum(x.compile_s for x in results.values())
-    res.hands_simulated = sum(x.n_simulated * len(x.total["arms"]) for x in results.values() if x.total)
+    done = {k: x.n_simulated * len(x.total["arms"]) for k, x in results.items() if x.total}
+    res.games_simulated = done.pop("games", 0)
+    res.hands_simulated = sum(done.values())
     res.stages = {k: {"from_store": v.from_store, "complete": v.complete, "elapsed_s": v.elapsed_s}
                   for k, v in results.items()}
     if out is not None and res.complete:

@@ -20,6 +20,7 @@ def sweep_dict(res: SweepResult) -> dict:
     d = {"variant": spec.variant, "spec": {**spec.__dict__}, "best_overall": res.best_overall,
          "complete": res.complete, "unit": unit, "elapsed_s": round(res.elapsed_s, 2),
          "compile_s": round(res.compile_s, 2), "hands_simulated": res.hands_simulated,
+         "games_simulated": res.games_simulated,
          "stages": res.stages}
     if res.overall:
         d["overall"] = sweep_table(spec, res.overall).to_dict(orient="records")
@@ -51,7 +52,9 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
     out = [f"knock sweep: {spec.variant}, seat 0 = {spec.strategy} with knock threshold varied, "
            f"others = {spec.opponent}; {spec.hands:,} hands per threshold (same deals in every arm), "
            f"seed {spec.seed}" + (f"; rules {', '.join(spec.rules)}" if spec.rules else ""),
-           f"simulated {res.hands_simulated:,} hands in {res.elapsed_s:.1f} s (+{res.compile_s:.1f} s compile/cache load)"
+           f"simulated {res.hands_simulated:,} hands"
+           + (f" and {res.games_simulated:,} games" if res.games_simulated else "")
+           + f" in {res.elapsed_s:.1f} s (+{res.compile_s:.1f} s compile/cache load)"
            + ("" if res.complete else "  -- PARTIAL (interrupted)"), ""]
     if res.overall:
         out.append(f"one threshold all hand long: seat 0 mean {unit}/hand, win rate, paired difference to the best")
