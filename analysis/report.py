@@ -114,12 +114,8 @@ def _num(x: float, d: int, sign: bool = False) -> str:
 
 
 def _est_html(e: Estimate, d: int, pct: bool = False, sign: bool = False) -> str:
-    if e.n == 0 or not math.isfinite(e.value):
-        return "n/a"
-    k = 100.0 if pct else 1.0
-    u = "%" if pct else ""
-    return (f"{_num(k * e.value, d, sign)}{u} <span class=\"ci\">[{_num(k * e.lo, d, sign)}, "
-            f"{_num(k * e.hi, d, sign)}]</span>")
+    p = e.parts(d, pct, sign)
+    return "n/a" if p is None else f"{p[0]} <span class=\"ci\">[{p[1]}, {p[2]}]</span>"
 
 
 def _table(header: list[str], rows: list[list[str]], row_classes: list[str] | None = None,

@@ -48,13 +48,20 @@ class Estimate:
     def as_dict(self) -> dict:
         return {"value": self.value, "ci95": [self.lo, self.hi], "n": self.n}
 
-    def fmt(self, digits: int = 3, pct: bool = False) -> str:
+    def parts(self, digits: int = 3, pct: bool = False, sign: bool = False) -> tuple[str, str, str] | None:
+        """Formatted (value with unit, lo, hi), or None when there is no estimate."""
         if self.n == 0 or not math.isfinite(self.value):
-            return "n/a"
+            return None
         k = 100.0 if pct else 1.0
-        unit = "%" if pct else ""
-        return (f"{self.value * k:.{digits}f}{unit} "
-                f"[{self.lo * k:.{digits}f}, {self.hi * k:.{digits}f}]")
+        spec = f"{'+' if sign else ''}.{digits}f"
+
+        def num(x: float) -> str:
+            return format(x * k, spec) if math.isfinite(x) else "n/a"
+        return num(self.value) + ("%" if pct else ""), num(self.lo), num(self.hi)
+
+    def fmt(self, digits: int = 3, pct: bool = False, sign: bool = False) -> str:
+        p = self.parts(digits, pct, sign)
+        return "n/a" if p is None else f"{p[0]} [{p[1]}, {p[2]}]"
 
 
 def wilson(k: int, n: int, z: float = Z95) -> Estimate:

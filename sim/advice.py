@@ -50,6 +50,15 @@ MAX_REDRAWS = 1000              # "played" model: redraws of a world whose oppon
 # ----------------------------------------------------------------------------------------
 # Gin
 
+@njit(cache=True, inline="always")
+def _upcard_of(perm, upcard):
+    """The world's upcard (the given one, or the first shuffled unseen card when it is
+    UP_SAMPLE) and where the hands start in ``perm``."""
+    if upcard == UP_SAMPLE:
+        return perm[0], 1
+    return upcard, 0
+
+
 @njit(cache=True)
 def _lay_out_rest(perm, pos, n_pool, stock_size, stock, s0, known, pile):
     """The unseen cards left after dealing the sampled hands (``perm[pos:n_pool]``): the next
@@ -125,11 +134,7 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         tries = 0
         while True:
             rng.shuffle_into(ws, pool, perm)
-            pos = 0
-            up = upcard
-            if up == UP_SAMPLE:
-                up = perm[0]
-                pos = 1
+            up, pos = _upcard_of(perm, upcard)
             opp = np.uint64(0)
             for j in range(G.HAND):
                 opp |= _bit(perm[pos + j])
@@ -228,11 +233,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
         w = first_world + i
         ws = rng.new_state(seed, STREAM_WORLD, w)
         rng.shuffle_into(ws, pool, perm)
-        pos = 0
-        up = upcard
-        if up == UP_SAMPLE:
-            up = perm[0]
-            pos = 1
+        up, pos = _upcard_of(perm, upcard)
         hands[0] = hand
         for s in range(1, n):
             h = np.uint64(0)
