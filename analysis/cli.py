@@ -16,12 +16,12 @@ from sim.runner import SpecError
 from sim.strategies import StrategyError
 from sim.variants import VariantError
 
-from .errors import SweepError
+from .errors import OddsError, SweepError
 from .store import StoreError
 from .studies.knock_advice import AdviceError
 
 USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError,
-               AdviceError)
+               AdviceError, OddsError)
 
 
 class UserError(ValueError):

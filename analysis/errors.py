@@ -4,3 +4,7 @@ Kept free of heavy imports so that the CLI and worker processes stay light."""
 
 class SweepError(ValueError):
     """A sweep that cannot be run as asked."""
+
+
+class OddsError(ValueError):
+    """Tonk deal odds asked for a player count or tonk minimum that does not exist."""

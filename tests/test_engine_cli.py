@@ -75,9 +75,14 @@ def run_cli(*args):
     (["simulate", "--rule", "knock_limit=abc"], "knock_limit"),
     (["simulate", "--rule", "oklahoma=on", "--rule", "knock_limit=7"], "oklahoma"),
     (["simulate", "--players", "3"], "exactly 2"),
+    (["simulate", "--variant", "tonk", "--players", "7"], "players=7"),
+    (["tonk-odds", "--players", "8", "--simulate", "0"], "2-6 players"),
+    (["knock", "--hand", "AS AS 2S", "--turn", "3"], "AS appears 2 times"),
+    (["knock", "--hand", "AS 2S 3S 7H 7D 7C 9S 9D KH 4C", "--turn", "6", "--upcard", "5C"], "deadwood is 32"),
+    (["report", "/nonexistent-run-folder"], "no such run folder"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(args, needle):
-    r = run_cli(*args, "--hands", "50") if "--hands" not in args else run_cli(*args)
+    r = run_cli(*args, "--hands", "50") if args[0] == "simulate" and "--hands" not in args else run_cli(*args)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1

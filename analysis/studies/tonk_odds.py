@@ -60,6 +60,8 @@ import numpy as np
 
 from sim.cards import standard_pack, value_table
 
+from ..errors import OddsError
+
 HAND_SIZE = 5
 PACK_SIZE = 52
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -83,13 +85,13 @@ def _check(n_players: int | None, tonk_min: int) -> None:
     if isinstance(tonk_min, bool) or not isinstance(tonk_min, (int, np.integer)):
         raise TypeError(f"tonk_min must be an int, got {tonk_min!r}")
     if not MIN_TONK <= tonk_min <= MAX_TONK:
-        raise ValueError(f"tonk_min must be in {MIN_TONK}..{MAX_TONK}, got {tonk_min}")
+        raise OddsError(f"tonk_min must be in {MIN_TONK}..{MAX_TONK}, got {tonk_min}")
     if n_players is None:
         return
     if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
         raise TypeError(f"n_players must be an int, got {n_players!r}")
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"Tonk is played by {MIN_PLAYERS}-{MAX_PLAYERS} players, not {n_players}")
+        raise OddsError(f"Tonk is played by {MIN_PLAYERS}-{MAX_PLAYERS} players, not {n_players}")
 
 
 @lru_cache(maxsize=None)
