@@ -128,10 +128,7 @@ def cmd_strategies(args) -> int:
 def cmd_variants(args) -> int:
     from sim.variants import available, get_variant
     for name in available():
-        try:
-            v = get_variant(name)
-        except ImportError:
-            continue
+        v = get_variant(name)
         players = (f"{v.min_players}" if v.min_players == v.max_players
                    else f"{v.min_players}-{v.max_players}")
         print(f"{v.name}: {v.doc}  players {players}; outcomes: {', '.join(v.outcomes)}")

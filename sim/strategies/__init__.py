@@ -166,11 +166,8 @@ def strategy_matrix(strategies: list[Strategy]) -> np.ndarray:
 
 
 def _load_families() -> None:
-    from . import knock  # noqa: F401  (registers the knock-game family)
-    try:
-        from . import tonk  # noqa: F401
-    except ImportError:
-        pass
+    """Import every family module (each registers itself)."""
+    from . import knock, tonk  # noqa: F401
 
 
 def derive(base: Strategy, **overrides: float) -> Strategy:
