@@ -8,9 +8,10 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   (``bucket_by=1``: early while the stock holds more than ``mid_from`` cards, mid while more
   than ``late_from``, then late).  ``knock_mid``/``knock_late`` = -1 reuse ``knock``.
 * ``gin_after``: from this own turn on, knock only with gin (wait for gin).
-* upcard rule: ``upcard=0`` take the upcard only if it forms a meld with the hand (it lies in
-  a min-deadwood arrangement of the 11 cards); ``upcard=1`` take it if, after the best legal
-  discard, the deadwood drops by at least ``upcard_gain``.
+* upcard rule: ``upcard=0`` take the upcard only if it forms a meld with the hand: the
+  11-card deadwood is strictly below the hand's deadwood plus the upcard's value (it lies in
+  a meld in every minimum arrangement of the 11 cards); ``upcard=1`` take it if, after the
+  best legal discard, the deadwood drops by at least ``upcard_gain``.
 * discard scoring: minimise ``deadwood_after + near_weight * near(c) + opp_weight * danger(c)``
   where ``near`` counts hand cards of the same rank or within two ranks in the same suit
   (cards that may still make melds) and ``danger`` is 1 when the opponent took from the
