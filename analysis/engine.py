@@ -313,7 +313,3 @@ def git_describe() -> str:
         return r.stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, indent=2, default=float)

@@ -107,12 +107,6 @@ def _digits(values, sig: int = 2, lo: int = 1, hi: int = 5) -> int:
     return max(lo, min(hi, sig - 1 - math.floor(math.log10(m))))
 
 
-def _num(x: float, d: int, sign: bool = False) -> str:
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"{x:+.{d}f}" if sign else f"{x:.{d}f}"
-
-
 def _est_html(e: Estimate, d: int, pct: bool = False, sign: bool = False) -> str:
     p = e.parts(d, pct, sign)
     return "n/a" if p is None else f"{p[0]} <span class=\"ci\">[{p[1]}, {p[2]}]</span>"

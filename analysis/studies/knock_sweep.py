@@ -304,11 +304,3 @@ def by_turn_tables(spec: SweepSpec, by_turn: dict) -> dict[str, pd.DataFrame]:
     n_t = len(spec.thresholds)
     return {b: sweep_table(spec, by_turn, group=list(range(g * n_t, (g + 1) * n_t)))
             for g, b in enumerate(BUCKETS)}
-
-
-def chart_matrix(chart: pd.DataFrame) -> pd.DataFrame:
-    """Decision grid: rows = bucket, columns = threshold, cells 'knock +m [lo, hi]'."""
-    def cell(r):
-        return f"{r.decision} {r.margin:+.2f} [{r.lo:+.2f}, {r.hi:+.2f}]"
-    g = chart.assign(cell=chart.apply(cell, axis=1))
-    return g.pivot(index="bucket", columns="threshold", values="cell").reindex(list(BUCKETS))

@@ -515,4 +515,3 @@ VARIANT = Variant(
     doc="Gin Rummy: 2 players, 10 cards, knock at deadwood <= 10, gin and undercut bonuses.",
     extra_columns=EXTRA_COLUMNS,
 )
-GAME_OUTCOMES = ("game",)
