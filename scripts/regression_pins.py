@@ -1,0 +1,72 @@
+"""Pin the simulator's results before a refactor: digests of the outcome rows of fixed runs.
+
+    python scripts/regression_pins.py            # rewrite tests/regression/pins.json
+    python scripts/regression_pins.py --check    # compare, exit 1 on a difference
+
+A pin is the SHA-256 of the int64 outcome rows (values only, column order as listed) of one
+seeded run, plus the column sums so a reviewer sees what moved.  A change of results is then a
+deliberate act: rerun this script and commit the new pins with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PINS = ROOT / "tests" / "regression" / "pins.json"
+
+# (name, variant, mode, n, seed, players, strategies, rules, columns)
+RUNS = [
+    ("gin-hands-simple", "gin", "hands", 3000, 11, None, "simple", [], None),
+    ("gin-hands-mixed", "gin", "hands", 2000, 12, None, "tracker,patient",
+     ["undercut_bonus=20", "big_gin=on"], None),
+    ("gin-hands-random-ties", "gin", "hands", 2000, 13, None,
+     "threshold(random_ties=1,knock=6,bucket_by=1,mid_from=20,late_from=10,knock_mid=3,knock_late=0)",
+     ["oklahoma=on"], None),
+    ("gin-games", "gin", "games", 300, 14, None, "simple,gin-hunter", ["line_bonus=25", "game_bonus=100"],
+     ("winner", "hands", "voids", "turns", "points0", "points1", "net0", "net1")),
+    ("tonk-2", "tonk", "hands", 3000, 21, 2, "simple", [], None),
+    ("tonk-4", "tonk", "hands", 3000, 22, 4, "simple", [], None),
+    ("tonk-6", "tonk", "hands", 2000, 23, 6, "simple", [], None),
+]
+
+
+def digest(name, variant, mode, n, seed, players, strategies, rules, columns) -> dict:
+    from sim.runner import play_hands
+    cols = play_hands(variant, rules=rules, strategies=strategies, n_hands=n, seed=seed,
+                      players=players, mode=mode)
+    names = list(columns) if columns else list(cols)
+    rows = np.stack([np.asarray(cols[c], dtype=np.int64) for c in names], axis=1)
+    return {"columns": names, "sha256": hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest(),
+            "sums": {c: int(cols[c].sum()) for c in names}}
+
+
+def compute() -> dict:
+    return {r[0]: digest(*r) for r in RUNS}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    got = compute()
+    if a.check:
+        want = json.loads(PINS.read_text())
+        bad = [k for k in want if want[k] != got.get(k)]
+        for k in bad:
+            print(f"{k}: differs", want[k]["sums"], got.get(k, {}).get("sums"))
+        return 1 if bad else 0
+    PINS.write_text(json.dumps(got, indent=1) + "\n")
+    print(f"wrote {PINS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
