@@ -40,7 +40,7 @@ from ..cards import N_RANKS, SUIT_SHIFT, standard_pack
 from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
-from . import Variant
+from . import Knob, Variant
 
 OUTCOMES = ("knock", "gin", "undercut", "void", "big_gin")
 O_KNOCK, O_GIN, O_UNDERCUT, O_VOID, O_BIG_GIN = range(5)
@@ -514,4 +514,10 @@ VARIANT = Variant(
     score_unit="points",
     doc="Gin Rummy: 2 players, 10 cards, knock at deadwood <= 10, gin and undercut bonuses.",
     extra_columns=EXTRA_COLUMNS,
+    hand_word="deadwood",
+    zero_sum=True,
+    knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
+              default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
+              bucket_by="bucket_by"),
+    game_kernel=play_game_chunk,
 )

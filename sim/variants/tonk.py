@@ -95,7 +95,7 @@ from ..cards import (
 )
 from ..rules import RulesBase, RulesError, option
 from ..strategies import tonk as T
-from . import Variant, hand_columns
+from . import Knob, Variant, hand_columns
 
 OUTCOMES = ("tonk_deal", "tonk_tie", "tonk_out", "out_discard", "knock_won", "knock_caught", "stock_out")
 (O_TONK_DEAL, O_TONK_TIE, O_TONK_OUT, O_OUT_DISCARD, O_KNOCK_WON, O_KNOCK_CAUGHT,
@@ -951,4 +951,8 @@ VARIANT = Variant(
     doc="Tonk: 2-6 players, 5 cards, tonk on the deal, drop (knock) before drawing, spreads "
         "and hits on anyone's spreads, paid in 1x/2x stakes.",
     extra_columns=EXTRA_COLUMNS,
+    hand_word="count",
+    zero_sum=True,
+    knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
+              default_range=(0, 20), action="drop"),
 )
