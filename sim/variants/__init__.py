@@ -95,7 +95,7 @@ class Variant:
     doc: str
     extra_columns: tuple[str, ...] = ()
     hand_word: str = "deadwood"      # what is left in hand: "deadwood" or "count"
-    zero_sum: bool = True            # score columns of a hand sum to zero
+    zero_sum: Any = True             # bool, or rules -> bool: score columns of a hand sum to zero
     knob: Knob | None = None
     game: WholeGame | None = None
     game_kernel: Callable | None = None   # play_game_chunk(rules, strat, seed, first, out)
@@ -105,6 +105,10 @@ class Variant:
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:
             raise ValueError(f"{self.name}: score_unit must be one of {SCORE_UNITS}")
+
+    def scores_zero_sum(self, rules) -> bool:
+        """Do the ``score`` columns of every hand sum to zero under these rules?"""
+        return bool(self.zero_sum(rules) if callable(self.zero_sum) else self.zero_sum)
 
     @property
     def players_rule(self) -> bool:
