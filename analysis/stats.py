@@ -45,6 +45,10 @@ class Estimate:
     def contains(self, x: float) -> bool:
         return self.lo <= x <= self.hi
 
+    def scaled(self, k: float) -> "Estimate":
+        """The estimate of ``k`` times the quantity (k > 0)."""
+        return Estimate(self.value * k, self.lo * k, self.hi * k, self.n)
+
     def as_dict(self) -> dict:
         return {"value": self.value, "ci95": [self.lo, self.hi], "n": self.n}
 

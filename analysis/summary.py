@@ -66,6 +66,7 @@ def summarize(spec: RunSpec, acc: Accumulator, *, complete: bool = True, elapsed
             "game_win_rate": _est(acc, f"rate:win{s}").as_dict(),
             "mean_net_per_game": _est(acc, f"net{s}").as_dict(),
             "mean_points_per_game": _est(acc, f"points{s}").as_dict(),
+            "mean_place": _est(acc, f"place{s}").as_dict(),
         } for s in range(n)]
         d["first_dealer_win_rate"] = _est(acc, "rate:first_dealer_wins").as_dict()
         d["hands_per_game"] = {"mean": _est(acc, "hands").as_dict(),
@@ -78,6 +79,10 @@ def summarize(spec: RunSpec, acc: Accumulator, *, complete: bool = True, elapsed
         "mean_score": _est(acc, f"score{s}").as_dict(),
         "mean_final_deadwood": _est(acc, f"deadwood{s}").as_dict(),
     } for s in range(n)]
+    for s in range(n):
+        if f"field{s}" in acc.moments:   # net per hand against the average other seat
+            d["seats"][s]["mean_net_vs_field"] = _est(acc, f"field{s}").scaled(1 / (n - 1)).as_dict()
+    d["zero_sum"] = spec.variant.scores_zero_sum(spec.rules)
     d["positions"] = [{
         "position": p, "label": position_label(p, n),
         "win_rate": _est(acc, f"rate:pos{p}_win").as_dict(),
@@ -124,10 +129,13 @@ def format_table(d: dict) -> str:
                      f"(p10 {q['p10']}, median {q['p50']}, p90 {q['p90']}); void hands per game "
                      f"{_fmt(d['voids_per_game'], digits=3)}")
         return "\n".join(lines)
-    lines.append(f"{'seat':<5}{'strategy':<28}{'win rate':<28}{'mean ' + u + '/hand':<30}")
+    field = "mean_net_vs_field" in d["seats"][0]
+    lines.append(f"{'seat':<5}{'strategy':<28}{'win rate':<28}{'mean ' + u + '/hand':<30}"
+                 + (f"{'net vs field/hand':<30}" if field else ""))
     for s in d["seats"]:
         lines.append(f"{s['seat']:<5}{s['strategy'][:27]:<28}{_fmt(s['win_rate'], True, 2):<28}"
-                     f"{_fmt(s['mean_score'], digits=3):<30}")
+                     f"{_fmt(s['mean_score'], digits=3):<30}"
+                     + (f"{_fmt(s['mean_net_vs_field'], digits=3):<30}" if field else ""))
     lines.append("")
     lines.append(f"{'position':<20}{'win rate':<28}{'mean ' + u + '/hand':<30}")
     for p in d["positions"]:

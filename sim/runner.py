@@ -15,11 +15,11 @@ stored version is ``analysis.engine.run``.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .games import game_columns
 from .rules import RulesBase
 from .strategies import Strategy, parse_strategies, strategy_matrix
 from .variants import Variant, VariantError, get_variant
@@ -49,16 +49,12 @@ class RunSpec:
     @property
     def columns(self) -> tuple[str, ...]:
         if self.mode == "games":
-            return self.variant_module.GAME_COLUMNS
+            return game_columns(self.n_seats)
         return self.variant.columns(self.n_seats)
-
-    @property
-    def variant_module(self):
-        return _rules_module(self.rules)
 
     def kernel(self):
         if self.mode == "games":
-            return self.variant_module.play_game_chunk
+            return self.variant.game_kernel
         return self.variant.play_chunk
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -95,7 +91,7 @@ def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, 
         r = rules
     else:
         fixed = {}
-        if "players" in {f.name for f in v.rules_cls.options()}:
+        if v.players_rule:
             fixed["players"] = players if players is not None else v.default_players
         elif players is not None and players != v.default_players:
             v.check_players(players)
@@ -107,14 +103,9 @@ def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, 
         raise SpecError(f"number of {mode} must be a positive whole number, got {n}")
     if isinstance(seed, bool) or int(seed) != seed or not (0 <= seed < 2**63):
         raise SpecError(f"seed must be a whole number in [0, 2^63), got {seed}")
-    if mode == "games" and not hasattr(_rules_module(r), "play_game_chunk"):
-        raise SpecError(f"{v.name} has no whole-game mode yet")
+    if mode == "games" and v.game_kernel is None:
+        raise SpecError(f"{v.name} has no whole-game mode")
     return RunSpec(v, r, tuple(strats), int(n), int(seed), mode)
-
-
-def _rules_module(rules):
-    """The variant module that defines this rules class (and its kernels)."""
-    return importlib.import_module(type(rules).__module__)
 
 
 def run_chunk(spec: RunSpec, start: int, stop: int, arrays=None) -> np.ndarray:
@@ -147,19 +138,22 @@ def series(spec: RunSpec, rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.nd
     if spec.mode == "games":
         for s in range(n):
             out[f"rate:win{s}"] = ((col["winner"] == s).astype(np.int64), None)
-            out[f"net{s}"] = (col[f"net{s}"], None)
-            out[f"points{s}"] = (col[f"points{s}"], None)
+            for k in ("net", "points", "place", "buybacks"):
+                out[f"{k}{s}"] = (col[f"{k}{s}"], None)
         out["rate:first_dealer_wins"] = ((col["winner"] == col["first_dealer"]).astype(np.int64), None)
-        out["hands"] = (col["hands"], None)
-        out["voids"] = (col["voids"], None)
-        out["turns"] = (col["turns"], None)
+        for k in ("hands", "voids", "turns"):
+            out[k] = (col[k], None)
         return out
+    sc = np.stack([col[f"score{s}"] for s in range(n)], axis=1)
+    field_total = sc.sum(axis=1)
     for s in range(n):
         out[f"score{s}"] = (col[f"score{s}"], None)
         out[f"rate:win{s}"] = ((col[f"score{s}"] > 0).astype(np.int64), None)
         out[f"deadwood{s}"] = (col[f"deadwood{s}"], None)
+        if not spec.variant.scores_zero_sum(spec.rules):
+            # net against the field, times (n - 1) to stay an integer: summary divides
+            out[f"field{s}"] = ((n - 1) * col[f"score{s}"] - (field_total - col[f"score{s}"]), None)
     dealer = col["dealer"]
-    sc = np.stack([col[f"score{s}"] for s in range(n)], axis=1)
     for p in range(n):  # position p after the dealer: 0 plays first, n-1 is the dealer
         seat = (dealer + 1 + p) % n
         pos_score = sc[np.arange(len(seat)), seat]

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sim import rng
 from sim.cards import parse_cards, standard_pack, value_table
 from sim.melds import min_deadwood
+from sim.games import game_columns
 from sim.runner import make_spec, run_chunk
 from sim.strategies import parse_strategies, strategy_matrix
 from sim.variants import gin
@@ -209,7 +210,7 @@ def test_deals_are_common_across_strategies():
 def test_games_reach_target_score():
     spec = make_spec("gin", n=200, seed=4, mode="games", rules=["target_score=50"])
     rows = run_chunk(spec, 0, 200)
-    G = {c: i for i, c in enumerate(gin.GAME_COLUMNS)}
+    G = {c: i for i, c in enumerate(game_columns(2))}
     w = rows[:, G["winner"]]
     pw = np.where(w == 0, rows[:, G["points0"]], rows[:, G["points1"]])
     pl = np.where(w == 0, rows[:, G["points1"]], rows[:, G["points0"]])

@@ -21,7 +21,7 @@ arrangement of its own cards + layoffs with least deadwood (strategy option ``la
 The knocker shows a minimum-deadwood arrangement.
 
 Kernels: :func:`play_chunk` (one row per hand, columns :data:`VARIANT.columns`),
-:func:`play_game_chunk` (one row per game to ``target_score``, :data:`GAME_COLUMNS`),
+:func:`play_game_chunk` (one row per game to ``target_score``, played by :mod:`sim.games`),
 :func:`play_from_state` (continue a hand from any position: rollouts for the advisor).
 """
 
@@ -40,13 +40,12 @@ from ..cards import N_RANKS, SUIT_SHIFT, standard_pack
 from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
-from . import Knob, Variant
+from ..games import game_kernel
+from . import Knob, Variant, WholeGame
 
 OUTCOMES = ("knock", "gin", "undercut", "void", "big_gin")
 O_KNOCK, O_GIN, O_UNDERCUT, O_VOID, O_BIG_GIN = range(5)
 EXTRA_COLUMNS = ("winner", "points", "knock_deadwood", "knock_turn")
-GAME_COLUMNS = ("first_dealer", "winner", "hands", "voids", "turns", "points0", "points1",
-                "hands_won0", "hands_won1", "net0", "net1")
 
 
 @dataclass(frozen=True)
@@ -436,71 +435,22 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
 
 
 # ----------------------------------------------------------------------------------------
-# whole games to target_score
+# whole games to target_score (sim.games plays them from one deal at a time)
 
 @njit(cache=True)
-def _play_game(rules, strat, seed, g, pack, T_value, T_cover, T_starts, T_total, T_rank, grow, debug):
-    dst = rng.new_state(seed, rng.STREAM_GAME, g)
-    st = _strategy_states(seed, g)
+def _play_deal(rules, strat, ctx, dst, dealer, active, st, row, debug):
+    """One hand of a game: shuffle from the game's generator ``dst``, deal, play (sim.games)."""
+    pack, T_value, T_cover, T_starts, T_total, T_rank = ctx
     deck = np.empty(N_CARDS, dtype=np.int64)
-    row = np.zeros(5 + 4 + len(EXTRA_COLUMNS), dtype=np.int64)
-    points = np.zeros(2, dtype=np.int64)
-    won = np.zeros(2, dtype=np.int64)
-    dealer = g % 2
-    grow[0] = dealer
-    hands = 0
-    voids = 0
-    turns = 0
-    target = np.int64(rules[R_TARGET])
-    while points[0] < target and points[1] < target:
-        rng.shuffle_into(dst, pack, deck)
-        row[:] = 0
-        play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug)
-        hands += 1
-        turns += row[3]
-        if row[2] == O_VOID:
-            voids += 1
-            continue  # redeal, same dealer
-        w = row[9]
-        points[w] += row[10]
-        won[w] += 1
-        dealer = 1 - dealer
-        if hands > 100000:
-            raise ValueError("game did not end")
-    winner = 0 if points[0] >= target else 1
-    loser = 1 - winner
-    total = np.zeros(2, dtype=np.int64)
-    for p in range(2):
-        total[p] = points[p] + won[p] * np.int64(rules[R_LINE_BONUS])
-    total[winner] += np.int64(rules[R_GAME_BONUS])
-    margin = total[winner] - total[loser]
-    if rules[R_SHUTOUT] != 0 and points[loser] == 0:
-        margin *= 2
-    grow[1] = winner
-    grow[2] = hands
-    grow[3] = voids
-    grow[4] = turns
-    grow[5] = points[0]
-    grow[6] = points[1]
-    grow[7] = won[0]
-    grow[8] = won[1]
-    grow[9 + winner] = margin
-    grow[9 + loser] = -margin
+    rng.shuffle_into(dst, pack, deck)
+    play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug)
 
 
-@njit(cache=True, nogil=True)
-def _play_game_chunk(rules, strat, seed, first_game, out, pack, T_value, T_cover, T_starts,
-                     T_total, T_rank, debug):
-    for i in range(out.shape[0]):
-        _play_game(rules, strat, seed, first_game + i, pack, T_value, T_cover, T_starts,
-                   T_total, T_rank, out[i], debug)
-
-
-def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False):
-    """Game rows ``first_game ..``: columns :data:`GAME_COLUMNS`."""
-    t = _TABLES
-    _play_game_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_game), out, _PACK,
-                     t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug))
+GAME_CTX = (_PACK, _TABLES.run_value, _TABLES.run_cover, _TABLES.run_starts, _TABLES.suit_total,
+            _TABLES.rank_value)
+GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner", void_outcome=O_VOID,
+                 line_bonus_rule="line_bonus", game_bonus_rule="game_bonus", shutout_rule="shutout_double")
+play_game_chunk = game_kernel(_play_deal, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS)
 
 
 VARIANT = Variant(
@@ -519,5 +469,6 @@ VARIANT = Variant(
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by"),
+    game=GAME,
     game_kernel=play_game_chunk,
 )

@@ -1,0 +1,274 @@
+"""Whole games of every shape, played from a game's one-hand function (numpy + numba only).
+
+A game module provides ``play_deal(rules, strat, ctx, dst, dealer, active, st, row, debug)``:
+shuffle its pack from the game's generator ``dst`` (uint64[1]), deal with ``dealer``, play one
+hand among the seats with ``active[s] == 1`` and fill the zeroed hand row ``row`` (the
+contract's columns); ``ctx`` is a tuple of the arrays it needs, ``st`` uint64[n, 1] the
+seats' strategy generators.  :func:`game_kernel` turns it and the game's
+:class:`~sim.variants.WholeGame` into the contract's ``play_game_chunk``.
+
+Shapes (``WholeGame.kind``):
+
+* ``target``: credited points (the positive part of each ``score`` column) accumulate until
+  someone reaches the target; the highest total wins (first seat on a tie).  Optional house
+  rules: a bonus per hand won (``line_bonus``), a game bonus, a shutout doubling.  ``net`` is
+  each seat's margin: the winner gets from every other seat ``total[w] - total[s]`` (doubled
+  when ``s`` scored nothing and shutouts double), with totals = points + line bonuses.
+* ``elimination``: each hand adds its penalty (minus the ``score`` column) to the seats in
+  play; a seat reaching the limit is out, unless it buys back in (at most ``buybacks`` times,
+  as far as its ``buyback`` allowance goes) at the highest total still under the limit.  The
+  last seat in wins; if every seat left reaches the limit in one hand, the lowest total stays
+  in and wins.  ``points`` are the final penalty totals, ``net`` minus them.
+* ``deals``: a fixed number of scoring hands; totals of the ``score`` columns; the highest
+  total wins; ``points`` and ``net`` are the totals.
+
+Every shape: a hand whose outcome is the game's ``void_outcome`` is redealt by the same
+dealer (counted in ``voids``); otherwise the deal passes to the next seat in play on the left.
+``place`` is 1 for the winner, then by final standing (target, deals: by total; elimination:
+later out is better, same hand by lower total), ties by seat.  Game ``g`` uses the deal
+generator ``(seed, STREAM_GAME, g)`` and strategy generators ``(seed, STREAM_STRATEGY + s, g)``
+and its first dealer is ``g % n``: a row depends only on ``(rules, strategies, seed, g)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import rng
+from .variants import COL_OUTCOME, COL_SCORE, COL_TURNS, col_extra, hand_columns
+
+KINDS = ("target", "elimination", "deals")
+K_TARGET, K_ELIMINATION, K_DEALS = range(3)
+MAX_HANDS = 100_000          # a game still running after this many hands is an engine error
+# layout vector (int64) handed to the kernel; per-seat buyback allowances follow at L_WIDTH
+(L_KIND, L_LIMIT, L_VOID, L_WINNER_COL, L_LINE_BONUS, L_GAME_BONUS, L_SHUTOUT, L_BUYBACKS,
+ L_ROW_WIDTH, L_WIDTH) = range(10)
+GAME_BASE = ("first_dealer", "winner", "hands", "voids", "turns")
+PER_SEAT = ("points", "hands_won", "net", "place", "buybacks")
+G_FIRST_DEALER, G_WINNER, G_HANDS, G_VOIDS, G_TURNS = range(len(GAME_BASE))
+
+
+def game_columns(n_seats: int) -> tuple[str, ...]:
+    """Columns of a game row: base columns, then each per-seat series for every seat."""
+    return GAME_BASE + tuple(f"{k}{s}" for k in PER_SEAT for s in range(n_seats))
+
+
+@njit(cache=True, inline="always")
+def _next_in(active, seat):
+    """The next seat in play to the left of ``seat``."""
+    n = active.shape[0]
+    for k in range(1, n + 1):
+        q = (seat + k) % n
+        if active[q]:
+            return q
+    return seat
+
+
+@njit(cache=True)
+def _places_by_total(total, winner, place):
+    """place[s]: 1 for the winner, then by total (higher better), ties by seat."""
+    n = total.shape[0]
+    for s in range(n):
+        if s == winner:
+            place[s] = 1
+            continue
+        p = 2
+        for t in range(n):
+            if t != winner and t != s and (total[t] > total[s] or (total[t] == total[s] and t < s)):
+                p += 1
+        place[s] = p
+
+
+@njit(cache=True)
+def _eliminate(pen, active, bought, allowance, limit, max_buy, out_rank, n_out):
+    """Seats in play at or over ``limit`` buy back in (if allowed) or go out; returns the new
+    number of seats out.  ``out_rank[s]``: order of going out (0 first)."""
+    n = pen.shape[0]
+    left = 0
+    for s in range(n):
+        if active[s] and pen[s] < limit:
+            left += 1
+    # buy-backs first, at the highest total still under the limit
+    top = -1
+    for s in range(n):
+        if active[s] and pen[s] < limit and pen[s] > top:
+            top = pen[s]
+    for s in range(n):
+        if active[s] and pen[s] >= limit and left >= 1 and bought[s] < max_buy and bought[s] < allowance[s]:
+            pen[s] = top
+            bought[s] += 1
+    over = 0
+    for s in range(n):
+        if active[s] and pen[s] >= limit:
+            over += 1
+    if over == 0:
+        return n_out
+    n_in = 0
+    for s in range(n):
+        if active[s]:
+            n_in += 1
+    keep = -1
+    if over == n_in:  # everyone left went over together: the lowest total stays in
+        for s in range(n):
+            if active[s] and (keep < 0 or pen[s] < pen[keep]):
+                keep = s
+    # out in order of higher total first (a lower total went out "later": better place)
+    while True:
+        worst = -1
+        for s in range(n):
+            if active[s] and s != keep and pen[s] >= limit and (worst < 0 or pen[s] > pen[worst]
+                                                                 or (pen[s] == pen[worst] and s > worst)):
+                worst = s
+        if worst < 0:
+            break
+        active[worst] = 0
+        out_rank[worst] = n_out
+        n_out += 1
+    return n_out
+
+
+@njit(cache=True, nogil=True)
+def _play_games(play_deal, ctx, rules, strat, layout, seed, first_game, out, debug):
+    n = strat.shape[0]
+    kind = layout[L_KIND]
+    limit = layout[L_LIMIT]
+    void = layout[L_VOID]
+    wcol = layout[L_WINNER_COL]
+    allowance = layout[L_WIDTH:L_WIDTH + n]
+    row = np.zeros(layout[L_ROW_WIDTH], dtype=np.int64)
+    st = np.empty((n, 1), dtype=np.uint64)
+    active = np.ones(n, dtype=np.int64)
+    total = np.zeros(n, dtype=np.int64)
+    won = np.zeros(n, dtype=np.int64)
+    bought = np.zeros(n, dtype=np.int64)
+    out_rank = np.zeros(n, dtype=np.int64)
+    place = np.zeros(n, dtype=np.int64)
+    net = np.zeros(n, dtype=np.int64)
+    for i in range(out.shape[0]):
+        g = first_game + i
+        dst = rng.new_state(seed, rng.STREAM_GAME, g)
+        for p in range(n):
+            st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, g)
+        active[:] = 1
+        total[:] = 0
+        won[:] = 0
+        bought[:] = 0
+        out_rank[:] = -1
+        dealer = g % n
+        grow = out[i]
+        grow[G_FIRST_DEALER] = dealer
+        hands = 0
+        voids = 0
+        turns = 0
+        scored = 0
+        n_out = 0
+        while True:
+            if kind == K_TARGET and total.max() >= limit:
+                break
+            if kind == K_ELIMINATION and n_out >= n - 1:
+                break
+            if kind == K_DEALS and scored >= limit:
+                break
+            row[:] = 0
+            play_deal(rules, strat, ctx, dst, dealer, active, st, row, debug)
+            hands += 1
+            turns += row[COL_TURNS]
+            if hands > MAX_HANDS:
+                raise ValueError("game did not end")
+            if row[COL_OUTCOME] == void:
+                voids += 1
+                continue  # redeal, same dealer
+            scored += 1
+            w = row[wcol]
+            if w >= 0:
+                won[w] += 1
+            for s in range(n):
+                sc = row[COL_SCORE + s]
+                if kind == K_TARGET:
+                    if sc > 0:
+                        total[s] += sc
+                elif kind == K_ELIMINATION:
+                    if active[s]:
+                        total[s] -= sc
+                else:
+                    total[s] += sc
+            if kind == K_ELIMINATION:
+                n_out = _eliminate(total, active, bought, allowance, limit, layout[L_BUYBACKS],
+                                   out_rank, n_out)
+            dealer = _next_in(active, dealer)
+        grow[G_HANDS] = hands
+        grow[G_VOIDS] = voids
+        grow[G_TURNS] = turns
+        if kind == K_ELIMINATION:
+            winner = 0
+            for s in range(n):
+                if active[s]:
+                    winner = s
+            for s in range(n):
+                place[s] = 1 if s == winner else n - out_rank[s]
+                net[s] = -total[s]
+        else:
+            winner = 0
+            for s in range(1, n):
+                if total[s] > total[winner]:
+                    winner = s
+            _places_by_total(total, winner, place)
+            net[:] = total
+            if kind == K_TARGET:
+                net[:] = 0
+                tot = total + won * layout[L_LINE_BONUS]
+                tot[winner] += layout[L_GAME_BONUS]
+                for s in range(n):
+                    if s != winner:
+                        m = tot[winner] - tot[s]
+                        if layout[L_SHUTOUT] != 0 and total[s] == 0:
+                            m *= 2
+                        net[s] = -m
+                        net[winner] += m
+        grow[G_WINNER] = winner
+        for s in range(n):
+            grow[len(GAME_BASE) + s] = total[s]
+            grow[len(GAME_BASE) + n + s] = won[s]
+            grow[len(GAME_BASE) + 2 * n + s] = net[s]
+            grow[len(GAME_BASE) + 3 * n + s] = place[s]
+            grow[len(GAME_BASE) + 4 * n + s] = bought[s]
+
+
+def game_kernel(play_deal, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...]):
+    """The contract's ``play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False,
+    buyback=None)`` for a game: ``play_deal`` and ``ctx`` as in the module docstring, ``game`` its
+    :class:`~sim.variants.WholeGame`.  ``buyback``: per-seat buy-back allowances (default: as
+    many as the rules allow)."""
+    if game.kind not in KINDS:
+        raise ValueError(f"unknown whole-game kind {game.kind!r}; kinds: {', '.join(KINDS)}")
+    kind = KINDS.index(game.kind)
+
+    def idx(name):
+        return None if name is None else rules_cls.index(name)
+
+    limit_i, buy_i = idx(game.limit_rule), idx(game.buyback_rule)
+    line_i, bonus_i, shut_i = idx(game.line_bonus_rule), idx(game.game_bonus_rule), idx(game.shutout_rule)
+
+    def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False, buyback=None):
+        n = strat_mat.shape[0]
+
+        def val(i):
+            return 0 if i is None else int(rules_arr[i])
+
+        layout = np.zeros(L_WIDTH + n, dtype=np.int64)
+        layout[L_KIND] = kind
+        layout[L_LIMIT] = val(limit_i)
+        layout[L_VOID] = game.void_outcome
+        width = len(hand_columns(n, extra_columns))
+        layout[L_WINNER_COL] = col_extra(n) + extra_columns.index(game.winner_column)
+        layout[L_LINE_BONUS] = val(line_i)
+        layout[L_GAME_BONUS] = val(bonus_i)
+        layout[L_SHUTOUT] = val(shut_i)
+        layout[L_BUYBACKS] = val(buy_i)
+        layout[L_ROW_WIDTH] = width
+        layout[L_WIDTH:] = layout[L_BUYBACKS] if buyback is None else np.asarray(buyback, dtype=np.int64)
+        _play_games(play_deal, ctx, rules_arr, strat_mat, layout, np.int64(seed), np.int64(first_game),
+                    out, bool(debug))
+
+    return play_game_chunk
