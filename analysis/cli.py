@@ -132,6 +132,11 @@ def cmd_variants(args) -> int:
         players = (f"{v.min_players}" if v.min_players == v.max_players
                    else f"{v.min_players}-{v.max_players}")
         print(f"{v.name}: {v.doc}  players {players}; outcomes: {', '.join(v.outcomes)}")
+        print(f"  scores in {v.score_unit}" + ("" if v.zero_sum is True else " (zero-sum per hand: depends on the rules)"
+                                              if callable(v.zero_sum) else " (not zero-sum per hand)")
+              + (f"; whole games: {v.game.kind} ({v.game.limit_rule})" if v.game else "")
+              + (f"; knock sweeps vary {v.knob.param}, default {v.knob.default_range[0]}..{v.knob.default_range[1]}"
+                 if v.knob else ""))
         print(f"  rule options (rules version {v.rules_cls.VERSION}), set with --rule NAME=VALUE:")
         for f in v.rules_cls.options():
             default = f.default
@@ -169,11 +174,10 @@ def _pair(text: str) -> tuple[int, int]:
 def cmd_knock_sweep(args) -> int:
     from .studies.knock_sweep import SweepSpec, run_sweep
     from .studies.sweep_text import format_sweep
-    default = tuple(range(0, 11)) if args.variant == "gin" else tuple(range(0, 21))
-    spec = SweepSpec(variant=args.variant, thresholds=args.thresholds or default, by_turn=args.by_turn,
+    spec = SweepSpec(variant=args.variant, thresholds=args.thresholds or (), by_turn=args.by_turn,
                      buckets=args.buckets or ((20, 10) if args.bucket_by == "stock" else (5, 9)),
                      bucket_by=args.bucket_by, hands=args.hands,
-                     games=args.games if args.games is not None else (10_000 if args.variant == "gin" else 0),
+                     games=args.games,
                      seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
                      opponent=args.opponent)
@@ -309,16 +313,17 @@ def build_parser() -> Parser:
                        """))
     add_run_options(p, 200_000)
     p.add_argument("--thresholds", type=_range, default=None,
-                   help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default gin 0..10, tonk 0..20)")
+                   help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default: the game's range, "
+                        "see `rummylab variants`)")
     p.add_argument("--by-turn", action="store_true", help="also sweep per own-turn bucket and build the knock chart")
     p.add_argument("--buckets", type=_pair, default=None,
                    help="where mid and late start: own turns (default 5,9) or, with --bucket-by stock, "
                         "cards left in the stock (default 20,10)")
     p.add_argument("--bucket-by", choices=("turn", "stock"), default="turn",
-                   help="turn buckets by own turn number (default) or by stock size (gin)")
+                   help="turn buckets by own turn number (default) or by stock size (games that allow it)")
     p.add_argument("--games", type=_int("--games", 0), default=None,
-                   help="gin: also play this many whole games to target_score per threshold "
-                        "(default 10,000 for gin; 0 to skip)")
+                   help="also play this many whole games per threshold (games with a whole-game "
+                        "mode; default 10,000 there; 0 to skip)")
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")

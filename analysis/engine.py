@@ -115,7 +115,7 @@ class ArmsJob(Job):
         run_chunk(self.arms[0], 0, 1)
 
     def meta(self):
-        return {"focus": list(FOCUS[self.arms[0].mode])}
+        return {"focus": list(focus_names(self.arms[0]))}
 
     def compute(self, a, b, out_dir):
         focus = []
@@ -126,7 +126,7 @@ class ArmsJob(Job):
             focus.append(focus_series(spec, rows))
         pairs = {}
         for i, j in self.pairs:
-            for name in FOCUS[self.arms[0].mode]:
+            for name in focus_names(self.arms[0]):
                 d = focus[i][name] - focus[j][name]
                 pairs[f"{i}-{j}:{name}"] = [int(d.size), int(d.sum()), int((d * d).sum()),
                                             int(np.count_nonzero(d))]
@@ -142,14 +142,21 @@ class ArmsJob(Job):
         return {"arms": arms, "pairs": pairs}
 
 
-FOCUS = {"hands": ("score0",), "games": ("net0", "win0")}
+def focus_names(spec: RunSpec) -> tuple[str, ...]:
+    """Series whose paired differences an arms job keeps: games: net and wins of seat 0; hands:
+    seat 0's score, or (games whose hand scores are not zero-sum) its net against the field
+    times (n - 1), an integer."""
+    if spec.mode == "games":
+        return ("net0", "win0")
+    return ("score0",) if spec.variant.scores_zero_sum(spec.rules) else ("field0",)
 
 
 def focus_series(spec: RunSpec, rows: np.ndarray) -> dict[str, np.ndarray]:
     col = {c: rows[:, i] for i, c in enumerate(spec.columns)}
     if spec.mode == "games":
         return {"net0": col["net0"], "win0": (col["winner"] == 0).astype(np.int64)}
-    return {"score0": col["score0"]}
+    scores = [col[f"score{s}"] for s in range(spec.n_seats)]
+    return {"score0": scores[0], "field0": (spec.n_seats - 1) * scores[0] - sum(scores[1:])}
 
 
 @dataclass

@@ -45,6 +45,11 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def write_study(out_dir, name: str, doc: dict) -> None:
+    """Write a study's own JSON file (e.g. ``sweep.json``) into its folder, atomically."""
+    _atomic_write(Path(out_dir) / name, json.dumps(doc, indent=2).encode())
+
+
 def _chunk(out_dir, a: int, b: int, ext: str) -> Path:
     return Path(out_dir) / "chunks" / f"{a:012d}-{b:012d}.{ext}"
 

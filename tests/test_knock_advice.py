@@ -9,10 +9,13 @@ import pytest
 from analysis.studies import knock_advice as KA
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
+from sim.advisors import gin as GA
+from sim.advisors import tonk as TA
 from sim import rng
 from sim.cards import CardError, parse_cards, standard_pack, to_mask, value_table
 from sim.melds import layoff, min_deadwood
 from sim.strategies import parse_strategies, strategy_matrix
+from sim.variants import VariantError
 from sim.variants import gin as G
 from sim.variants import tonk as TK
 
@@ -74,7 +77,7 @@ def test_gin_eleven_cards_picks_the_exact_best_discard():
     (dict(variant="tonk", hand="AS 2D", turn=3, players=3, opp_cards=[5, 6]), AdviceError, "1 to 5 cards"),
     (dict(variant="tonk", hand="AS 2D", turn=1, players=3), AdviceError, "turn 1 nobody has played"),
     (dict(variant="tonk", hand="AS 2D", turn=3, players=3, stock=40), AdviceError, "stock 40 is impossible"),
-    (dict(variant="chess", hand="AS", turn=1), AdviceError, "knows gin, tonk"),
+    (dict(variant="chess", hand="AS", turn=1), VariantError, "unknown variant"),
 ])
 def test_illegal_positions_raise_clear_errors(kwargs, err, match):
     with pytest.raises(err, match=match):
@@ -95,8 +98,8 @@ def test_same_seed_same_numbers_and_batching_does_not_matter():
     hand, up = parse_cards(GIN_8), int(parse_cards("5C")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}])
     args = (r, s, to_mask(hand), pool, 24, up, np.zeros(0, np.int64), 4, 10, 9)
-    whole = K.gin_rollouts(*args, 0, 600)
-    parts = np.concatenate([K.gin_rollouts(*args, a, b - a, debug=True) for a, b in ((0, 250), (250, 600))])
+    whole = GA.rollouts(*args, 0, 600)
+    parts = np.concatenate([GA.rollouts(*args, a, b - a, debug=True) for a, b in ((0, 250), (250, 600))])
     assert (whole == parts).all()
 
 
@@ -111,7 +114,7 @@ def test_knock_scores_match_a_plain_reference():
     r, s = G.GinRules().to_array(), strategy_matrix(parse_strategies("simple", "gin", 2))
     hand, up = parse_cards(GIN_8), int(parse_cards("5C")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
-    out = K.gin_rollouts(r, s, to_mask(hand), pool, 20, up, np.zeros(0, np.int64), 6, 10, 4, 0, 60)
+    out = GA.rollouts(r, s, to_mask(hand), pool, 20, up, np.zeros(0, np.int64), 6, 10, 4, 0, 60)
     melds = min_deadwood(GIN_8).melds
     for w in range(60):
         opp = _world(4, w, pool)[:10]
@@ -123,7 +126,7 @@ def test_knock_scores_match_a_plain_reference():
     st = strategy_matrix(parse_strategies("simple", "tonk", 3))
     hand = parse_cards("9S 8D")
     pool = np.array([c for c in standard_pack() if c not in set(hand)], dtype=np.int64)
-    out = K.tonk_rollouts(rt, st, to_mask(hand), [2, 3], [], pool, 20, K.UP_SAMPLE,
+    out = TA.rollouts(rt, st, to_mask(hand), [2, 3], [], pool, 20, K.UP_SAMPLE,
                           np.zeros(0, np.int64), 9, 2, 0, 200, debug=True)
     vals = value_table()
     for w in range(200):
@@ -165,7 +168,7 @@ def test_played_opponent_model_is_stronger_and_reproducible():
     # an opponent that has played 8 turns holds far less deadwood than 10 random cards
     assert played[0].ev_knock.hi < uni.ev_knock.lo - 10
     assert any("replayed through 8" in n for n in played[0].notes)
-    with pytest.raises(AdviceError, match="gin only"):
+    with pytest.raises(AdviceError, match="tonk offers uniform"):
         advise("tonk", "AS 2D", turn=3, players=3, opp_model="played")
 
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 # numba modules (sim.advice, sim.melds, the variants) are imported inside the functions, so
 # building the CLI parser stays fast
 import argparse
+import importlib
 import json
 import math
 import sys
@@ -66,34 +67,21 @@ from typing import Callable
 import numpy as np
 
 from analysis.stats import Estimate, mean_from_moments, t_quantile, wilson
-from sim.cards import (
-    CardError,
-    card_text,
-    cards_text,
-    parse_cards,
-    standard_pack,
-    to_mask,
-    value_table,
-)
-from sim.rules import RulesBase
-from sim.strategies import parse_strategy, split_specs, strategy_matrix
+from sim.errors import AdviceError
 
 BATCH = 2000
-VARIANTS = ("gin", "tonk")
 RECOMMENDATIONS = ("knock", "play on", "too close to call")
-OPP_MODELS = ("uniform", "played")
 
 __all__ = ["Advice", "AdviceError", "advise", "format_advice", "add_parser", "cmd", "BATCH"]
 
 
-class AdviceError(ValueError):
-    """A position the advisor cannot evaluate (illegal knock, impossible stock, ...)."""
 
 
 @dataclass(frozen=True)
 class Advice:
     variant: str
-    unit: str                       # "points" (Gin) or "stakes" (Tonk)
+    unit: str                       # the game's score unit (points, stakes, penalty)
+    hand_word: str                  # what hand_score counts (deadwood, count)
     hand: tuple[str, ...]           # the hand evaluated (Gin with 11 cards: after the discard)
     hand_score: int                 # Gin: deadwood; Tonk: count
     knock_limit: int | None         # Gin only
@@ -135,60 +123,6 @@ class Advice:
 
 # ----------------------------------------------------------------------------------------
 # input helpers
-
-def _cards(text, what: str) -> np.ndarray:
-    if isinstance(text, (int, np.integer)):
-        text = [int(text)]
-    try:
-        return parse_cards(text)
-    except CardError as e:
-        raise CardError(f"{what}: {e}") from None
-
-
-def _no_overlap(groups: list[tuple[str, np.ndarray]]) -> None:
-    where: dict[int, str] = {}
-    for name, codes in groups:
-        for c in codes:
-            c = int(c)
-            if c in where:
-                raise CardError(f"card {card_text(c)} is both {where[c]} and {name}: "
-                                "each card can be in one place only")
-            where[c] = name
-
-
-def _rules(cls, rules, **fixed) -> RulesBase:
-    if isinstance(rules, RulesBase):
-        if not isinstance(rules, cls):
-            raise AdviceError(f"rules {type(rules).__name__} do not belong to this variant ({cls.__name__})")
-        return rules
-    return cls.from_options(rules, **fixed)
-
-
-def _pool(exclude: np.ndarray) -> np.ndarray:
-    ex = set(int(c) for c in exclude)
-    return np.array([c for c in standard_pack() if int(c) not in ex], dtype=np.int64)
-
-
-def _spread_entries(spreads, players: int) -> list[tuple[int, str]]:
-    out = []
-    for sp in spreads:
-        if isinstance(sp, str):
-            owner, text = 0, sp
-            if ":" in sp:
-                head, text = sp.split(":", 1)
-                try:
-                    owner = int(head)
-                except ValueError:
-                    raise AdviceError(f"spread {sp!r}: write 'SEAT:cards' with SEAT a number "
-                                      "(0 = you, 1.. = the opponents in playing order)") from None
-        else:
-            owner, text = sp
-        if not 0 <= int(owner) < players:
-            raise AdviceError(f"spread {text!r}: seat {owner} is not at this table (seats 0 = you, "
-                              f"1..{players - 1} = the opponents in playing order)")
-        out.append((int(owner), text))
-    return out
-
 
 # ----------------------------------------------------------------------------------------
 # sampling
@@ -289,9 +223,11 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``opp_model``:
     ``uniform`` or (Gin) ``played`` (see the module docstring).
     """
-    key = str(variant).strip().lower()
-    if key not in VARIANTS:
-        raise AdviceError(f"the knock advisor knows {', '.join(VARIANTS)}, not {variant!r}")
+    from sim.variants import available, get_variant
+    v = get_variant(variant)
+    if v.advisor is None:
+        raise AdviceError(f"{v.name} has no knock advisor; it exists for "
+                          + ", ".join(n for n in available() if get_variant(n).advisor is not None))
     if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) or turn < 1:
         raise AdviceError(f"turn must be a whole number >= 1 (your own turn number), got {turn!r}")
     if not (budget_s > 0):
@@ -300,20 +236,21 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
         raise AdviceError("min_worlds, max_worlds and worlds must be >= 1")
     if seed < 0:
         raise AdviceError(f"seed must be >= 0, got {seed}")
-    if opp_model is None:  # Gin: a uniform 10-card hand is far weaker than a played one
-        opp_model = "played" if key == "gin" else "uniform"
-    if opp_model not in OPP_MODELS:
-        raise AdviceError(f"opponent model {opp_model!r}: choose {' or '.join(OPP_MODELS)}")
-    if opp_model == "played" and key != "gin":
-        raise AdviceError("the 'played' opponent model exists for gin only so far: use uniform")
-    sample = dict(budget_s=float(budget_s), min_worlds=int(min_worlds),
-                  max_worlds=max(int(max_worlds), int(min_worlds)),
-                  worlds=None if worlds is None else int(worlds))
-    fn = _advise_gin if key == "gin" else _advise_tonk
-    return fn(hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads,
-              players=int(players), opponent=opponent, strategy=strategy, rules=rules,
-              stock=stock, opp_cards=opp_cards, first_upcard=first_upcard, seed=int(seed),
-              opp_model=opp_model, debug=bool(debug), sample=sample)
+    models = v.advisor.opp_models
+    opp_model = models[0] if opp_model is None else opp_model
+    if opp_model not in models:
+        raise AdviceError(f"opponent model {opp_model!r}: {v.name} offers {' or '.join(models)}")
+    prep = importlib.import_module(v.advisor.module).prepare(
+        hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
+        opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
+        first_upcard=first_upcard, seed=int(seed), opp_model=opp_model, debug=bool(debug))
+    s, n, el, comp, stopped = _sample(prep.call, budget_s=float(budget_s), min_worlds=int(min_worlds),
+                                      max_worlds=max(int(max_worlds), int(min_worlds)),
+                                      worlds=None if worlds is None else int(worlds))
+    return _finish(variant=v.name, unit=v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
+                   compile_s=comp,
+                   stopped=stopped, seed=int(seed), opp_model=opp_model, notes=tuple(prep.notes),
+                   **prep.info)
 
 
 def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, **kw) -> Advice:
@@ -325,234 +262,6 @@ def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, **kw) -> Advice
                   stopped=stopped, worlds=n, elapsed=elapsed, compile_s=compile_s, **kw)
 
 
-def _advise_gin(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-                stock, opp_cards, first_upcard, seed, opp_model, debug, sample) -> Advice:
-    from sim import advice as K
-    from sim.melds import best_discard, min_deadwood
-    from sim.variants import gin as G
-    if players != 2:
-        raise AdviceError(f"gin is played by exactly 2 players, not {players} (drop --players)")
-    if spreads:
-        raise AdviceError("gin has no spreads on the table before a knock: drop --spread")
-    if opp_cards not in (None, G.HAND):
-        raise AdviceError(f"the gin opponent holds {G.HAND} cards: drop --opp-cards")
-    r = _rules(G.GinRules, rules)
-    notes: list[str] = []
-    h = _cards(hand, "hand")
-    if h.size not in (G.HAND, G.HAND + 1):
-        raise AdviceError(f"a gin hand has {G.HAND} cards (the hand you keep after discarding) or "
-                          f"{G.HAND + 1} (before discarding: the advisor picks the best discard); "
-                          f"got {h.size}")
-    up = _cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
-    if up.size > 1:
-        raise AdviceError(f"upcard: give one card, got {up.size}")
-    known = _cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
-    _no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)])
-    # knock limit
-    limit = r.knock_limit
-    limit_name = "knock_limit"
-    if r.oklahoma:
-        if first_upcard is None:
-            raise AdviceError("oklahoma sets the knock limit from the hand's first upcard: "
-                              "give it with --first-upcard")
-        fu = _cards(first_upcard, "first upcard")
-        if fu.size != 1:
-            raise AdviceError(f"first upcard: give one card, got {fu.size}")
-        rank = int(fu[0]) & 15
-        limit = 0 if rank == 0 else int(G._TABLES.rank_value[rank])
-        limit_name = f"oklahoma, first upcard {card_text(int(fu[0]))}"
-    # 11 cards: exact best discard (ties: the highest card, as the strategies do)
-    discard = None
-    big = False
-    knock_cards = h
-    if h.size == G.HAND + 1:
-        bd = best_discard(h)
-        discard = max(bd.discards, key=lambda c: (c & 15, c >> 4))
-        dw11 = min_deadwood(h).deadwood
-        if r.big_gin and dw11 == 0:
-            big = True
-            notes.append("11 melded cards: knocking now is big gin")
-        keep = np.array([c for c in h if int(c) != discard], dtype=np.int64)
-        notes.append(f"11 cards given: the exact best discard is {card_text(discard)} "
-                     f"(deadwood {bd.deadwood} after it); playing on discards it face up")
-        if up.size:
-            notes.append(f"the upcard {card_text(int(up[0]))} given as well is taken to lie "
-                         f"under {card_text(discard)}")
-            known = np.concatenate([known, up])
-        up = np.array([discard], dtype=np.int64)
-        if not big:
-            knock_cards = keep
-        h = keep
-    arr = min_deadwood(h)
-    dw = arr.deadwood
-    if not big and dw > limit:
-        melds = "; ".join(cards_text(m) for m in arr.melds) or "none"
-        raise AdviceError(
-            f"cannot knock: the hand's deadwood is {dw} ({cards_text(arr.deadwood_cards)}; melds: "
-            f"{melds}) and knocking needs deadwood <= {limit} ({limit_name}); keep playing")
-    # stock after my draw
-    lo = max(r.void_stock_left, 31 - 2 * turn)
-    room = 31 - known.size           # 52 - 2 hands - the top discard - known discards
-    if stock is None:
-        st = max(32 - 2 * turn, r.void_stock_left + 1)
-        if st > room:
-            notes.append(f"stock clipped to {room}: only {room} unseen cards are left for it")
-            st = room
-        if st < r.void_stock_left:
-            raise AdviceError(f"{known.size} known discards leave no room for a stock: give fewer --discards")
-        stock_note = f"stock {st} after your draw (default for turn {turn}: both players drew from the stock)"
-    else:
-        st = int(stock)
-        if not lo <= st <= 31:
-            raise AdviceError(f"stock {st} is impossible on your turn {turn}: after your draw the "
-                              f"stock holds {lo} to 31 cards")
-        if st > room:
-            raise AdviceError(f"stock {st} is impossible with {known.size} known discards: at most "
-                              f"{room} unseen cards are left for the stock")
-        stock_note = None
-    if stock_note:
-        notes.append(stock_note)
-    if up.size == 0:
-        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
-    me = parse_strategy(strategy, "gin")
-    opp = parse_strategy(opponent, "gin")
-    smat = strategy_matrix([me, opp])
-    pool = _pool(np.concatenate([h, up, known]))  # with 11 cards `up` is the discard
-    upc = int(up[0]) if up.size else K.UP_SAMPLE
-    rarr = r.to_array()
-    hmask, kmask = to_mask(h), to_mask(knock_cards)
-    history = turn - 1 if opp_model == "played" else 0
-    if history:
-        notes.append(f"opponent model 'played': its dealt hand was replayed through {history} "
-                     "draws and discards by its strategy, without knocking")
-
-    def call(first, n):
-        return K.gin_rollouts(rarr, smat, hmask, pool, st, upc, known, turn, limit, seed, first, n,
-                              knock_mask=kmask, big=big, history=history, debug=debug)
-
-    s, n, el, comp, stopped = _sample(call, **sample)
-    return _finish(variant="gin", unit="points", s=s, n=n, elapsed=el, compile_s=comp,
-                   stopped=stopped, hand=tuple(card_text(int(c)) for c in h),
-                   hand_score=int(dw), knock_limit=int(limit),
-                   discard=None if discard is None else card_text(discard), turn=turn, stock=st,
-                   players=2, upcard=card_text(upc) if upc >= 0 else None, seed=seed,
-                   strategy=me.spec, opponent=opp.spec, opp_model=opp_model, rules=r.as_dict(),
-                   notes=tuple(notes))
-
-
-def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-                 stock, opp_cards, first_upcard, seed, opp_model, debug, sample) -> Advice:
-    from sim import advice as K
-    from sim.variants import tonk as TK
-    if not 2 <= players <= 6:
-        raise AdviceError(f"tonk is played by 2 to 6 players, not {players} (set --players)")
-    if first_upcard is not None:
-        raise AdviceError("first upcard is a gin (oklahoma) option: drop --first-upcard")
-    r = _rules(TK.TonkRules, rules, players=players)
-    if r.players != players:
-        raise AdviceError(f"rule players={r.players} contradicts players={players}: give the count once")
-    notes: list[str] = []
-    h = _cards(hand, "hand")
-    if not 1 <= h.size <= TK.HAND_SIZE:
-        raise AdviceError(f"a tonk hand holds 1 to {TK.HAND_SIZE} cards at the start of a turn, got {h.size}")
-    n_opp = players - 1
-    if opp_cards is None:
-        oc = [TK.HAND_SIZE] * n_opp
-    elif isinstance(opp_cards, (int, np.integer)):
-        oc = [int(opp_cards)] * n_opp
-    else:
-        oc = [int(x) for x in opp_cards]
-        if len(oc) == 1:
-            oc = oc * n_opp
-    if len(oc) != n_opp:
-        raise AdviceError(f"{len(oc)} opponent card counts given for {n_opp} opponents: give one "
-                          "for all or one per opponent")
-    if any(not 1 <= x <= TK.HAND_SIZE for x in oc):
-        raise AdviceError(f"an opponent holds 1 to {TK.HAND_SIZE} cards (with none the hand is over), "
-                          f"got {', '.join(map(str, oc))}")
-    up = _cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
-    if up.size > 1:
-        raise AdviceError(f"upcard: give one card (the top of the discard pile), got {up.size}")
-    known = _cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
-    entries = _spread_entries(spreads, players)
-    sp = []
-    groups = [("in your hand", h), ("the upcard", up), ("in the discards", known)]
-    for owner, text in entries:
-        codes = _cards(text, f"spread {text!r}")
-        m = to_mask(codes)
-        kind = TK.BOOK if len({int(c) & 15 for c in codes}) == 1 else TK.RUN
-        if not TK.is_legal_spread(kind, np.uint64(m)):
-            raise AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
-                              "run (3+ in suit, ace low)")
-        sp.append((owner, kind, m))
-        groups.append((f"in the spread {cards_text(codes)}", codes))
-    _no_overlap(groups)
-    if turn == 1 and (sp or known.size or h.size != TK.HAND_SIZE or any(x != TK.HAND_SIZE for x in oc)):
-        raise AdviceError("on turn 1 nobody has played yet (you are the first to play): every hand "
-                          "holds 5 cards and there are no spreads or buried discards")
-    if r.no_upcard and turn == 1 and up.size:
-        raise AdviceError("with no_upcard there is no discard pile on turn 1: drop --upcard")
-    pool = _pool(np.concatenate([codes for _, codes in groups]))
-    if up.size:
-        upc = int(up[0])
-    elif r.no_upcard and turn == 1:
-        upc = K.UP_NONE
-    else:
-        upc = K.UP_SAMPLE
-        notes.append("upcard not given: the top of the discard pile is drawn from the unseen cards")
-    available = pool.size - sum(oc) - (1 if upc == K.UP_SAMPLE else 0)
-    if available < 0:
-        raise AdviceError(f"too many cards: the opponents' {sum(oc)} cards do not fit in the "
-                          f"{pool.size} unseen cards")
-    initial = 52 - TK.HAND_SIZE * players - (0 if r.no_upcard else 1)
-    lo = max(0, initial - (turn - 1) * players)
-    hi = initial
-    if stock is None:
-        st = min(lo, available)
-        if st < lo:
-            notes.append(f"stock clipped to {st}: only {available} unseen cards are left for it")
-        else:
-            notes.append(f"stock {st} (default for turn {turn}: every turn so far drew from the stock)")
-    else:
-        st = int(stock)
-        if turn == 1 and st != initial:
-            raise AdviceError(f"stock {st} is impossible on turn 1 with {players} players: it holds {initial}")
-        if not lo <= st <= hi:
-            raise AdviceError(f"stock {st} is impossible on your turn {turn} with {players} players: "
-                              f"it holds {lo} to {hi} cards")
-        if st > available:
-            raise AdviceError(f"stock {st} is impossible: only {available} unseen cards are left for "
-                              "it after the opponents' hands")
-    if any(o != 0 for o, _, _ in sp):
-        notes.append("spread owners are informational: anyone may hit any spread")
-    notes.append("knock = drop at the start of your turn, before drawing")
-    me = parse_strategy(strategy, "tonk")
-    opp_specs = split_specs(opponent)
-    if len(opp_specs) == 1:
-        opp_specs = opp_specs * n_opp
-    if len(opp_specs) != n_opp:
-        raise AdviceError(f"{len(opp_specs)} opponent strategies given for {n_opp} opponents: give one "
-                          "for all or one per opponent")
-    opps = [parse_strategy(x, "tonk") for x in opp_specs]
-    smat = strategy_matrix([me] + opps)
-    rarr = r.to_array()
-    hmask = to_mask(h)
-    count = int(value_table()[h].sum())
-    t_before = (turn - 1) * players
-
-    def call(first, n):
-        return K.tonk_rollouts(rarr, smat, hmask, oc, sp, pool, st, upc, known, t_before, seed,
-                               first, n, debug=debug)
-
-    s, n, el, comp, stopped = _sample(call, **sample)
-    return _finish(variant="tonk", unit="stakes", s=s, n=n, elapsed=el, compile_s=comp,
-                   stopped=stopped, hand=tuple(card_text(int(c)) for c in h),
-                   hand_score=count, knock_limit=None, discard=None, turn=turn, stock=st,
-                   players=players, upcard=card_text(upc) if upc >= 0 else None, seed=seed,
-                   strategy=me.spec, opponent=",".join(o.spec for o in opps), opp_model=opp_model,
-                   rules=r.as_dict(), notes=tuple(notes))
-
-
 # ----------------------------------------------------------------------------------------
 # text output
 
@@ -562,8 +271,8 @@ def _est(e: Estimate, unit: str = "", signed: bool = True) -> str:
 
 
 def format_advice(a: Advice) -> str:
-    score = (f"deadwood {a.hand_score}, knock limit {a.knock_limit}" if a.variant == "gin"
-             else f"count {a.hand_score}")
+    score = f"{a.hand_word} {a.hand_score}" + (
+        f", knock limit {a.knock_limit}" if a.knock_limit is not None else "")
     who = "opponent" if a.players == 2 else "opponents"
     lines = [
         f"{a.variant}: knock now or play on?   hand {' '.join(a.hand)} ({score})",
@@ -639,7 +348,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     first in each round.
             Gin opponents' hands are replayed deals (--opp-model played); Tonk's are uniform over the unseen cards."""),
         epilog=_examples(_EXAMPLES))
-    p.add_argument("--variant", default="gin", help="gin or tonk (default gin)")
+    p.add_argument("--variant", default="gin", help="a game with a knock advisor (default gin; see "
+                                                    "`rummylab variants`)")
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
     p.add_argument("--turn", type=_int("--turn", 1), required=True, help="your own turn number, 1-based")
     p.add_argument("--upcard", default=None,
@@ -658,7 +368,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--opponent", default="simple",
                    help="opponents' strategy (tonk: one, or one per opponent, comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
-    p.add_argument("--opp-model", choices=OPP_MODELS, default=None,
+    p.add_argument("--opp-model", choices=("uniform", "played"), default=None,
                    help="opponent's hand: 'played' (gin default): a uniform deal from the unseen cards "
                         "replayed through its turns so far by its strategy; 'uniform' (tonk default): "
                         "uniform from the unseen cards")

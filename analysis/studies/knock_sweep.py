@@ -13,7 +13,7 @@ Stages (each a stored, resumable job in its own sub-folder of the sweep folder):
   could knock at deadwood (Tonk: count) exactly ``d`` in that bucket, so their paired
   difference is the EV margin of knocking there rather than playing on: one cell of the knock
   chart.  A cell whose 95% CI contains 0 is shown as "can't tell".
-* ``games`` (Gin): the overall arms played as whole games to ``target_score``; round win rate
+* ``games`` (games with a whole-game mode): the overall arms played as whole games to ``target_score``; round win rate
   alone misleads, so policies are also judged on games won.
 """
 
@@ -28,6 +28,7 @@ import pandas as pd
 
 from sim.runner import RunSpec, make_spec
 from sim.strategies import Strategy, derive, parse_strategy
+from sim.variants import Knob, Variant, available, get_variant
 
 from .. import store
 from ..engine import ArmsJob, JobResult, run_job
@@ -38,44 +39,50 @@ BUCKETS = ("early", "mid", "late")
 
 
 @dataclass(frozen=True)
-class Knob:
-    """Which strategy parameters set the knock threshold (overall and per own-turn bucket)."""
-    param: str
-    mid: str
-    late: str
-    mid_from: str
-    late_from: str
-    unit: str   # what the threshold counts: "deadwood" or "count"
-    same: int   # value of mid/late meaning "same as the overall threshold"
-
-
-KNOBS = {
-    "gin": Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", "deadwood", -1),
-    "tonk": Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", "count", -2),
-}
-
-
-
-
-@dataclass(frozen=True)
 class SweepSpec:
     variant: str = "gin"
-    thresholds: tuple[int, ...] = tuple(range(0, 11))
+    thresholds: tuple[int, ...] = ()        # () = the game's default range
     by_turn: bool = False
     buckets: tuple[int, int] = (5, 9)      # own turn where mid / late start (stock: cards left)
     bucket_by: str = "turn"                 # "turn" (own turn number) or "stock" (Gin: cards left)
     hands: int = 200_000
-    games: int = 0                          # Gin: games to target_score per arm (0: skip)
+    games: int | None = None                # whole games per arm (0: skip; None: the game's default)
     seed: int = 0
     players: int | None = None
     rules: tuple[str, ...] = ()
     strategy: str = "simple"                # seat 0's base strategy
     opponent: str = "simple"                # every other seat
 
+    @property
+    def game(self) -> Variant:
+        return get_variant(self.variant)
+
     def knob(self) -> Knob:
-        if self.variant not in KNOBS:
-            raise SweepError(f"knock sweeps exist for {', '.join(KNOBS)}, not {self.variant!r}")
-        return KNOBS[self.variant]
+        k = self.game.knob
+        if k is None:
+            knock_games = [n for n in available() if get_variant(n).knob is not None]
+            raise SweepError(f"{self.variant} has no knock decision to sweep; knock sweeps exist for "
+                             f"{', '.join(knock_games)}")
+        return k
+
+    def __post_init__(self):
+        """Defaults from the game: its threshold range, and its games per arm."""
+        if self.variant not in available():
+            return
+        if not self.thresholds and self.game.knob is not None:
+            lo, hi = self.game.knob.default_range
+            object.__setattr__(self, "thresholds", tuple(range(lo, hi + 1)))
+        if self.games is None:
+            g = self.game.game
+            object.__setattr__(self, "games", g.sweep_games if g is not None and self.game.game_kernel else 0)
+
+    def focus(self) -> tuple[str, float]:
+        """Per-hand series the arms are judged on, and its scale: the score of seat 0, or for
+        games whose hand scores are not zero-sum its net against the average other seat."""
+        probe = self.spec_for(self.base(), 1)
+        if self.game.scores_zero_sum(probe.rules):
+            return "score0", 1.0
+        return "field0", 1.0 / (probe.n_seats - 1)
 
     def base(self) -> Strategy:
         return parse_strategy(self.strategy, self.variant)
@@ -98,29 +105,48 @@ class SweepSpec:
             for t in self.thresholds:
                 vals = {k.param: best, k.mid: best, k.late: best, k.mid_from: mid_from, k.late_from: late_from}
                 if self.bucket_by == "stock":
-                    vals["bucket_by"] = 1
+                    vals[k.bucket_by] = 1
                 vals[{"early": k.param, "mid": k.mid, "late": k.late}[b]] = t
                 arms.append((b, t, derive(self.base(), **vals)))
         return arms
 
     def check(self) -> None:
-        self.knob()
-        if len(self.thresholds) < 2:
+        k = self.knob()
+        levels = self.thresholds
+        if len(levels) < 2:
             raise SweepError("give at least two thresholds, e.g. --thresholds 0..10")
-        if list(self.thresholds) != sorted(set(self.thresholds)):
+        if list(levels) != sorted(set(levels)):
             raise SweepError("thresholds must be increasing and distinct")
+        self._check_range(k, levels)
         if self.bucket_by not in ("turn", "stock"):
             raise SweepError(f"bucket_by must be 'turn' or 'stock', not {self.bucket_by!r}")
+        if self.bucket_by not in k.bucket_kinds:
+            raise SweepError(f"{self.variant} sweeps buckets by {' or '.join(k.bucket_kinds)}, not {self.bucket_by}")
         if self.bucket_by == "stock":
-            if self.variant != "gin":
-                raise SweepError("stock-size buckets exist for gin only; use turn buckets")
             if not (self.buckets[0] > self.buckets[1] >= 0):
                 raise SweepError("stock buckets: mid starts at a larger stock than late, e.g. --buckets 20,10")
         elif not (1 < self.buckets[0] < self.buckets[1]):
             raise SweepError("buckets: mid must start after turn 1 and before late, e.g. --buckets 5,9")
-        if self.games and self.variant != "gin":
-            raise SweepError("--games (whole games to target_score) exists for gin only")
+        if self.games and self.game.game_kernel is None:
+            raise SweepError(f"{self.variant} has no whole-game mode: drop --games")
         self.spec_for(self.base(), 1)  # validates variant, rules, players, strategies
+
+    def _check_range(self, k: Knob, levels) -> None:
+        """Thresholds within the strategy parameter's bounds and, where the rules cap a legal
+        knock, at most that cap (a higher threshold would only repeat the cap's arm)."""
+        p = self.base().family.params[self.base().family.index(k.param)]
+        lo, hi = max(int(p.lo), 0), int(p.hi)
+        if k.limit_rule is not None:
+            rules = self.spec_for(self.base(), 1).rules
+            hi = min(hi, int(getattr(rules, k.limit_rule)))
+            why = f" (rule {k.limit_rule}={hi})"
+        else:
+            why = ""
+        bad = [t for t in levels if not lo <= t <= hi]
+        if bad:
+            shown = ", ".join(map(str, bad[:3])) + (", ..." if len(bad) > 3 else "")
+            raise SweepError(f"{self.variant} knock thresholds run from {lo} to {hi}{why}; "
+                             f"outside: {shown} (e.g. --thresholds {lo}..{hi})")
 
 
 # ----------------------------------------------------------------------------------------
@@ -184,7 +210,7 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None) -
     if out is not None and res.complete:
         info = json.loads((out / "sweep.json").read_text())
         info["best_overall"] = res.best_overall
-        store._atomic_write(out / "sweep.json", json.dumps(info, indent=2).encode())
+        store.write_study(out, "sweep.json", info)
     return res
 
 
@@ -198,7 +224,7 @@ def _write_spec(out: Path, spec: SweepSpec) -> None:
         return
     if out.exists() and any(out.iterdir()):
         raise store.StoreError(f"{out} is not empty and holds no sweep; choose a new folder")
-    store._atomic_write(path, json.dumps(info, indent=2).encode())
+    store.write_study(out, "sweep.json", info)
 
 
 def load_sweep(path) -> SweepResult:
@@ -237,15 +263,10 @@ def _pair(total: dict, i: int, j: int, name: str) -> tuple[Estimate, int]:
     return e, nz
 
 
-def _arm_estimates(total: dict, i: int, mode: str) -> dict:
+def _arm_estimates(total: dict, i: int, focus: str, scale: float) -> dict:
     m = total["arms"][i]["moments"]
-    if mode == "games":
-        mean = mean_from_moments(*m["net0"])
-        win = wilson(m["rate:win0"][1], m["rate:win0"][0])
-    else:
-        mean = mean_from_moments(*m["score0"])
-        win = wilson(m["rate:win0"][1], m["rate:win0"][0])
-    return {"mean": mean, "win": win}
+    return {"mean": mean_from_moments(*m[focus]).scaled(scale),
+            "win": wilson(m["rate:win0"][1], m["rate:win0"][0])}
 
 
 def sweep_table(spec: SweepSpec, total: dict, mode: str = "hands", group: list[int] | None = None,
@@ -255,8 +276,9 @@ def sweep_table(spec: SweepSpec, total: dict, mode: str = "hands", group: list[i
     idx = group if group is not None else list(range(len(total["arms"])))
     thresholds = labels if labels is not None else list(spec.thresholds)
     rows = []
-    ests = [_arm_estimates(total, i, mode) for i in idx]
-    focus = "win0" if mode == "games" else "score0"
+    mean_name, scale = ("net0", 1.0) if mode == "games" else spec.focus()
+    ests = [_arm_estimates(total, i, mean_name, scale) for i in idx]
+    focus = "win0" if mode == "games" else mean_name
     key = (lambda e: e["win"].value) if mode == "games" else (lambda e: e["mean"].value)
     best_k = max(range(len(idx)), key=lambda k: key(ests[k]))
     for k, i in enumerate(idx):
@@ -265,6 +287,7 @@ def sweep_table(spec: SweepSpec, total: dict, mode: str = "hands", group: list[i
             d, nz = Estimate(0.0, 0.0, 0.0, e["mean"].n), 0
         else:
             d, nz = _pair(total, i, idx[best_k], focus)
+            d = d if mode == "games" else d.scaled(scale)
         rows.append({
             "threshold": thresholds[k], "n": e["mean"].n,
             "mean": e["mean"].value, "mean_lo": e["mean"].lo, "mean_hi": e["mean"].hi,
@@ -280,11 +303,13 @@ def knock_chart(spec: SweepSpec, by_turn: dict) -> pd.DataFrame:
     """Cells bucket x threshold d (d > smallest threshold): EV margin of knocking at exactly d
     versus playing on (arm d minus arm d-1 of that bucket, paired), CI and the decision."""
     n_t = len(spec.thresholds)
+    name, scale = spec.focus()
     rows = []
     for g, b in enumerate(BUCKETS):
         for k in range(1, n_t):
             i, j = g * n_t + k, g * n_t + k - 1
-            e, nz = _pair(by_turn, i, j, "score0")
+            e, nz = _pair(by_turn, i, j, name)
+            e = e.scaled(scale)
             decision = "knock" if e.lo > 0 else ("play on" if e.hi < 0 else "can't tell")
             rows.append({"bucket": b, "threshold": spec.thresholds[k], "margin": e.value,
                          "lo": e.lo, "hi": e.hi, "n": e.n, "hands_affected": nz, "decision": decision})

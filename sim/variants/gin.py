@@ -41,6 +41,7 @@ from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, 
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from ..games import game_kernel
+from ..advice import AdvisorSpec
 from . import Knob, Variant, WholeGame
 
 OUTCOMES = ("knock", "gin", "undercut", "void", "big_gin")
@@ -466,6 +467,7 @@ VARIANT = Variant(
     extra_columns=EXTRA_COLUMNS,
     hand_word="deadwood",
     zero_sum=True,
+    advisor=AdvisorSpec("sim.advisors.gin", opp_models=("played", "uniform")),
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by"),

@@ -95,6 +95,7 @@ from ..cards import (
 )
 from ..rules import RulesBase, RulesError, option
 from ..strategies import tonk as T
+from ..advice import AdvisorSpec
 from . import Knob, Variant, hand_columns
 
 OUTCOMES = ("tonk_deal", "tonk_tie", "tonk_out", "out_discard", "knock_won", "knock_caught", "stock_out")
@@ -953,6 +954,7 @@ VARIANT = Variant(
     extra_columns=EXTRA_COLUMNS,
     hand_word="count",
     zero_sum=True,
+    advisor=AdvisorSpec("sim.advisors.tonk", opp_models=("uniform",)),
     knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
               default_range=(0, 20), action="drop"),
 )

@@ -1,0 +1,210 @@
+"""Tonk's advisor: "drop now" vs "draw and play on" at the start of my turn.
+
+Worlds as in :mod:`sim.advice`.  **A, drop now**: paid by the Tonk knock rule with my seat as
+the knocker; **B, play on**: I draw and the hand continues by ``tonk.play_from_state``
+without dropping on this turn.  "Won": my stake change > 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import advice as A
+from .. import rng
+from ..bits import bit as _bit
+from ..cards import card_text, cards_text, to_mask, value_table
+from ..strategies import parse_strategy, split_specs, strategy_matrix
+from ..variants import tonk as TK
+
+
+@njit(cache=True)
+def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n_spreads, pool,
+                stock_size, upcard, known, turn, seed, first_world, out, debug):
+    """Worlds ``first_world ..`` of a Tonk drop question, at the start of my turn (seat 0).
+
+    ``hand`` uint64: my cards; ``opp_cards`` int64[n-1]: cards held by seats 1..n-1;
+    spreads ``sp_owner0/sp_kind0/sp_cards0`` (first ``n_spreads`` used, copied per world);
+    ``upcard``: top discard code, ``UP_SAMPLE`` or ``A.UP_NONE``; ``turn``: turns begun before
+    mine (``play_from_state``'s ``turn``).
+    """
+    n = strat.shape[0]
+    n_pool = pool.shape[0]
+    perm = np.empty(n_pool, dtype=np.int64)
+    hands = np.zeros(n, dtype=np.uint64)
+    stock = np.zeros(TK.N_CARDS, dtype=np.int64)
+    discard = np.zeros(TK.N_CARDS, dtype=np.int64)
+    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    ctr = np.zeros(TK.C_WIDTH, dtype=np.int64)
+    st = np.zeros(n, dtype=np.uint64)
+    pay = np.zeros(n, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    info = np.zeros(TK.I_WIDTH, dtype=np.int64)
+    s0 = TK.N_CARDS - stock_size
+    for i in range(out.shape[0]):
+        w = first_world + i
+        ws = rng.new_state(seed, A.STREAM_WORLD, w)
+        rng.shuffle_into(ws, pool, perm)
+        up, pos = A.upcard_of(perm, upcard)
+        hands[0] = hand
+        for s in range(1, n):
+            h = np.uint64(0)
+            for j in range(opp_cards[s - 1]):
+                h |= _bit(perm[pos + j])
+            pos += opp_cards[s - 1]
+            hands[s] = h
+        # A: drop now
+        for s in range(n):
+            counts[s] = TK.hand_value(hands[s])
+        TK.settle_knock(counts, 0, pay)
+        out[i, A.K_PTS] = pay[0]
+        out[i, A.K_WIN] = 1 if pay[0] > 0 else 0
+        # B: draw and play on
+        npile = A.lay_out_rest(perm, pos, n_pool, stock_size, stock, s0, known, discard)
+        if up != A.UP_NONE:
+            discard[npile] = up
+            npile += 1
+        for k in range(n_spreads):
+            sp_owner[k] = sp_owner0[k]
+            sp_kind[k] = sp_kind0[k]
+            sp_cards[k] = sp_cards0[k]
+        ctr[TK.C_STOCK] = s0
+        ctr[TK.C_PILE] = npile
+        ctr[TK.C_SPREADS] = n_spreads
+        for s in range(n):
+            st[s] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
+        TK.play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr,
+                           0, turn, st, False, debug, pay, counts, info)
+        out[i, A.P_PTS] = pay[0]
+        out[i, A.P_WIN] = 1 if pay[0] > 0 else 0
+
+
+def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_size, upcard,
+                  known, turn, seed, first_world, n_worlds, *, debug=False):
+    """Python entry: int64[n_worlds, N_OUT].  ``spreads``: ``(owner, kind, mask)`` triples
+    (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun before mine."""
+    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    for k, (owner, kind, mask) in enumerate(spreads):
+        sp_owner[k], sp_kind[k], sp_cards[k] = owner, kind, np.uint64(mask)
+    out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    tonk_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
+                np.ascontiguousarray(strat_mat, dtype=np.float64), np.uint64(hand_mask),
+                np.ascontiguousarray(opp_cards, dtype=np.int64), sp_owner, sp_kind, sp_cards,
+                np.int64(len(spreads)), np.ascontiguousarray(pool, dtype=np.int64),
+                np.int64(stock_size), np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
+                np.int64(turn), np.int64(seed), np.int64(first_world), out, bool(debug))
+    return out
+
+
+def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
+            stock, opp_cards, first_upcard, seed, opp_model, debug) -> A.Prepared:
+    """Check a Tonk drop position (see ``analysis.studies.knock_advice``) and set up its worlds."""
+    if not 2 <= players <= 6:
+        raise A.AdviceError(f"tonk is played by 2 to 6 players, not {players} (set --players)")
+    if first_upcard is not None:
+        raise A.AdviceError("first upcard is a gin (oklahoma) option: drop --first-upcard")
+    r = A.rules_of(TK.TonkRules, rules, players=players)
+    if r.players != players:
+        raise A.AdviceError(f"rule players={r.players} contradicts players={players}: give the count once")
+    notes: list[str] = []
+    h = A.cards(hand, "hand")
+    if not 1 <= h.size <= TK.HAND_SIZE:
+        raise A.AdviceError(f"a tonk hand holds 1 to {TK.HAND_SIZE} cards at the start of a turn, got {h.size}")
+    n_opp = players - 1
+    if opp_cards is None:
+        oc = [TK.HAND_SIZE] * n_opp
+    elif isinstance(opp_cards, (int, np.integer)):
+        oc = [int(opp_cards)] * n_opp
+    else:
+        oc = [int(x) for x in opp_cards]
+        if len(oc) == 1:
+            oc = oc * n_opp
+    if len(oc) != n_opp:
+        raise A.AdviceError(f"{len(oc)} opponent card counts given for {n_opp} opponents: give one "
+                          "for all or one per opponent")
+    if any(not 1 <= x <= TK.HAND_SIZE for x in oc):
+        raise A.AdviceError(f"an opponent holds 1 to {TK.HAND_SIZE} cards (with none the hand is over), "
+                          f"got {', '.join(map(str, oc))}")
+    up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
+    if up.size > 1:
+        raise A.AdviceError(f"upcard: give one card (the top of the discard pile), got {up.size}")
+    known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
+    entries = A.spread_entries(spreads, players)
+    sp = []
+    groups = [("in your hand", h), ("the upcard", up), ("in the discards", known)]
+    for owner, text in entries:
+        codes = A.cards(text, f"spread {text!r}")
+        m = to_mask(codes)
+        kind = TK.BOOK if len({int(c) & 15 for c in codes}) == 1 else TK.RUN
+        if not TK.is_legal_spread(kind, np.uint64(m)):
+            raise A.AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
+                              "run (3+ in suit, ace low)")
+        sp.append((owner, kind, m))
+        groups.append((f"in the spread {cards_text(codes)}", codes))
+    A.no_overlap(groups)
+    if turn == 1 and (sp or known.size or h.size != TK.HAND_SIZE or any(x != TK.HAND_SIZE for x in oc)):
+        raise A.AdviceError("on turn 1 nobody has played yet (you are the first to play): every hand "
+                          "holds 5 cards and there are no spreads or buried discards")
+    if r.no_upcard and turn == 1 and up.size:
+        raise A.AdviceError("with no_upcard there is no discard pile on turn 1: drop --upcard")
+    pool = A.pool_without(np.concatenate([codes for _, codes in groups]))
+    if up.size:
+        upc = int(up[0])
+    elif r.no_upcard and turn == 1:
+        upc = A.UP_NONE
+    else:
+        upc = A.UP_SAMPLE
+        notes.append("upcard not given: the top of the discard pile is drawn from the unseen cards")
+    available = pool.size - sum(oc) - (1 if upc == A.UP_SAMPLE else 0)
+    if available < 0:
+        raise A.AdviceError(f"too many cards: the opponents' {sum(oc)} cards do not fit in the "
+                          f"{pool.size} unseen cards")
+    initial = 52 - TK.HAND_SIZE * players - (0 if r.no_upcard else 1)
+    lo = max(0, initial - (turn - 1) * players)
+    hi = initial
+    if stock is None:
+        st = min(lo, available)
+        if st < lo:
+            notes.append(f"stock clipped to {st}: only {available} unseen cards are left for it")
+        else:
+            notes.append(f"stock {st} (default for turn {turn}: every turn so far drew from the stock)")
+    else:
+        st = int(stock)
+        if turn == 1 and st != initial:
+            raise A.AdviceError(f"stock {st} is impossible on turn 1 with {players} players: it holds {initial}")
+        if not lo <= st <= hi:
+            raise A.AdviceError(f"stock {st} is impossible on your turn {turn} with {players} players: "
+                              f"it holds {lo} to {hi} cards")
+        if st > available:
+            raise A.AdviceError(f"stock {st} is impossible: only {available} unseen cards are left for "
+                              "it after the opponents' hands")
+    if any(o != 0 for o, _, _ in sp):
+        notes.append("spread owners are informational: anyone may hit any spread")
+    notes.append("knock = drop at the start of your turn, before drawing")
+    me = parse_strategy(strategy, "tonk")
+    opp_specs = split_specs(opponent)
+    if len(opp_specs) == 1:
+        opp_specs = opp_specs * n_opp
+    if len(opp_specs) != n_opp:
+        raise A.AdviceError(f"{len(opp_specs)} opponent strategies given for {n_opp} opponents: give one "
+                          "for all or one per opponent")
+    opps = [parse_strategy(x, "tonk") for x in opp_specs]
+    smat = strategy_matrix([me] + opps)
+    rarr = r.to_array()
+    hmask = to_mask(h)
+    count = int(value_table()[h].sum())
+    t_before = (turn - 1) * players
+
+    def call(first, n):
+        return rollouts(rarr, smat, hmask, oc, sp, pool, st, upc, known, t_before, seed,
+                               first, n, debug=debug)
+
+    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
+                   hand_score=count, knock_limit=None, discard=None, turn=turn, stock=st,
+                   players=players, upcard=card_text(upc) if upc >= 0 else None,
+                   strategy=me.spec, opponent=",".join(o.spec for o in opps),
+                   rules=r.as_dict()), notes)
