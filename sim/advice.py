@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from . import rng
+from . import table as TB
 from .bits import bit as _bit
 from .variants import gin as G
 from .variants import tonk as TK
@@ -220,9 +221,9 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
     hands = np.zeros(n, dtype=np.uint64)
     stock = np.zeros(TK.N_CARDS, dtype=np.int64)
     discard = np.zeros(TK.N_CARDS, dtype=np.int64)
-    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     ctr = np.zeros(TK.C_WIDTH, dtype=np.int64)
     st = np.zeros(n, dtype=np.uint64)
     pay = np.zeros(n, dtype=np.int64)
@@ -243,7 +244,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
             hands[s] = h
         # A: drop now
         for s in range(n):
-            counts[s] = TK.hand_value(hands[s])
+            counts[s] = TB.hand_value(hands[s])
         TK.settle_knock(counts, 0, pay)
         out[i, K_PTS] = pay[0]
         out[i, K_WIN] = 1 if pay[0] > 0 else 0
@@ -270,10 +271,10 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
 def tonk_rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_size, upcard,
                   known, turn, seed, first_world, n_worlds, *, debug=False):
     """Python entry: int64[n_worlds, N_OUT].  ``spreads``: ``(owner, kind, mask)`` triples
-    (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun before mine."""
-    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    (kind ``table.BOOK``/``table.RUN``); ``turn``: turns begun before mine."""
+    sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     for k, (owner, kind, mask) in enumerate(spreads):
         sp_owner[k], sp_kind[k], sp_cards[k] = owner, kind, np.uint64(mask)
     out = np.zeros((int(n_worlds), N_OUT), dtype=np.int64)

@@ -443,6 +443,7 @@ def _advise_gin(hand, *, turn, upcard, discards, spreads, players, opponent, str
 def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
                  stock, opp_cards, first_upcard, seed, opp_model, debug, sample) -> Advice:
     from sim import advice as K
+    from sim import table as TB
     from sim.variants import tonk as TK
     if not 2 <= players <= 6:
         raise AdviceError(f"tonk is played by 2 to 6 players, not {players} (set --players)")
@@ -480,8 +481,8 @@ def _advise_tonk(hand, *, turn, upcard, discards, spreads, players, opponent, st
     for owner, text in entries:
         codes = _cards(text, f"spread {text!r}")
         m = to_mask(codes)
-        kind = TK.BOOK if len({int(c) & 15 for c in codes}) == 1 else TK.RUN
-        if not TK.is_legal_spread(kind, np.uint64(m)):
+        kind = TB.BOOK if len({int(c) & 15 for c in codes}) == 1 else TB.RUN
+        if not TB.is_legal_spread(kind, np.uint64(m)):
             raise AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
                               "run (3+ in suit, ace low)")
         sp.append((owner, kind, m))
