@@ -111,7 +111,7 @@ def hand_and_table(draw, max_hand=6):
     suits = draw(hs.lists(hs.integers(0, 3), min_size=1, max_size=4, unique=True))
     lo = draw(hs.integers(0, 7))
     pool = [card_code(r, s) for s in suits for r in range(lo, min(lo + 6, 13))]
-    hand = draw(hs.lists(hs.sampled_from(pool), min_size=1, max_size=max_hand, unique=True))
+    hand = draw(hs.lists(hs.sampled_from(pool), min_size=2, max_size=max_hand, unique=True))
     return hand, draw(tables(avoid=frozenset(hand)))
 
 
@@ -176,11 +176,8 @@ def test_claim_spreads_refuses_an_illegal_spread_and_a_card_seen_twice():
 def test_hit_masks_are_the_cards_that_keep_a_spread_legal(data):
     spreads = data.draw(tables())
     run_hm, book_hm = hit_masks(spreads)
-    on_table = {c for sp in spreads for c in sp}
-    for c in ALL:
-        if c in on_table:
-            assert not (int(run_hm | book_hm) >> c & 1)
-            continue
+    on_table = {c for sp in spreads for c in sp}   # never in a hand: the masks may hold them
+    for c in set(ALL) - on_table:
         ok = py_hittable(c, spreads)
         assert bool(int(run_hm) >> c & 1) == any(ref.is_run(spreads[i]) for i in ok)
         assert bool(int(book_hm) >> c & 1) == any(ref.is_book(spreads[i]) for i in ok)
@@ -281,7 +278,7 @@ def test_planner_matches_brute_force_and_never_keeps_only_the_taken_card(data):
     expected = ref.best_play_score(hand, spreads, taken, *flags)
     assert (None if score == TB.NO_PLAN else score) == expected
     rest = set(hand) - {c for sp in new for c in sp} - set(hits)
-    assert rest != {taken}
+    assert score == TB.NO_PLAN or rest != {taken}
     assert all(ref.is_spread(sp) for sp in new)
 
 

@@ -1,8 +1,12 @@
 """The Tonk strategy family (variant ``tonk``).
 
-Parameters (kernel column = 1 + position in ``PARAMS``; the decisions themselves are the
-small njit functions at the end of this module, called by the rules kernel
-:mod:`sim.variants.tonk` with the seat's strategy row ``srow`` float64[PARAM_WIDTH]):
+The rules kernel :mod:`sim.variants.tonk` asks the decisions of the small njit functions at
+the end of this module, passing the seat's strategy row ``srow`` float64[PARAM_WIDTH]:
+:func:`wants_drop`, :func:`wants_take`, :func:`spread_now`, :func:`hit_now` and
+:func:`choose_discard` (with :func:`near_meld_cards`); which spreads and hits are made is
+the open-table planner :func:`sim.table.plan_play`, told what the strategy allows.
+
+Parameters (kernel column = 1 + position in ``PARAMS``):
 
 * dropping (knocking) at the start of a turn, before drawing: drop when the own count is
   ``<= max_count + per_opp * (players - 2)``, from own turn ``min_turn`` on, and only if every
