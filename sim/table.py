@@ -17,8 +17,8 @@ int64[MAX_MELDS] (kinds) by :func:`enum_melds`.
 Kernels (all ``cache=True``, arrays and scalars only):
 
 * hand shape: :func:`hand_value` (count A=1, 2..10, J Q K=10), :func:`highest_code`,
-  :func:`book_ranks3`, :func:`book_ranks4`, :func:`ranks_all_suits`, :func:`run_starts`, :func:`has_meld`,
-  :func:`meld_cards`, :func:`has_forced_meld`;
+  :func:`book_ranks3`, :func:`book_ranks4`, :func:`ranks_all_suits`, :func:`run_starts`,
+  :func:`has_meld`, :func:`meld_cards`, :func:`has_forced_meld`;
 * the table: :func:`is_legal_spread`, :func:`table_hit_masks` (cards that can be hit now),
   :func:`hit_closure` (hits chained along runs), :func:`apply_hits`, :func:`add_spread`,
   :func:`lay_plan` (carry out a plan), :func:`claim_spreads` (card conservation, legality);
@@ -35,7 +35,8 @@ Single-pack bitmask today, and what the later open-melding games add:
   ``layoff_requires_own_meld`` and one meld per turn become parameters of the planner.
 * Wrotham and Ramino Drift: jokers wild in melds; a spread then records what each joker
   stands for (a joker swap takes it back), so ``sp_cards`` alone no longer says which card
-  can be hit; Ramino Drift allows hits only after one's own first meld.
+  can be hit; Ramino Drift allows hits only after one's own first meld, and Wrotham's late
+  deals allow melding only the whole hand at once.
 * Loba: two packs with jokers, so hands and spreads are multisets (count vectors of length
   ``N_CODES``, not bits): piernas of 3-6 cards of one rank in exactly three suits, escaleras
   of 4+ with at most two jokers.  The kernels here then get count-vector twins; the planner's
