@@ -1,4 +1,5 @@
-"""Tonk engine (sim.variants.tonk) and its strategy family (sim.strategies.tonk)."""
+"""Tonk engine (sim.variants.tonk), its strategy family (sim.strategies.tonk) and the open
+table it plays on (sim.table)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import tonk_reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
+from sim import table as TB
 from sim.cards import card_code, parse_cards, standard_pack
 from sim.rules import RulesError
 from sim.strategies import (
@@ -441,20 +443,20 @@ def test_plan_play_finds_the_best_spreads_and_hits(data):
     spreads = _table_spreads(data.draw, set(hand))
     taken = data.draw(hs.sampled_from([None] + hand))
     spread_ok, hit_ok, must, needs_new = (data.draw(hs.booleans()) for _ in range(4))
-    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     for i, sp in enumerate(spreads):
-        sp_kind[i] = TK.BOOK if len({c & 15 for c in sp}) == 1 else TK.RUN
+        sp_kind[i] = TB.BOOK if len({c & 15 for c in sp}) == 1 else TB.RUN
         sp_cards[i] = sum(1 << c for c in sp)
-    run_hm, book_hm = (np.uint64(x) for x in TK.table_hit_masks(sp_kind, sp_cards, len(spreads)))
+    run_hm, book_hm = (np.uint64(x) for x in TB.table_hit_masks(sp_kind, sp_cards, len(spreads)))
     hmask = np.uint64(sum(1 << c for c in hand))
     tmask = np.uint64(0 if taken is None else 1 << taken)
-    mm = np.zeros(TK.MAX_MELDS, dtype=np.uint64)
-    mk = np.zeros(TK.MAX_MELDS, dtype=np.int64)
-    score, a, b, hits = TK.plan_play(hmask, tmask, run_hm, book_hm, spread_ok, hit_ok, must,
+    mm = np.zeros(TB.MAX_MELDS, dtype=np.uint64)
+    mk = np.zeros(TB.MAX_MELDS, dtype=np.int64)
+    score, a, b, hits = TB.plan_play(hmask, tmask, run_hm, book_hm, spread_ok, hit_ok, must,
                                      needs_new, mm, mk)
     expected = ref.best_play_score(hand, spreads, taken, spread_ok, hit_ok, must, needs_new)
-    assert (None if score == TK.NO_PLAN else score) == expected
+    assert (None if score == TB.NO_PLAN else score) == expected
     if expected is None:
         return
     # carry the plan out and check the table stays legal and the score is what was promised
@@ -468,7 +470,7 @@ def test_plan_play_finds_the_best_spreads_and_hits(data):
             n_sp += 1
             rest &= ~int(mm[k])
     assert int(hits) & rest == int(hits)
-    assert TK.apply_hits(np.uint64(hits), sp_kind, sp_cards, n_sp) == 0
+    assert TB.apply_hits(np.uint64(hits), sp_kind, sp_cards, n_sp) == 0
     rest &= ~int(hits)
     for i in range(n_sp):
         assert ref.is_spread([c for c in ALL if int(sp_cards[i]) >> c & 1])
@@ -482,10 +484,10 @@ def test_plan_play_finds_the_best_spreads_and_hits(data):
 @settings(max_examples=200, deadline=None)
 def test_bit_helpers_match_reference(hand):
     m = np.uint64(sum(1 << c for c in hand))
-    assert TK.hand_value(m) == ref.count(hand)
-    assert TK.popcount(m) == len(hand)
+    assert TB.hand_value(m) == ref.count(hand)
+    assert TB.popcount(m) == len(hand)
     melds = [c for k in range(3, len(hand) + 1) for c in combinations(hand, k) if ref.is_spread(c)]
-    assert bool(TK.has_meld(m)) == bool(melds)
-    assert int(TK.meld_cards(m)) == sum(1 << c for c in set().union(*melds))
+    assert bool(TB.has_meld(m)) == bool(melds)
+    assert int(TB.meld_cards(m)) == sum(1 << c for c in set().union(*melds))
     if hand:
-        assert TK.highest_code(m) == ref._highest(hand)
+        assert TB.highest_code(m) == ref._highest(hand)

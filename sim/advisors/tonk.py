@@ -15,6 +15,7 @@ from .. import rng
 from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask, value_table
 from ..strategies import parse_strategy, split_specs, strategy_matrix
+from .. import table as TB
 from ..variants import tonk as TK
 
 
@@ -34,9 +35,9 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
     hands = np.zeros(n, dtype=np.uint64)
     stock = np.zeros(TK.N_CARDS, dtype=np.int64)
     discard = np.zeros(TK.N_CARDS, dtype=np.int64)
-    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     ctr = np.zeros(TK.C_WIDTH, dtype=np.int64)
     st = np.zeros(n, dtype=np.uint64)
     pay = np.zeros(n, dtype=np.int64)
@@ -57,7 +58,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
             hands[s] = h
         # A: drop now
         for s in range(n):
-            counts[s] = TK.hand_value(hands[s])
+            counts[s] = TB.hand_value(hands[s])
         TK.settle_knock(counts, 0, pay)
         out[i, A.K_PTS] = pay[0]
         out[i, A.K_WIN] = 1 if pay[0] > 0 else 0
@@ -85,9 +86,9 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
                   known, turn, seed, first_world, n_worlds, *, debug=False):
     """Python entry: int64[n_worlds, N_OUT].  ``spreads``: ``(owner, kind, mask)`` triples
     (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun before mine."""
-    sp_owner = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_kind = np.zeros(TK.MAX_SPREADS, dtype=np.int64)
-    sp_cards = np.zeros(TK.MAX_SPREADS, dtype=np.uint64)
+    sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     for k, (owner, kind, mask) in enumerate(spreads):
         sp_owner[k], sp_kind[k], sp_cards[k] = owner, kind, np.uint64(mask)
     out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
@@ -139,8 +140,8 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     for owner, text in entries:
         codes = A.cards(text, f"spread {text!r}")
         m = to_mask(codes)
-        kind = TK.BOOK if len({int(c) & 15 for c in codes}) == 1 else TK.RUN
-        if not TK.is_legal_spread(kind, np.uint64(m)):
+        kind = TB.BOOK if len({int(c) & 15 for c in codes}) == 1 else TB.RUN
+        if not TB.is_legal_spread(kind, np.uint64(m)):
             raise A.AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
                               "run (3+ in suit, ace low)")
         sp.append((owner, kind, m))

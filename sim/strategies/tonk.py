@@ -1,7 +1,12 @@
 """The Tonk strategy family (variant ``tonk``).
 
-Parameters (kernel column = 1 + position in ``PARAMS``; the decisions themselves are the
-small njit functions in :mod:`sim.variants.tonk`):
+The rules kernel :mod:`sim.variants.tonk` asks the decisions of the small njit functions at
+the end of this module, passing the seat's strategy row ``srow`` float64[PARAM_WIDTH]:
+:func:`wants_drop`, :func:`wants_take`, :func:`spread_now`, :func:`hit_now` and
+:func:`choose_discard` (with :func:`near_meld_cards`); which spreads and hits are made is
+the open-table planner :func:`sim.table.plan_play`, told what the strategy allows.
+
+Parameters (kernel column = 1 + position in ``PARAMS``):
 
 * dropping (knocking) at the start of a turn, before drawing: drop when the own count is
   ``<= max_count + per_opp * (players - 2)``, from own turn ``min_turn`` on, and only if every
@@ -28,6 +33,22 @@ count-lowering takes).  Any preset or the family name takes overrides:
 ``drop(max_count=8,min_turn=2)``, ``tonk(spread_eagerness=0.5)``.
 """
 
+from numba import njit
+
+from .. import rng
+from ..bits import bit
+from ..table import (
+    RANKS13,
+    U1,
+    U2,
+    U16,
+    U32,
+    U48,
+    VALUES,
+    highest_code,
+    meld_cards,
+    ranks_all_suits,
+)
 from . import Param, StrategyFamily, register
 
 FAMILY_CODE = 2
@@ -66,3 +87,94 @@ FAMILY = register(StrategyFamily(
         "careful": {"discard_rule": 1, "upcard_take": 1},
     },
 ))
+
+
+# ----------------------------------------------------------------------------------------
+# the decisions (njit; ``srow`` float64: the seat's strategy row, parameters at P_*)
+
+@njit(cache=True)
+def near_meld_cards(h):
+    """uint64: the cards of the hand ``h`` (uint64) in a pair or within two ranks of another
+    card of their suit (``discard_rule=1`` keeps them)."""
+    a = h & RANKS13
+    b = (h >> U16) & RANKS13
+    c = (h >> U32) & RANKS13
+    d = (h >> U48) & RANKS13
+    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    near = h & ranks_all_suits(pairs)
+    return near | (h & ((h << U1) | (h >> U1) | (h << U2) | (h >> U2)))
+
+
+@njit(cache=True)
+def wants_drop(srow, count, own_turn, n_players, min_opp_cards):
+    """bool: drop (knock) at the start of this turn, before drawing?  ``count``: own count,
+    ``own_turn``: own turn number (1 = first), ``min_opp_cards``: fewest cards an opponent
+    holds (ints).  The threshold is max_count, or the mid/late bucket's own threshold from
+    own turn mid_from/late_from on, plus per_opp per opponent beyond the first."""
+    mc = srow[P_MAX_COUNT]
+    late = srow[P_LATE_FROM]
+    mid = srow[P_MID_FROM]
+    if late >= 0 and own_turn >= late:
+        if srow[P_MAX_COUNT_LATE] > -2:
+            mc = srow[P_MAX_COUNT_LATE]
+    elif mid >= 0 and own_turn >= mid:
+        if srow[P_MAX_COUNT_MID] > -2:
+            mc = srow[P_MAX_COUNT_MID]
+    if mc < 0 or own_turn < srow[P_MIN_TURN] or min_opp_cards < srow[P_MIN_OPP_CARDS]:
+        return False
+    return count <= mc + srow[P_PER_OPP] * (n_players - 2)
+
+
+@njit(cache=True)
+def spread_now(srow, st):
+    """bool: lay down held spreads this turn?  ``spread_eagerness`` is a probability; the
+    draw uses the seat's generator ``st`` uint64[1] (advanced in place) only when it is
+    strictly between 0 and 1."""
+    e = srow[P_SPREAD_EAGERNESS]
+    if e >= 1.0:
+        return True
+    if e <= 0.0:
+        return False
+    return rng.uniform(st) < e
+
+
+@njit(cache=True)
+def choose_discard(srow, hand, forbidden, protect):
+    """Code (int64) of the card to discard from ``hand`` (uint64; never a card of
+    ``forbidden``, the card taken from the pile; cards of ``protect``, held spread cards,
+    only when nothing else can go): the highest, with ``discard_rule=1`` outside
+    near-melds when possible."""
+    cand = hand & ~forbidden
+    c = cand & ~protect
+    if c:
+        cand = c
+    if srow[P_DISCARD_RULE] != 0:
+        c = cand & ~near_meld_cards(hand)
+        if c:
+            cand = c
+    return highest_code(cand)
+
+
+@njit(cache=True)
+def wants_take(srow, hand, card, table_hm):
+    """bool: take ``card`` (int64 code of the top discard) instead of drawing from the
+    stock?  ``hand`` uint64 before the draw; ``table_hm`` uint64: cards that can be hit
+    onto the table now."""
+    b = bit(card)
+    h6 = hand | b
+    mc = meld_cards(h6)
+    if mc & b:
+        return True
+    if srow[P_HIT] != 0 and (table_hm & b):
+        return True
+    if srow[P_UPCARD_TAKE] != 0:
+        d = choose_discard(srow, h6, b, mc)
+        return VALUES[d] - VALUES[card] >= srow[P_TAKE_GAIN]
+    return False
+
+
+
+@njit(cache=True)
+def hit_now(srow):
+    """bool: hit whenever possible this turn (``hit=1``); else only to end the hand."""
+    return srow[P_HIT] != 0

@@ -59,17 +59,19 @@ the card taken from the pile) keeps the spread in hand.
 
 State (plain arrays, single pack, a card is bit ``code = suit*16 + rank`` of a uint64):
 ``hands`` uint64[n]; ``stock`` int64[m] with the stock as ``stock[ctr[C_STOCK]:]`` (top
-first); ``discard`` int64[52] with ``ctr[C_PILE]`` cards (top last); spreads ``sp_owner``
-int64[MAX_SPREADS] (seat that laid it), ``sp_kind`` (BOOK/RUN), ``sp_cards`` uint64 bitmask,
-``ctr[C_SPREADS]`` of them.
+first); ``discard`` int64[52] with ``ctr[C_PILE]`` cards (top last); the open table of
+:mod:`sim.table` (``sp_owner``, ``sp_kind``, ``sp_cards`` of length MAX_SPREADS) with
+``ctr[C_SPREADS]`` spreads.
 
+This module holds the rules; the open table (spreads, hits, the turn planner
+:func:`sim.table.plan_play`) is :mod:`sim.table` and the strategy decisions (drop, spread,
+hit, take, discard) are the njit functions of :mod:`sim.strategies.tonk`.
 Kernels: :func:`play_chunk` (the variant contract: one row per hand, columns
 ``VARIANT.columns(n)``), :func:`play_hand`, :func:`play_from_state` (continue from any
-position: rollouts for the hand advisor), :func:`deal` / :func:`deal_from_deck`, the turn
-planner :func:`plan_play`, the settlement functions :func:`settle_knock`,
-:func:`settle_lowest`, :func:`settle_collect`, and :func:`deal_tonk_flags` (which seats are
-dealt a tonk, with the same dealing code).  Python helpers :func:`make_position` and
-:func:`play_position` build and play a concrete position.
+position: rollouts for the hand advisor), :func:`deal` / :func:`deal_from_deck`, the
+settlement functions :func:`settle_knock`, :func:`settle_lowest`, :func:`settle_collect`,
+and :func:`deal_tonk_flags` (which seats are dealt a tonk, with the same dealing code).
+Python helpers :func:`make_position` and :func:`play_position` build and play a position.
 Extra columns: ``knock_count`` (knocker's count, -1 none), ``knock_turn`` (knocker's own turn
 number, -1 none), ``n_spreads`` (spreads on the table at the end), ``deal_tonks`` (seats dealt
 a tonk in the deal that was played), ``redeals`` (tied deals redealt within the row).
@@ -85,17 +87,25 @@ from numba import njit
 from .. import rng
 from ..bits import bit as _bit
 from ..bits import claim_cards, popcount
-from ..cards import (
-    N_RANKS,
-    N_SUITS,
-    SUIT_SHIFT,
-    parse_cards,
-    standard_pack,
-    value_table,
-)
+from ..cards import parse_cards, standard_pack
 from ..rules import RulesBase, RulesError, option
 from ..strategies import tonk as T
 from ..advice import AdvisorSpec
+from ..table import (
+    FULL,
+    MAX_MELDS,
+    MAX_SPREADS,
+    U0,
+    can_lay,
+    claim_spreads,
+    hand_value,
+    is_legal_spread,
+    lay_plan,
+    meld_cards,
+    plan_play,
+    spread_kind,
+    table_hit_masks,
+)
 from . import Knob, Variant, hand_columns
 
 OUTCOMES = ("tonk_deal", "tonk_tie", "tonk_out", "out_discard", "knock_won", "knock_caught", "stock_out")
@@ -133,384 +143,11 @@ R_OUT_NEEDS_SPREAD = TonkRules.index("tonk_out_needs_new_spread")
 
 N_CARDS = 52
 HAND_SIZE = 5
-MAX_SPREADS = 18          # 52 // 3 = 17 spreads at most
-MAX_MELDS = 64            # melds inside one hand of <= 6 cards: far fewer
 MAX_TURNS = 500
-BOOK, RUN = 0, 1
 C_STOCK, C_PILE, C_SPREADS, C_WIDTH = range(4)                     # ctr layout
 I_ENDER, I_OUTCOME, I_TURNS, I_KNOCK_COUNT, I_KNOCK_TURN, I_WIDTH = range(6)  # info layout
-NO_PLAN = 1 << 40         # plan_play score when no option is allowed
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
-U2 = np.uint64(2)
-U16 = np.uint64(16)
-U32 = np.uint64(32)
-U48 = np.uint64(48)
-U58 = np.uint64(58)
-RANKS13 = np.uint64((1 << N_RANKS) - 1)
-RANK_COL = np.uint64(0x0001000100010001)
-FULL = np.uint64(sum(((1 << N_RANKS) - 1) << (SUIT_SHIFT * s) for s in range(N_SUITS)))
-_DB = np.uint64(0x03F79D71B4CB0A89)
-_DB_IDX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DB_IDX[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
-_VALUES = value_table()
 _PACK = standard_pack()
-
-
-# ----------------------------------------------------------------------------------------
-# bit helpers
-
-@njit(cache=True, inline="always")
-def _low_code(m):
-    """Index of the lowest set bit of ``m`` (m != 0)."""
-    return _DB_IDX[(m & (~m + U1)) * _DB >> U58]
-
-
-@njit(cache=True)
-def hand_value(h):
-    """Count of a hand bitmask: A=1, 2..10 face, J Q K=10."""
-    v = 0
-    while h:
-        v += _VALUES[_low_code(h)]
-        h &= h - U1
-    return v
-
-
-@njit(cache=True)
-def highest_code(m):
-    """The highest card of ``m`` (m != 0): highest rank (K before Q before J), then S H D C."""
-    for r in range(N_RANKS - 1, -1, -1):
-        x = m & (RANK_COL << np.uint64(r))
-        if x:
-            return _low_code(x)
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _fold(m):
-    """Rank set (13 bits) of the cards of ``m``, any suit."""
-    return (m | (m >> U16) | (m >> U32) | (m >> U48)) & RANKS13
-
-
-@njit(cache=True, inline="always")
-def _spread_ranks(r):
-    """All four suits' bits of the ranks in rank set ``r``."""
-    return r | (r << U16) | (r << U32) | (r << U48)
-
-
-@njit(cache=True, inline="always")
-def book_ranks3(h):
-    """Rank set of ranks with >= 3 cards in ``h``."""
-    a = h & RANKS13
-    b = (h >> U16) & RANKS13
-    c = (h >> U32) & RANKS13
-    d = (h >> U48) & RANKS13
-    return (a & b & (c | d)) | (c & d & (a | b))
-
-
-@njit(cache=True, inline="always")
-def book_ranks4(h):
-    return h & (h >> U16) & (h >> U32) & (h >> U48) & RANKS13
-
-
-@njit(cache=True, inline="always")
-def run_starts(h):
-    """Bits p of ``h`` with p+1 and p+2 also in ``h`` (the suit gaps keep runs in suit)."""
-    return h & (h >> U1) & (h >> U2)
-
-
-@njit(cache=True)
-def has_meld(h):
-    return run_starts(h) != U0 or book_ranks3(h) != U0
-
-
-@njit(cache=True)
-def meld_cards(h):
-    """Cards of ``h`` that belong to at least one spread formable from ``h``."""
-    r = run_starts(h)
-    return r | (r << U1) | (r << U2) | (h & _spread_ranks(book_ranks3(h)))
-
-
-@njit(cache=True)
-def has_forced_meld(h):
-    """must_spread: ``h`` holds a spread other than a book of exactly three aces."""
-    return (run_starts(h) != U0 or (book_ranks3(h) & ~U1) != U0
-            or (book_ranks4(h) & U1) != U0)
-
-
-@njit(cache=True)
-def near_meld_cards(h):
-    """Cards of ``h`` in a pair or within two ranks of another card of their suit."""
-    a = h & RANKS13
-    b = (h >> U16) & RANKS13
-    c = (h >> U32) & RANKS13
-    d = (h >> U48) & RANKS13
-    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-    near = h & _spread_ranks(pairs)
-    return near | (h & ((h << U1) | (h >> U1) | (h << U2) | (h >> U2)))
-
-
-@njit(cache=True)
-def is_legal_spread(kind, c):
-    if c & ~FULL or popcount(c) < 3:
-        return False
-    if kind == BOOK:
-        f = _fold(c)
-        return popcount(c) <= 4 and (f & (f - U1)) == U0
-    x = c >> np.uint64(_low_code(c))
-    return (x & (x + U1)) == U0 and popcount(x) == popcount(c) and x <= RANKS13
-
-
-# ----------------------------------------------------------------------------------------
-# spreads and hits
-
-@njit(cache=True)
-def table_hit_masks(sp_kind, sp_cards, n_sp):
-    """(run_hm, book_hm): cards that can be hit onto a run end / complete a book now."""
-    run_hm = U0
-    book_hm = U0
-    for i in range(n_sp):
-        c = sp_cards[i]
-        if sp_kind[i] == RUN:
-            run_hm |= ((c << U1) | (c >> U1)) & ~c
-        else:
-            book_hm |= _spread_ranks(_fold(c)) & ~c
-    return run_hm & FULL, book_hm & FULL
-
-
-@njit(cache=True)
-def hit_closure(rest, run_hm, book_hm, taken):
-    """Cards of ``rest`` that can be hit, repeatedly: run ends first (a hit on a run makes
-    its new end hittable), then the missing cards of books.  If that would leave exactly
-    the card ``taken`` from the pile (it could not be discarded), one card of the last round
-    (a hit no other hit depends on) stays in hand."""
-    hits = U0
-    last = U0
-    while True:
-        x = rest & run_hm
-        if x == U0:
-            break
-        rest &= ~x
-        hits |= x
-        last = x
-        run_hm |= ((x << U1) | (x >> U1)) & FULL
-    x = rest & book_hm
-    if x != U0:
-        rest &= ~x
-        hits |= x
-        last = x
-    if hits != U0 and rest != U0 and rest == taken:
-        hits &= ~(last & (~last + U1))
-    return hits
-
-
-@njit(cache=True)
-def apply_hits(hits, sp_kind, sp_cards, n_sp):
-    """Attach the cards of ``hits`` to the spreads: run ends as long as possible, then books
-    (the order of :func:`hit_closure`); returns the cards left unplaced (none if ``hits``
-    came from hit_closure)."""
-    for books in range(2):
-        progress = True
-        while hits and progress:
-            progress = False
-            m = hits
-            while m:
-                low = m & (~m + U1)
-                m ^= low
-                for i in range(n_sp):
-                    c = sp_cards[i]
-                    if books == 0:
-                        ok = sp_kind[i] == RUN and (((c << U1) | (c >> U1)) & low) != U0
-                    else:
-                        ok = sp_kind[i] == BOOK and popcount(c) < 4 and (_fold(c) & _fold(low)) != U0
-                    if ok:
-                        sp_cards[i] |= low
-                        hits ^= low
-                        progress = True
-                        break
-    return hits
-
-
-@njit(cache=True)
-def enum_melds(h, mm, mk):
-    """All spreads formable from ``h`` into ``mm`` (masks) / ``mk`` (BOOK/RUN); returns how many.
-    Books of 4 also give their four 3-card books; runs give every sub-run of length >= 3."""
-    n = 0
-    cap = mm.shape[0]
-    b3 = book_ranks3(h)
-    while b3:
-        r = _low_code(b3)
-        b3 &= b3 - U1
-        cards = h & (RANK_COL << np.uint64(r))
-        if n < cap:
-            mm[n] = cards
-            mk[n] = BOOK
-            n += 1
-        if popcount(cards) == 4:
-            m = cards
-            while m:
-                low = m & (~m + U1)
-                m ^= low
-                if n < cap:
-                    mm[n] = cards ^ low
-                    mk[n] = BOOK
-                    n += 1
-    if run_starts(h) == U0:
-        return n
-    for s in range(N_SUITS):
-        f = (h >> np.uint64(SUIT_SHIFT * s)) & RANKS13
-        if run_starts(f) == U0:
-            continue
-        r = 0
-        while r < N_RANKS:
-            if (f >> np.uint64(r)) & U1:
-                e = r
-                while e + 1 < N_RANKS and (f >> np.uint64(e + 1)) & U1:
-                    e += 1
-                for i in range(r, e - 1):
-                    for j in range(i + 2, e + 1):
-                        if n < cap:
-                            mm[n] = ((U1 << np.uint64(j - i + 1)) - U1) << np.uint64(SUIT_SHIFT * s + i)
-                            mk[n] = RUN
-                            n += 1
-                r = e + 1
-            else:
-                r += 1
-    return n
-
-
-@njit(cache=True)
-def plan_play(hand, taken, run_hm, book_hm, spread_ok, hit_ok, must, needs_new, mm, mk):
-    """Choose the spreads and hits of a turn (after the draw).
-
-    Options: no new spread, one, or two disjoint ones (``mm[a]``, ``mm[b]``), each with or
-    without the hit closure of the remaining cards.  Allowed: new spreads only if
-    ``spread_ok`` (or ``must`` and the hand holds a spread it must lay down) and hits only if
-    ``hit_ok`` - either one always when the option ends the hand this turn; never leaving
-    exactly the card ``taken`` from the pile; with ``must``, no spread but a book of three
-    aces may stay in hand.  Best = lowest score: 0 a tonk out paying 2x,
-    1000 a 1x going out (hits-only tonk out with ``needs_new``, or one card left to discard),
-    else 2000 + the count after discarding the highest card.  Falls back to doing nothing.
-    Returns ``(score, a, b, hits)`` with a, b = -1 for no spread.
-    """
-    nm = enum_melds(hand, mm, mk)
-    forced = must and has_forced_meld(hand)
-    any_hm = (run_hm | book_hm) != U0
-    best = NO_PLAN
-    ba = -1
-    bb = -1
-    bh = U0
-    for a in range(-1, nm):
-        ua = mm[a] if a >= 0 else U0
-        for b in range(a, nm):
-            if b == a:
-                ub = U0
-                n_new = 0 if a < 0 else 1
-            else:
-                if a < 0:
-                    break
-                ub = mm[b]
-                if ua & ub:
-                    continue
-                n_new = 2
-            rest0 = hand & ~(ua | ub)
-            for with_hits in range(2):
-                if with_hits:
-                    if not any_hm:
-                        break
-                    hits = hit_closure(rest0, run_hm, book_hm, taken)
-                    if hits == U0:
-                        break
-                else:
-                    hits = U0
-                rest = rest0 & ~hits
-                goes_out = rest == U0 or (popcount(rest) == 1 and rest != taken)
-                if n_new > 0 and not (spread_ok or goes_out or forced):
-                    continue
-                if hits != U0 and not hit_ok and not goes_out:
-                    continue
-                if rest != U0 and rest == taken:
-                    continue
-                if must and has_forced_meld(rest):
-                    continue
-                if rest == U0:
-                    score = 0 if (n_new > 0 or not needs_new) else 1000
-                elif goes_out:
-                    score = 1000
-                else:
-                    score = 2000 + hand_value(rest) - _VALUES[highest_code(rest & ~taken)]
-                if score < best:
-                    best = score
-                    ba = a
-                    bb = b if b != a else -1
-                    bh = hits
-    if best == NO_PLAN:
-        return NO_PLAN, -1, -1, U0
-    return best, ba, bb, bh
-
-
-# ----------------------------------------------------------------------------------------
-# strategy decisions (family ``tonk``, parameters in sim.strategies.tonk)
-
-@njit(cache=True)
-def wants_drop(srow, count, own_turn, n_players, min_opp_cards):
-    """Drop (knock) at the start of this turn?  The threshold is max_count, or the mid/late
-    bucket's own threshold from own turn mid_from/late_from on."""
-    mc = srow[T.P_MAX_COUNT]
-    late = srow[T.P_LATE_FROM]
-    mid = srow[T.P_MID_FROM]
-    if late >= 0 and own_turn >= late:
-        if srow[T.P_MAX_COUNT_LATE] > -2:
-            mc = srow[T.P_MAX_COUNT_LATE]
-    elif mid >= 0 and own_turn >= mid:
-        if srow[T.P_MAX_COUNT_MID] > -2:
-            mc = srow[T.P_MAX_COUNT_MID]
-    if mc < 0 or own_turn < srow[T.P_MIN_TURN] or min_opp_cards < srow[T.P_MIN_OPP_CARDS]:
-        return False
-    return count <= mc + srow[T.P_PER_OPP] * (n_players - 2)
-
-
-@njit(cache=True)
-def spread_now(srow, st):
-    """Lay down held spreads this turn (``spread_eagerness`` is a probability)?"""
-    e = srow[T.P_SPREAD_EAGERNESS]
-    if e >= 1.0:
-        return True
-    if e <= 0.0:
-        return False
-    return rng.uniform(st) < e
-
-
-@njit(cache=True)
-def choose_discard(srow, hand, forbidden, protect):
-    """Card to discard from ``hand`` (never ``forbidden``; ``protect``: held spread cards)."""
-    cand = hand & ~forbidden
-    c = cand & ~protect
-    if c:
-        cand = c
-    if srow[T.P_DISCARD_RULE] != 0:
-        c = cand & ~near_meld_cards(hand)
-        if c:
-            cand = c
-    return highest_code(cand)
-
-
-@njit(cache=True)
-def wants_take(srow, hand, card, table_hm):
-    """Take ``card`` (the top discard) instead of drawing from the stock?"""
-    b = _bit(card)
-    h6 = hand | b
-    mc = meld_cards(h6)
-    if mc & b:
-        return True
-    if srow[T.P_HIT] != 0 and (table_hm & b):
-        return True
-    if srow[T.P_UPCARD_TAKE] != 0:
-        d = choose_discard(srow, h6, b, mc)
-        return _VALUES[d] - _VALUES[card] >= srow[T.P_TAKE_GAIN]
-    return False
 
 
 # ----------------------------------------------------------------------------------------
@@ -546,7 +183,7 @@ def settle_knock(counts, knocker, pay):
     pay[:] = 0
     n = counts.shape[0]
     kc = counts[knocker]
-    low = NO_PLAN
+    low = 1 << 40
     for s in range(n):
         if s != knocker and counts[s] < low:
             low = counts[s]
@@ -588,14 +225,8 @@ def check_table(hands, stock, discard, sp_kind, sp_cards, ctr):
     n += k
     seen, k = claim_cards(seen, discard, 0, ctr[C_PILE])
     n += k
-    for i in range(ctr[C_SPREADS]):
-        c = sp_cards[i]
-        if not is_legal_spread(sp_kind[i], c):
-            raise ValueError("an illegal spread is on the table")
-        if seen & c:
-            raise ValueError("card conservation: a spread card is also elsewhere")
-        seen |= c
-        n += popcount(c)
+    seen, k = claim_spreads(seen, sp_kind, sp_cards, ctr[C_SPREADS])
+    n += k
     if n != N_CARDS or seen != FULL:
         raise ValueError("card conservation: cards missing")
 
@@ -650,7 +281,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
                 if s != seat:
                     min_opp = min(min_opp, popcount(hands[s]))
             cnt = hand_value(h)
-            if wants_drop(srow, cnt, own_turn, n, min_opp):
+            if T.wants_drop(srow, cnt, own_turn, n, min_opp):
                 _end(hands, counts, info, seat, 0, turn)
                 info[I_OUTCOME] = settle_knock(counts, seat, pay)
                 info[I_KNOCK_COUNT] = cnt
@@ -662,7 +293,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
         top = -1
         if ctr[C_PILE] > 0:
             top = discard[ctr[C_PILE] - 1]
-            take = wants_take(srow, h, top, run_hm | book_hm)
+            take = T.wants_take(srow, h, top, run_hm | book_hm)
         if not take and ctr[C_STOCK] >= stock.shape[0]:
             _end(hands, counts, info, seat, O_STOCK_OUT, turn)
             settle_lowest(counts, pay)
@@ -677,28 +308,15 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             ctr[C_STOCK] += 1
         # 3. spreads and hits
         spread_made = False
-        if run_starts(h) != U0 or book_ranks3(h) != U0 or (h & (run_hm | book_hm)) != U0:
-            ok_spread = spread_now(srow, st[seat:seat + 1])
-            _, a, b, hits = plan_play(h, taken, run_hm, book_hm, ok_spread, srow[T.P_HIT] != 0,
+        if can_lay(h, run_hm, book_hm):
+            ok_spread = T.spread_now(srow, st[seat:seat + 1])
+            _, a, b, hits = plan_play(h, taken, run_hm, book_hm, ok_spread, T.hit_now(srow),
                                       must, needs_new, mm, mk)
-            changed = False
-            for k in (a, b):
-                if k >= 0:
-                    i = ctr[C_SPREADS]
-                    sp_owner[i] = seat
-                    sp_kind[i] = mk[k]
-                    sp_cards[i] = mm[k]
-                    ctr[C_SPREADS] = i + 1
-                    h &= ~mm[k]
-                    spread_made = True
-                    changed = True
-            if hits:
-                left = apply_hits(hits, sp_kind, sp_cards, ctr[C_SPREADS])
-                if debug and left:
-                    raise ValueError("a planned hit found no spread")
-                h &= ~(hits & ~left)
-                changed = True
-            if changed:
+            h, n_sp, n_new = lay_plan(h, seat, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards,
+                                      ctr[C_SPREADS], debug)
+            ctr[C_SPREADS] = n_sp
+            spread_made = n_new > 0
+            if n_new > 0 or hits != U0:
                 run_hm, book_hm = table_hit_masks(sp_kind, sp_cards, ctr[C_SPREADS])
         hands[seat] = h
         if h == U0:
@@ -706,7 +324,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             settle_collect(seat, 2 if (spread_made or not needs_new) else 1, pay)
             return
         # 4. discard
-        d = choose_discard(srow, h, taken, meld_cards(h))
+        d = T.choose_discard(srow, h, taken, meld_cards(h))
         if debug and _bit(d) & (taken | ~h):
             raise ValueError("illegal discard")
         h ^= _bit(d)
@@ -905,8 +523,7 @@ def make_position(hands, stock=(), discard=(), spreads=()):
     pos["ctr"][C_PILE] = len(pile_codes)
     for i, (owner, cards) in enumerate(spreads):
         m = _mask(cards)
-        ranks = {int(c) & 15 for c in range(64) if int(m) >> c & 1}
-        kind = BOOK if len(ranks) == 1 else RUN
+        kind = spread_kind(m)
         if not is_legal_spread(kind, m):
             raise ValueError(f"spread {cards!r} is not a legal book or run")
         if not 0 <= owner < n:

@@ -1,0 +1,442 @@
+"""The open table: melds laid face up during play and cards laid off onto them.
+
+Shared by the open-melding games.  Vocabulary (Tonk's words first, the general rummy words
+second): a *spread* is a meld on the table - a ``BOOK`` (a set: 3-4 cards of one rank) or a
+``RUN`` (3+ consecutive cards of one suit, ace low) - and it has an *owner*, the seat that laid
+it down; a *hit* is a layoff: one card from a hand added to any spread on the table (anyone's)
+so that it stays legal, a run at either end, a book up to four cards.  Hits chain: a card hit
+onto a run end makes the next card hittable in the same turn (:func:`hit_closure`).
+
+State (plain arrays, one 52-card pack): a card is bit ``code = suit*16 + rank`` of a uint64
+(:mod:`sim.cards`), a hand is a uint64 mask.  The table is three arrays of length
+``MAX_SPREADS`` of which the first ``n_sp`` entries are used (the variant keeps ``n_sp``):
+``sp_owner`` int64 (seat), ``sp_kind`` int64 (``BOOK``/``RUN``), ``sp_cards`` uint64 (mask).
+Melds a hand could lay down are listed into ``mm`` uint64[MAX_MELDS] (masks) and ``mk``
+int64[MAX_MELDS] (kinds) by :func:`enum_melds`.
+
+Kernels (all ``cache=True``, arrays and scalars only):
+
+* hand shape: :func:`hand_value` (count A=1, 2..10, J Q K=10), :func:`highest_code`,
+  :func:`book_ranks3`, :func:`book_ranks4`, :func:`ranks_all_suits`, :func:`run_starts`,
+  :func:`has_meld`, :func:`meld_cards`, :func:`has_forced_meld`;
+* the table: :func:`is_legal_spread`, :func:`table_hit_masks` (cards that can be hit now),
+  :func:`hit_closure` (hits chained along runs), :func:`apply_hits`, :func:`add_spread`,
+  :func:`lay_plan` (carry out a plan), :func:`claim_spreads` (card conservation, legality);
+* :func:`enum_melds` (every meld a hand can lay down) and the turn planner :func:`plan_play`
+  (which spreads and hits to make: go out if possible, else leave the lowest count).
+
+Python helper: :func:`spread_kind`.
+
+Single-pack bitmask today, and what the later open-melding games add:
+
+* Basic Rummy / Block: the same books and runs and the same layoffs; hands of 6-11 cards, so
+  the planner must lay any number of melds (today at most two new spreads per turn, as Tonk's
+  six-card hands allow), ``MAX_MELDS`` grows, and options such as ace high-or-low runs,
+  ``layoff_requires_own_meld`` and one meld per turn become parameters of the planner.
+* Wrotham and Ramino Drift: jokers wild in melds; a spread then records what each joker
+  stands for (a joker swap takes it back), so ``sp_cards`` alone no longer says which card
+  can be hit; Ramino Drift allows hits only after one's own first meld, and Wrotham's late
+  deals allow melding only the whole hand at once.
+* Loba: two packs with jokers, so hands and spreads are multisets (count vectors of length
+  ``N_CODES``, not bits): piernas of 3-6 cards of one rank in exactly three suits, escaleras
+  of 4+ with at most two jokers.  The kernels here then get count-vector twins; the planner's
+  interface (hand, taken card, table, permissions -> spreads and hits) stays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import popcount
+from .cards import N_RANKS, N_SUITS, SUIT_SHIFT, value_table
+
+BOOK, RUN = 0, 1          # spread kinds: book (set) and run
+MAX_SPREADS = 18          # table capacity: 52 // 3 = 17 spreads at most
+MAX_MELDS = 64            # melds inside one hand of <= 6 cards: far fewer
+NO_PLAN = 1 << 40         # plan_play score when no option is allowed
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U2 = np.uint64(2)
+U16 = np.uint64(16)
+U32 = np.uint64(32)
+U48 = np.uint64(48)
+U58 = np.uint64(58)
+RANKS13 = np.uint64((1 << N_RANKS) - 1)
+RANK_COL = np.uint64(0x0001000100010001)
+FULL = np.uint64(sum(((1 << N_RANKS) - 1) << (SUIT_SHIFT * s) for s in range(N_SUITS)))
+_DB = np.uint64(0x03F79D71B4CB0A89)
+_DB_IDX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DB_IDX[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
+VALUES = value_table()    # int64[64] card counts by code: A=1, 2..10 face, J Q K=10
+
+
+# ----------------------------------------------------------------------------------------
+# hand shape (h, m: uint64 card masks)
+
+@njit(cache=True, inline="always")
+def _low_code(m):
+    """Index of the lowest set bit of ``m`` (m != 0)."""
+    return _DB_IDX[(m & (~m + U1)) * _DB >> U58]
+
+
+@njit(cache=True)
+def hand_value(h):
+    """Count (int64) of the uint64 hand ``h``: A=1, 2..10 face, J Q K=10."""
+    v = 0
+    while h:
+        v += VALUES[_low_code(h)]
+        h &= h - U1
+    return v
+
+
+@njit(cache=True)
+def highest_code(m):
+    """Code (int64) of the highest card of the uint64 ``m`` (m != 0): highest rank (K before
+    Q before J), then S H D C."""
+    for r in range(N_RANKS - 1, -1, -1):
+        x = m & (RANK_COL << np.uint64(r))
+        if x:
+            return _low_code(x)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _fold(m):
+    """Rank set (13 bits) of the cards of ``m``, any suit."""
+    return (m | (m >> U16) | (m >> U32) | (m >> U48)) & RANKS13
+
+
+@njit(cache=True, inline="always")
+def ranks_all_suits(r):
+    """uint64: all four suits' bits of the ranks in the 13-bit rank set ``r``."""
+    return r | (r << U16) | (r << U32) | (r << U48)
+
+
+@njit(cache=True, inline="always")
+def book_ranks3(h):
+    """Rank set (uint64, 13 bits) of the ranks with >= 3 cards in ``h``."""
+    a = h & RANKS13
+    b = (h >> U16) & RANKS13
+    c = (h >> U32) & RANKS13
+    d = (h >> U48) & RANKS13
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+@njit(cache=True, inline="always")
+def book_ranks4(h):
+    """Rank set (uint64, 13 bits) of the ranks with all 4 cards in ``h``."""
+    return h & (h >> U16) & (h >> U32) & (h >> U48) & RANKS13
+
+
+@njit(cache=True, inline="always")
+def run_starts(h):
+    """uint64: bits p of ``h`` with p+1 and p+2 also in ``h`` (the suit gaps keep runs in
+    suit): the lowest cards of the 3-card runs in ``h``."""
+    return h & (h >> U1) & (h >> U2)
+
+
+@njit(cache=True)
+def has_meld(h):
+    """bool: ``h`` holds a book or a run it could lay down."""
+    return run_starts(h) != U0 or book_ranks3(h) != U0
+
+
+@njit(cache=True)
+def meld_cards(h):
+    """uint64: the cards of ``h`` that belong to at least one spread formable from ``h``."""
+    r = run_starts(h)
+    return r | (r << U1) | (r << U2) | (h & ranks_all_suits(book_ranks3(h)))
+
+
+@njit(cache=True)
+def has_forced_meld(h):
+    """bool, for a must-meld rule (Tonk's ``must_spread``): ``h`` holds a spread other than
+    a book of exactly three aces (which may be kept in hand)."""
+    return (run_starts(h) != U0 or (book_ranks3(h) & ~U1) != U0
+            or (book_ranks4(h) & U1) != U0)
+
+
+@njit(cache=True)
+def is_legal_spread(kind, c):
+    """bool: the uint64 ``c`` is a legal spread of ``kind`` (BOOK: 3-4 cards of one rank;
+    RUN: 3+ consecutive cards of one suit, ace low, no gap)."""
+    if c & ~FULL or popcount(c) < 3:
+        return False
+    if kind == BOOK:
+        f = _fold(c)
+        return popcount(c) <= 4 and (f & (f - U1)) == U0
+    x = c >> np.uint64(_low_code(c))
+    return (x & (x + U1)) == U0 and popcount(x) == popcount(c) and x <= RANKS13
+
+
+# ----------------------------------------------------------------------------------------
+# the table: spreads and hits (sp_kind int64[>= n_sp], sp_cards uint64[>= n_sp])
+
+@njit(cache=True)
+def table_hit_masks(sp_kind, sp_cards, n_sp):
+    """Hit masks of the table, (run_hm, book_hm) uint64: the cards that can be hit now onto
+    a run end / into a book of the first ``n_sp`` spreads."""
+    run_hm = U0
+    book_hm = U0
+    for i in range(n_sp):
+        c = sp_cards[i]
+        if sp_kind[i] == RUN:
+            run_hm |= ((c << U1) | (c >> U1)) & ~c
+        else:
+            book_hm |= ranks_all_suits(_fold(c)) & ~c
+    return run_hm & FULL, book_hm & FULL
+
+
+@njit(cache=True)
+def hit_closure(rest, run_hm, book_hm, taken):
+    """Hit closure (uint64): the cards of the hand ``rest`` that can be hit, repeatedly - run
+    ends first (a hit on a run makes its new end hittable, so hits chain along a run at both
+    ends), then the missing cards of books.  ``run_hm``/``book_hm`` from
+    :func:`table_hit_masks`.  If that would leave exactly the card ``taken`` (uint64 mask,
+    the card taken from the pile, which could not be discarded), one card of the last round
+    (a hit no other hit depends on) stays in hand."""
+    hits = U0
+    last = U0
+    while True:
+        x = rest & run_hm
+        if x == U0:
+            break
+        rest &= ~x
+        hits |= x
+        last = x
+        run_hm |= ((x << U1) | (x >> U1)) & FULL
+    x = rest & book_hm
+    if x != U0:
+        rest &= ~x
+        hits |= x
+        last = x
+    if hits != U0 and rest != U0 and rest == taken:
+        hits &= ~(last & (~last + U1))
+    return hits
+
+
+@njit(cache=True)
+def apply_hits(hits, sp_kind, sp_cards, n_sp):
+    """Attach the cards of ``hits`` (uint64) to the first ``n_sp`` spreads, ``sp_cards``
+    updated in place: run ends as long as possible, then books (the order of
+    :func:`hit_closure`).  Returns the cards left unplaced (uint64; none if ``hits`` came
+    from hit_closure)."""
+    for books in range(2):
+        progress = True
+        while hits and progress:
+            progress = False
+            m = hits
+            while m:
+                low = m & (~m + U1)
+                m ^= low
+                for i in range(n_sp):
+                    c = sp_cards[i]
+                    if books == 0:
+                        ok = sp_kind[i] == RUN and (((c << U1) | (c >> U1)) & low) != U0
+                    else:
+                        ok = sp_kind[i] == BOOK and popcount(c) < 4 and (_fold(c) & _fold(low)) != U0
+                    if ok:
+                        sp_cards[i] |= low
+                        hits ^= low
+                        progress = True
+                        break
+    return hits
+
+
+@njit(cache=True)
+def can_lay(h, run_hm, book_hm):
+    """bool: the hand ``h`` could lay a spread or hit a card (hit masks ``run_hm``,
+    ``book_hm``) - whether a turn needs the planner at all."""
+    return has_meld(h) or (h & (run_hm | book_hm)) != U0
+
+
+@njit(cache=True)
+def add_spread(sp_owner, sp_kind, sp_cards, n_sp, owner, kind, cards):
+    """Put a new spread (``kind``, uint64 ``cards``) of seat ``owner`` on the table at index
+    ``n_sp``; returns the new number of spreads."""
+    sp_owner[n_sp] = owner
+    sp_kind[n_sp] = kind
+    sp_cards[n_sp] = cards
+    return n_sp + 1
+
+
+@njit(cache=True)
+def lay_plan(hand, owner, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards, n_sp, debug):
+    """Carry out a :func:`plan_play` result ``(a, b, hits)`` for seat ``owner``: lay the new
+    spreads ``mm[a]``/``mm[b]`` (-1: none), then apply ``hits``.  The table arrays are
+    updated in place.  Returns ``(hand, n_sp, n_new)``: the uint64 hand left, the new number
+    of spreads and how many new spreads were laid.  ``debug`` raises ValueError if a hit
+    finds no spread."""
+    n_new = 0
+    for k in (a, b):
+        if k >= 0:
+            n_sp = add_spread(sp_owner, sp_kind, sp_cards, n_sp, owner, mk[k], mm[k])
+            hand &= ~mm[k]
+            n_new += 1
+    if hits:
+        left = apply_hits(hits, sp_kind, sp_cards, n_sp)
+        if debug and left:
+            raise ValueError("a planned hit found no spread")
+        hand &= ~(hits & ~left)
+    return hand, n_sp, n_new
+
+
+@njit(cache=True)
+def claim_spreads(seen, sp_kind, sp_cards, n_sp):
+    """Card conservation for the table: add the cards of the first ``n_sp`` spreads to the
+    uint64 ``seen``, raising ValueError on an illegal spread or a card already seen.
+    Returns (new mask, number of cards added)."""
+    n = 0
+    for i in range(n_sp):
+        c = sp_cards[i]
+        if not is_legal_spread(sp_kind[i], c):
+            raise ValueError("an illegal spread is on the table")
+        if seen & c:
+            raise ValueError("card conservation: a spread card is also elsewhere")
+        seen |= c
+        n += popcount(c)
+    return seen, n
+
+
+# ----------------------------------------------------------------------------------------
+# melds a hand can lay down, and the turn planner
+
+@njit(cache=True)
+def enum_melds(h, mm, mk):
+    """Every spread the hand ``h`` can lay down, into ``mm`` uint64[cap] (masks) and ``mk``
+    int64[cap] (BOOK/RUN); returns how many (at most ``cap``, the rest are dropped).  Books of
+    4 also give their four 3-card books; runs give every sub-run of length >= 3."""
+    n = 0
+    cap = mm.shape[0]
+    b3 = book_ranks3(h)
+    while b3:
+        r = _low_code(b3)
+        b3 &= b3 - U1
+        cards = h & (RANK_COL << np.uint64(r))
+        if n < cap:
+            mm[n] = cards
+            mk[n] = BOOK
+            n += 1
+        if popcount(cards) == 4:
+            m = cards
+            while m:
+                low = m & (~m + U1)
+                m ^= low
+                if n < cap:
+                    mm[n] = cards ^ low
+                    mk[n] = BOOK
+                    n += 1
+    if run_starts(h) == U0:
+        return n
+    for s in range(N_SUITS):
+        f = (h >> np.uint64(SUIT_SHIFT * s)) & RANKS13
+        if run_starts(f) == U0:
+            continue
+        r = 0
+        while r < N_RANKS:
+            if (f >> np.uint64(r)) & U1:
+                e = r
+                while e + 1 < N_RANKS and (f >> np.uint64(e + 1)) & U1:
+                    e += 1
+                for i in range(r, e - 1):
+                    for j in range(i + 2, e + 1):
+                        if n < cap:
+                            mm[n] = ((U1 << np.uint64(j - i + 1)) - U1) << np.uint64(SUIT_SHIFT * s + i)
+                            mk[n] = RUN
+                            n += 1
+                r = e + 1
+            else:
+                r += 1
+    return n
+
+
+@njit(cache=True)
+def plan_play(hand, taken, run_hm, book_hm, spread_ok, hit_ok, must, needs_new, mm, mk):
+    """The turn planner: which spreads and hits to make after the draw.
+
+    ``hand``, ``taken`` (the card taken from the pile, or 0), ``run_hm``, ``book_hm`` (from
+    :func:`table_hit_masks`): uint64 masks; ``spread_ok``, ``hit_ok``, ``must``,
+    ``needs_new``: bool; ``mm``/``mk``: scratch for :func:`enum_melds`
+    (uint64/int64[MAX_MELDS]).  Options: no new spread, one, or two disjoint ones
+    (``mm[a]``, ``mm[b]``), each with or without the hit closure of the remaining cards.
+    Allowed: new spreads only if ``spread_ok`` (or ``must`` and the hand holds a spread it
+    must lay down) and hits only if ``hit_ok`` - either one always when the option ends the
+    hand this turn; never leaving exactly the card ``taken`` (a player may not spread or hit
+    down to it: it could not be discarded); with ``must``, no spread but a book of three
+    aces may stay in hand.
+
+    The goal, lowest score first: 0 the hand emptied without a discard (with ``needs_new``
+    only if a new spread was laid: Tonk's 2x tonk out); 1000 going out otherwise (emptied by
+    hits alone under ``needs_new``, or one card left, which is not ``taken``, to discard);
+    else 2000 + the count left after discarding the highest card other than ``taken``.
+    Returns ``(score, a, b, hits)`` (int64, int64, int64, uint64) with a, b = -1 for no new
+    spread; ``score`` is ``NO_PLAN`` when no option is allowed (then do nothing).
+    """
+    nm = enum_melds(hand, mm, mk)
+    forced = must and has_forced_meld(hand)
+    any_hm = (run_hm | book_hm) != U0
+    best = NO_PLAN
+    ba = -1
+    bb = -1
+    bh = U0
+    for a in range(-1, nm):
+        ua = mm[a] if a >= 0 else U0
+        for b in range(a, nm):
+            if b == a:
+                ub = U0
+                n_new = 0 if a < 0 else 1
+            else:
+                if a < 0:
+                    break
+                ub = mm[b]
+                if ua & ub:
+                    continue
+                n_new = 2
+            rest0 = hand & ~(ua | ub)
+            for with_hits in range(2):
+                if with_hits:
+                    if not any_hm:
+                        break
+                    hits = hit_closure(rest0, run_hm, book_hm, taken)
+                    if hits == U0:
+                        break
+                else:
+                    hits = U0
+                rest = rest0 & ~hits
+                goes_out = rest == U0 or (popcount(rest) == 1 and rest != taken)
+                if n_new > 0 and not (spread_ok or goes_out or forced):
+                    continue
+                if hits != U0 and not hit_ok and not goes_out:
+                    continue
+                if rest != U0 and rest == taken:
+                    continue
+                if must and has_forced_meld(rest):
+                    continue
+                if rest == U0:
+                    score = 0 if (n_new > 0 or not needs_new) else 1000
+                elif goes_out:
+                    score = 1000
+                else:
+                    score = 2000 + hand_value(rest) - VALUES[highest_code(rest & ~taken)]
+                if score < best:
+                    best = score
+                    ba = a
+                    bb = b if b != a else -1
+                    bh = hits
+    if best == NO_PLAN:
+        return NO_PLAN, -1, -1, U0
+    return best, ba, bb, bh
+
+
+
+# ----------------------------------------------------------------------------------------
+# Python helpers
+
+def spread_kind(cards) -> int:
+    """Kind of a spread given as a card mask (int) or codes: BOOK if its cards share one
+    rank, else RUN (legality is :func:`is_legal_spread`'s question)."""
+    codes = [c for c in range(64) if int(cards) >> c & 1] if np.ndim(cards) == 0 else list(cards)
+    return BOOK if len({int(c) & 15 for c in codes}) == 1 else RUN
