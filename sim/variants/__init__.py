@@ -19,13 +19,14 @@ A game declares:
   for seat ``s`` (penalty games store minus the penalty);
 * ``knob``: the decision a knock sweep varies (:class:`Knob`) or None;
 * ``game``: its whole-game structure (:class:`WholeGame`, played by :mod:`sim.games`) or None;
-* ``advisor``: its "should I knock here?" entry (:class:`sim.advice.AdvisorSpec`) or None.
+* ``advisor``: its "should I knock here?" entry (:class:`sim.advice.AdvisorSpec`) or None;
+* ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it).
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 BASE_COLUMNS = ("dealer", "ender", "outcome", "turns", "stock_left")
@@ -100,7 +101,7 @@ class Variant:
     game: WholeGame | None = None
     game_kernel: Callable | None = None   # play_game_chunk(rules, strat, seed, first, out)
     advisor: Any = None
-    playthrough_players: tuple[int, ...] = field(default=())   # player counts recorded
+    max_turns: int = 1000            # a hand never runs more turns than this (engine guard)
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:

@@ -467,6 +467,7 @@ VARIANT = Variant(
     extra_columns=EXTRA_COLUMNS,
     hand_word="deadwood",
     zero_sum=True,
+    max_turns=MAX_TURNS,
     advisor=AdvisorSpec("sim.advisors.gin", opp_models=("played", "uniform")),
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
