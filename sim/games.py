@@ -90,10 +90,12 @@ def _eliminate(pen, active, bought, allowance, limit, max_buy, out_rank, n_out):
         if active[s] and pen[s] < limit:
             left += 1
     # buy-backs first, at the highest total still under the limit
-    top = -1
+    top = np.int64(0)
+    have_top = False
     for s in range(n):
-        if active[s] and pen[s] < limit and pen[s] > top:
+        if active[s] and pen[s] < limit and (not have_top or pen[s] > top):
             top = pen[s]
+            have_top = True
     for s in range(n):
         if active[s] and pen[s] >= limit and left >= 1 and bought[s] < max_buy and bought[s] < allowance[s]:
             pen[s] = top
