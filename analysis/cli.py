@@ -12,7 +12,7 @@ import textwrap
 
 from sim.cards import CardError
 from sim.rules import RulesError
-from sim.runner import SpecError
+from sim.runner import MAX_UNITS, SpecError
 from sim.strategies import StrategyError
 from sim.variants import VariantError
 
@@ -30,10 +30,10 @@ class UserError(ValueError):
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse prints usage + message)
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"rummylab: error: {message} (see '{self.prog} --help')\n")
 
 
-def _int(name: str, lo: int | None = None):
+def _int(name: str, lo: int | None = None, hi: int | None = None):
     def conv(text: str) -> int:
         try:
             v = int(text.replace("_", ""))
@@ -41,8 +41,13 @@ def _int(name: str, lo: int | None = None):
             raise argparse.ArgumentTypeError(f"{name} takes a whole number, got {text!r}") from None
         if lo is not None and v < lo:
             raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {v}")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {hi:,}, got {v:,}")
         return v
     return conv
+
+
+MAX_TEXT = f"at most {MAX_UNITS:,}"
 
 
 def _jobs(text: str) -> int:
@@ -70,8 +75,8 @@ def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--hands", type=_int("--hands", 1), default=hands_default,
-                   help=f"hands to play (games with --game); default {hands_default:,}")
+    p.add_argument("--hands", type=_int("--hands", 1, MAX_UNITS), default=hands_default,
+                   help=f"hands to play (games with --game), {MAX_TEXT}; default {hands_default:,}")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
                    help="parallel backend for --jobs > 1: threads in one process (default), loky "
@@ -316,9 +321,9 @@ def build_parser() -> Parser:
                         "cards left in the stock (default 20,10)")
     p.add_argument("--bucket-by", choices=("turn", "stock"), default="turn",
                    help="turn buckets by own turn number (default) or by stock size (gin)")
-    p.add_argument("--games", type=_int("--games", 0), default=None,
-                   help="gin: also play this many whole games to target_score per threshold "
-                        "(default 10,000 for gin; 0 to skip)")
+    p.add_argument("--games", type=_int("--games", 0, MAX_UNITS), default=None,
+                   help="gin: also play this many whole games to target_score per threshold, "
+                        f"{MAX_TEXT} (default 10,000 for gin; 0 to skip)")
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")
@@ -334,8 +339,9 @@ def build_parser() -> Parser:
                        """))
     p.add_argument("--players", type=_range, default=None, help="player counts, e.g. 4 or 2..6 (default 2..6)")
     p.add_argument("--tonk-min", type=_range, default=None, help="tonk_deal_min values: 49, 50 or 49,50 (default both)")
-    p.add_argument("--simulate", type=_int("--simulate", 0), default=1_000_000,
-                   help="deals to simulate for the Monte Carlo check (default 1,000,000; 0 = exact only)")
+    p.add_argument("--simulate", type=_int("--simulate", 0, MAX_UNITS), default=1_000_000,
+                   help=f"deals to simulate for the Monte Carlo check, {MAX_TEXT} "
+                        "(default 1,000,000; 0 = exact only)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
     p.add_argument("--out", default=None, metavar="DIR", help="store the simulation (and odds.json for reports) in DIR")

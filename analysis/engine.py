@@ -17,18 +17,20 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sim.runner import Accumulator, RunSpec, accumulate, run_chunk
+from sim.runner import CHUNK, Accumulator, RunSpec, accumulate, chunk_ranges, run_chunk
 
 from . import store
 
 
 class Job:
-    """Interface of a chunked job; subclasses fill in the four methods."""
+    """Interface of a chunked job; subclasses fill in the four methods.  Units 0..n-1 split
+    into fixed chunks of ``CHUNK`` units, generated lazily (memory flat for any n)."""
     n: int
     unit: str = "hand"
     desc: str = ""
@@ -36,8 +38,15 @@ class Job:
     def identity(self) -> dict:
         raise NotImplementedError
 
-    def chunks(self) -> list[tuple[int, int]]:
-        raise NotImplementedError
+    def chunks(self) -> Iterator[tuple[int, int]]:
+        return chunk_ranges(self.n)
+
+    def n_chunks(self) -> int:
+        return -(-self.n // CHUNK)
+
+    def is_chunk(self, a: int, b: int) -> bool:
+        """Whether units a..b-1 are one of this job's chunks."""
+        return a % CHUNK == 0 and 0 <= a < self.n and b == min(a + CHUNK, self.n)
 
     def compute(self, a: int, b: int, out_dir: str | None) -> dict:
         """Partial of units a..b-1 (runs in a worker; may write extra files to out_dir)."""
@@ -69,9 +78,6 @@ class SimJob(Job):
 
     def identity(self) -> dict:
         return self.spec.identity()
-
-    def chunks(self):
-        return [(a, b) for _, a, b in self.spec.chunks()]
 
     def compute(self, a, b, out_dir):
         rows = run_chunk(self.spec, a, b)
@@ -107,9 +113,6 @@ class ArmsJob(Job):
 
     def identity(self):
         return {"arms": [a.identity() for a in self.arms], "pairs": self.pairs}
-
-    def chunks(self):
-        return [(a, b) for _, a, b in self.arms[0].chunks()]
 
     def warm_up(self):
         run_chunk(self.arms[0], 0, 1)
@@ -206,14 +209,16 @@ def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = No
         stored = store.open_run(out, job.key(), job.identity(), job.n)
         if stored is not None:  # this exact job is complete there: reuse, never re-simulate
             return JobResult(stored, True, 0.0, 0.0, job.n, 0, from_store=True, out_dir=out)
-        for a, b in store.finished_chunks(out, job.chunks()):
-            total = job.merge(total, store.read_partial(out, a, b))
-            done.add((a, b))
-            n_done += b - a
-    todo = [c for c in job.chunks() if c not in done]
+        for a, b in sorted(store.finished_chunks(out)):
+            if job.is_chunk(a, b):
+                total = job.merge(total, store.read_partial(out, a, b))
+                done.add((a, b))
+                n_done += b - a
+    todo = (c for c in job.chunks() if c not in done)
+    n_todo = job.n_chunks() - len(done)
     reused = n_done
     compile_s = 0.0
-    if todo:
+    if n_todo:
         t = time.perf_counter()
         job.warm_up()
         compile_s = time.perf_counter() - t
@@ -222,7 +227,7 @@ def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = No
     t0 = time.perf_counter()
     complete = False
     try:
-        for a, b, part in _execute(job, todo, resolve_jobs(jobs), out, backend, scheduler):
+        for a, b, part in _execute(job, todo, n_todo, resolve_jobs(jobs), out, backend, scheduler):
             total = job.merge(total, part)
             n_done += b - a
             bar.update(b - a)
@@ -244,10 +249,10 @@ def run(spec: RunSpec, **kw) -> RunResult:
     return RunResult(**run_job(SimJob(spec), **kw).__dict__, spec=spec)
 
 
-def _execute(job, todo, n_jobs, out, backend, scheduler):
-    if not todo:
+def _execute(job, todo, n_todo, n_jobs, out, backend, scheduler):
+    if not n_todo:
         return
-    if n_jobs == 1 or len(todo) == 1:
+    if n_jobs == 1 or n_todo == 1:
         for a, b in todo:
             yield _compute(job, a, b, out)
         return

@@ -1,8 +1,11 @@
 """Runner determinism across jobs, the results store (reuse, resume, refusal), the CLI."""
 
+import itertools
 import json
 import subprocess
 import sys
+import time
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -10,7 +13,7 @@ import pytest
 from analysis import engine, store
 from analysis.cli import main
 from analysis.summary import summarize
-from sim.runner import CHUNK, make_spec, play_hands
+from sim.runner import CHUNK, MAX_UNITS, SpecError, make_spec, play_hands
 
 
 def test_summary_identical_for_one_and_two_jobs():
@@ -39,6 +42,50 @@ def test_store_reuses_complete_run_and_resumes_partial(tmp_path):
     direct = play_hands("gin", n_hands=spec.n, seed=3)
     assert (df["score0"].to_numpy() == direct["score0"]).all()
     assert set(df["outcome_name"].unique()) <= {"knock", "gin", "undercut", "void", "big_gin"}
+
+
+class CountJob(engine.Job):
+    """Counts units; a Ctrl-C arrives when chunk ``stop_at`` starts."""
+
+    def __init__(self, n, stop_at=None):
+        self.n, self.stop_at, self.started = n, stop_at, []
+
+    def identity(self):
+        return {"kind": "count"}
+
+    def warm_up(self):
+        pass
+
+    def compute(self, a, b, out_dir):
+        if a == self.stop_at:
+            raise KeyboardInterrupt
+        self.started.append(a)
+        return {"n": b - a}
+
+    @staticmethod
+    def merge(total, part):
+        return {"n": (total or {"n": 0})["n"] + part["n"]}
+
+
+def test_largest_run_plans_and_resumes_in_flat_memory(tmp_path):
+    spec = make_spec("gin", n=MAX_UNITS)
+    tracemalloc.start()
+    t = time.perf_counter()
+    assert list(itertools.islice(engine.SimJob(spec).chunks(), 2)) == [(0, CHUNK), (CHUNK, 2 * CHUNK)]
+    first = engine.run_job(CountJob(MAX_UNITS, stop_at=3 * CHUNK), jobs=1, out_dir=tmp_path / "run")
+    again = CountJob(MAX_UNITS, stop_at=5 * CHUNK)
+    resumed = engine.run_job(again, jobs=1, out_dir=tmp_path / "run")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert time.perf_counter() - t < 10 and peak < 1_000_000
+    assert not first.complete and first.n_done == 3 * CHUNK
+    assert again.started == [3 * CHUNK, 4 * CHUNK]      # finished chunks are skipped
+    assert not resumed.complete and resumed.n_done == resumed.total["n"] == 5 * CHUNK
+
+
+def test_more_than_the_maximum_is_refused():
+    with pytest.raises(SpecError, match="at most 1,000,000,000,000"):
+        make_spec("gin", n=MAX_UNITS + 1)
 
 
 def test_store_refuses_a_different_run(tmp_path):
