@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 import textwrap
 
@@ -16,12 +18,12 @@ from sim.runner import MAX_UNITS, SpecError
 from sim.strategies import StrategyError
 from sim.variants import VariantError
 
-from .errors import OddsError, SweepError
+from .errors import BackendError, OddsError, SweepError
 from .store import StoreError
 from .studies.knock_advice import AdviceError
 
 USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError,
-               AdviceError, OddsError)
+               AdviceError, OddsError, BackendError)
 
 
 class UserError(ValueError):
@@ -60,6 +62,13 @@ def _jobs(text: str) -> int:
     return v
 
 
+def _folder(text: str) -> str:
+    """--out: a folder, existing or not, never a file."""
+    if os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"--out {text} is a file, not a folder")
+    return text
+
+
 def _examples(text: str) -> str:
     return "examples:\n" + textwrap.indent(textwrap.dedent(text).strip(), "  ")
 
@@ -89,6 +98,8 @@ def cmd_simulate(args) -> int:
 
     from .engine import run
     from .summary import format_table, summarize
+    if args.scheduler and args.backend != "dask":
+        raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
     spec = make_spec(args.variant, rules=args.rule, strategies=args.strategies, n=args.hands,
                      seed=args.seed, players=args.players, mode="games" if args.game else "hands")
     res = run(spec, jobs=args.jobs, out_dir=args.out, progress=None if not args.no_progress else False,
@@ -111,9 +122,11 @@ def cmd_simulate(args) -> int:
 
 def cmd_strategies(args) -> int:
     from sim.strategies import FAMILIES, PRESETS, _load_families
+    from sim.variants import get_variant
     _load_families()
+    variant = get_variant(args.variant).name if args.variant else None
     for fam in FAMILIES.values():
-        if args.variant and args.variant not in fam.variants:
+        if variant and variant not in fam.variants:
             continue
         print(f"family {fam.name}  (variants: {', '.join(fam.variants)})")
         print(textwrap.indent(textwrap.fill(fam.doc, 90), "  "))
@@ -225,6 +238,19 @@ def cmd_tonk_odds(args) -> int:
 
 
 DEMO_HANDS = {"gin": 100_000, "tonk": 50_000}
+DEMO_DEALS = 1_000_000
+SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
+
+
+def _scale(text: str) -> float:
+    lo, hi = SCALE_RANGE
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not lo <= v <= hi:
+        raise argparse.ArgumentTypeError(f"--scale takes a number from {lo:g} to {hi:g}, got {text!r}")
+    return v
 
 
 def cmd_demo(args) -> int:
@@ -254,7 +280,7 @@ def cmd_demo(args) -> int:
         print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
         dirs.append(str(out / name))
     print("== tonk deal odds: exact vs simulated", flush=True)
-    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(1_000_000 * k), args.seed,
+    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
                            out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
     if res is None or not res.complete:
         return 130
@@ -265,7 +291,11 @@ def cmd_demo(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    from pathlib import Path
+
     from .bench import main as bench_main
+    if args.markdown and not Path(args.markdown).resolve().parent.is_dir():
+        raise UserError(f"--markdown {args.markdown}: its folder does not exist; create it first")
     return bench_main(quick=args.quick, out=args.markdown)
 
 
@@ -298,7 +328,7 @@ def build_parser() -> Parser:
                    help="one spec per seat, comma separated, or one for all (see `rummylab strategies`)")
     p.add_argument("--game", action="store_true", help="play whole games to target_score instead of single hands")
     p.add_argument("--json", action="store_true", help="print the summary as JSON (keys in the README)")
-    p.add_argument("--out", default=None, metavar="DIR",
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
                    help="store outcome rows + metadata in DIR (re-running resumes or reuses it)")
     p.set_defaults(func=cmd_simulate)
 
@@ -327,7 +357,8 @@ def build_parser() -> Parser:
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")
-    p.add_argument("--out", default=None, metavar="DIR", help="store the sweep in DIR (rerun resumes/reuses)")
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                   help="store the sweep in DIR (rerun resumes/reuses)")
     p.set_defaults(func=cmd_knock_sweep)
 
     p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
@@ -344,7 +375,8 @@ def build_parser() -> Parser:
                         "(default 1,000,000; 0 = exact only)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--out", default=None, metavar="DIR", help="store the simulation (and odds.json for reports) in DIR")
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                   help="store the simulation (and odds.json for reports) in DIR")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_tonk_odds)
@@ -355,9 +387,11 @@ def build_parser() -> Parser:
                            rummylab demo                                  # runs/demo + reports/index.html
                            rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
                        """))
-    p.add_argument("--out", default="runs/demo", metavar="DIR", help="where the stored runs go (default runs/demo)")
+    p.add_argument("--out", type=_folder, default="runs/demo", metavar="DIR",
+                   help="where the stored runs go (default runs/demo)")
     p.add_argument("--html", default="reports/index.html", help="report file (default reports/index.html)")
-    p.add_argument("--scale", type=float, default=1.0, help="multiply every sample size (default 1)")
+    p.add_argument("--scale", type=_scale, default=1.0,
+                   help=f"multiply every sample size, {SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g} (default 1)")
     p.add_argument("--seed", type=_int("--seed", 0), default=1, help="random seed (default 1)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")

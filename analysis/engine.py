@@ -18,6 +18,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import numpy as np
 from sim.runner import CHUNK, Accumulator, RunSpec, accumulate, chunk_ranges, run_chunk
 
 from . import store
+from .errors import BackendError
 
 
 class Job:
@@ -200,7 +202,13 @@ def _compute(job: Job, a: int, b: int, out_dir: str | None):
 def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = None,
             backend: str = "threads", scheduler: str | None = None) -> JobResult:
     """Run (or reuse/resume from ``out_dir``) a job; Ctrl-C returns the partial total with
-    ``complete=False``."""
+    ``complete=False``.  A dask scheduler is reached before anything is written."""
+    n_jobs = resolve_jobs(jobs)
+    with _dask_client(backend, scheduler, n_jobs):
+        return _run_job(job, n_jobs, out_dir, progress, backend)
+
+
+def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str) -> JobResult:
     out = str(out_dir) if out_dir is not None else None
     total: dict | None = None
     done: set[tuple[int, int]] = set()
@@ -227,7 +235,7 @@ def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = No
     t0 = time.perf_counter()
     complete = False
     try:
-        for a, b, part in _execute(job, todo, n_todo, resolve_jobs(jobs), out, backend, scheduler):
+        for a, b, part in _execute(job, todo, n_todo, n_jobs, out, backend):
             total = job.merge(total, part)
             n_done += b - a
             bar.update(b - a)
@@ -249,7 +257,32 @@ def run(spec: RunSpec, **kw) -> RunResult:
     return RunResult(**run_job(SimJob(spec), **kw).__dict__, spec=spec)
 
 
-def _execute(job, todo, n_todo, n_jobs, out, backend, scheduler):
+@contextmanager
+def _dask_client(backend: str, scheduler: str | None, n_jobs: int):
+    """With the dask backend: a client of ``scheduler`` (else of a local cluster) for the run."""
+    if backend != "dask" or n_jobs == 1:
+        yield
+        return
+    from dask.distributed import Client, LocalCluster
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler)
+        except OSError as e:
+            raise BackendError(f"cannot reach the dask scheduler {scheduler} ({e}); check --scheduler") from None
+    else:
+        cluster = LocalCluster(n_workers=n_jobs, threads_per_worker=1, processes=True,
+                               dashboard_address=None, host="127.0.0.1")
+        client = Client(cluster)
+    try:
+        yield
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _execute(job, todo, n_todo, n_jobs, out, backend):
     if not n_todo:
         return
     if n_jobs == 1 or n_todo == 1:
@@ -258,19 +291,9 @@ def _execute(job, todo, n_todo, n_jobs, out, backend, scheduler):
         return
     from joblib import Parallel, delayed, parallel_config
     tasks = (delayed(_compute)(job, a, b, out) for a, b in todo)
-    if backend == "dask":
-        from dask.distributed import Client, LocalCluster
-        cluster = None if scheduler else LocalCluster(n_workers=n_jobs, threads_per_worker=1,
-                                                      processes=True, dashboard_address=None,
-                                                      host="127.0.0.1")
-        client = Client(scheduler or cluster)
-        try:
-            with parallel_config(backend="dask"):
-                yield from Parallel(return_as="generator_unordered")(tasks)
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+    if backend == "dask":  # the client made by _dask_client
+        with parallel_config(backend="dask"):
+            yield from Parallel(return_as="generator_unordered")(tasks)
         return
     if backend == "threads":
         with parallel_config(backend="threading", n_jobs=n_jobs):
