@@ -7,21 +7,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 import textwrap
 
 from sim.cards import CardError
 from sim.rules import RulesError
-from sim.runner import SpecError
+from sim.runner import MAX_UNITS, SpecError
 from sim.strategies import StrategyError
 from sim.variants import VariantError
 
-from .errors import OddsError, SweepError
+from .errors import BackendError, OddsError, SweepError
 from .store import StoreError
 from .studies.knock_advice import AdviceError
 
 USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError,
-               AdviceError, OddsError)
+               AdviceError, OddsError, BackendError)
 
 
 class UserError(ValueError):
@@ -30,10 +32,10 @@ class UserError(ValueError):
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse prints usage + message)
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"rummylab: error: {message} (see '{self.prog} --help')\n")
 
 
-def _int(name: str, lo: int | None = None):
+def _int(name: str, lo: int | None = None, hi: int | None = None):
     def conv(text: str) -> int:
         try:
             v = int(text.replace("_", ""))
@@ -41,8 +43,13 @@ def _int(name: str, lo: int | None = None):
             raise argparse.ArgumentTypeError(f"{name} takes a whole number, got {text!r}") from None
         if lo is not None and v < lo:
             raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {v}")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {hi:,}, got {v:,}")
         return v
     return conv
+
+
+MAX_TEXT = f"at most {MAX_UNITS:,}"
 
 
 def _jobs(text: str) -> int:
@@ -53,6 +60,13 @@ def _jobs(text: str) -> int:
     if v == 0 or v < -1:
         raise argparse.ArgumentTypeError(f"--jobs must be >= 1, or -1 for all cores; got {v}")
     return v
+
+
+def _folder(text: str) -> str:
+    """--out: a folder, existing or not, never a file."""
+    if os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"--out {text} is a file, not a folder")
+    return text
 
 
 def _examples(text: str) -> str:
@@ -70,8 +84,8 @@ def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--hands", type=_int("--hands", 1), default=hands_default,
-                   help=f"hands to play (games with --game); default {hands_default:,}")
+    p.add_argument("--hands", type=_int("--hands", 1, MAX_UNITS), default=hands_default,
+                   help=f"hands to play (games with --game), {MAX_TEXT}; default {hands_default:,}")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
                    help="parallel backend for --jobs > 1: threads in one process (default), loky "
@@ -84,6 +98,8 @@ def cmd_simulate(args) -> int:
 
     from .engine import run
     from .summary import format_table, summarize
+    if args.scheduler and args.backend != "dask":
+        raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
     spec = make_spec(args.variant, rules=args.rule, strategies=args.strategies, n=args.hands,
                      seed=args.seed, players=args.players, mode="games" if args.game else "hands")
     res = run(spec, jobs=args.jobs, out_dir=args.out, progress=None if not args.no_progress else False,
@@ -106,9 +122,11 @@ def cmd_simulate(args) -> int:
 
 def cmd_strategies(args) -> int:
     from sim.strategies import FAMILIES, PRESETS, _load_families
+    from sim.variants import get_variant
     _load_families()
+    variant = get_variant(args.variant).name if args.variant else None
     for fam in FAMILIES.values():
-        if args.variant and args.variant not in fam.variants:
+        if variant and variant not in fam.variants:
             continue
         print(f"family {fam.name}  (variants: {', '.join(fam.variants)})")
         print(textwrap.indent(textwrap.fill(fam.doc, 90), "  "))
@@ -224,6 +242,19 @@ def cmd_tonk_odds(args) -> int:
 
 
 DEMO_HANDS = {"gin": 100_000, "tonk": 50_000}
+DEMO_DEALS = 1_000_000
+SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
+
+
+def _scale(text: str) -> float:
+    lo, hi = SCALE_RANGE
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not lo <= v <= hi:
+        raise argparse.ArgumentTypeError(f"--scale takes a number from {lo:g} to {hi:g}, got {text!r}")
+    return v
 
 
 def cmd_demo(args) -> int:
@@ -253,7 +284,7 @@ def cmd_demo(args) -> int:
         print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
         dirs.append(str(out / name))
     print("== tonk deal odds: exact vs simulated", flush=True)
-    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(1_000_000 * k), args.seed,
+    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
                            out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
     if res is None or not res.complete:
         return 130
@@ -264,7 +295,11 @@ def cmd_demo(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    from pathlib import Path
+
     from .bench import main as bench_main
+    if args.markdown and not Path(args.markdown).resolve().parent.is_dir():
+        raise UserError(f"--markdown {args.markdown}: its folder does not exist; create it first")
     return bench_main(quick=args.quick, out=args.markdown)
 
 
@@ -297,7 +332,7 @@ def build_parser() -> Parser:
                    help="one spec per seat, comma separated, or one for all (see `rummylab strategies`)")
     p.add_argument("--game", action="store_true", help="play whole games to target_score instead of single hands")
     p.add_argument("--json", action="store_true", help="print the summary as JSON (keys in the README)")
-    p.add_argument("--out", default=None, metavar="DIR",
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
                    help="store outcome rows + metadata in DIR (re-running resumes or reuses it)")
     p.set_defaults(func=cmd_simulate)
 
@@ -320,14 +355,22 @@ def build_parser() -> Parser:
                    help="where mid and late start: own turns (default 5,9) or, with --bucket-by stock, "
                         "cards left in the stock (default 20,10)")
     p.add_argument("--bucket-by", choices=("turn", "stock"), default="turn",
+<<<<<<< HEAD
                    help="turn buckets by own turn number (default) or by stock size (games that allow it)")
     p.add_argument("--games", type=_int("--games", 0), default=None,
                    help="also play this many whole games per threshold (games with a whole-game "
                         "mode; default 10,000 there; 0 to skip)")
+=======
+                   help="turn buckets by own turn number (default) or by stock size (gin)")
+    p.add_argument("--games", type=_int("--games", 0, MAX_UNITS), default=None,
+                   help="gin: also play this many whole games to target_score per threshold, "
+                        f"{MAX_TEXT} (default 10,000 for gin; 0 to skip)")
+>>>>>>> hardening
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")
-    p.add_argument("--out", default=None, metavar="DIR", help="store the sweep in DIR (rerun resumes/reuses)")
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                   help="store the sweep in DIR (rerun resumes/reuses)")
     p.set_defaults(func=cmd_knock_sweep)
 
     p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
@@ -339,11 +382,13 @@ def build_parser() -> Parser:
                        """))
     p.add_argument("--players", type=_range, default=None, help="player counts, e.g. 4 or 2..6 (default 2..6)")
     p.add_argument("--tonk-min", type=_range, default=None, help="tonk_deal_min values: 49, 50 or 49,50 (default both)")
-    p.add_argument("--simulate", type=_int("--simulate", 0), default=1_000_000,
-                   help="deals to simulate for the Monte Carlo check (default 1,000,000; 0 = exact only)")
+    p.add_argument("--simulate", type=_int("--simulate", 0, MAX_UNITS), default=1_000_000,
+                   help=f"deals to simulate for the Monte Carlo check, {MAX_TEXT} "
+                        "(default 1,000,000; 0 = exact only)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--out", default=None, metavar="DIR", help="store the simulation (and odds.json for reports) in DIR")
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                   help="store the simulation (and odds.json for reports) in DIR")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_tonk_odds)
@@ -354,9 +399,11 @@ def build_parser() -> Parser:
                            rummylab demo                                  # runs/demo + reports/index.html
                            rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
                        """))
-    p.add_argument("--out", default="runs/demo", metavar="DIR", help="where the stored runs go (default runs/demo)")
+    p.add_argument("--out", type=_folder, default="runs/demo", metavar="DIR",
+                   help="where the stored runs go (default runs/demo)")
     p.add_argument("--html", default="reports/index.html", help="report file (default reports/index.html)")
-    p.add_argument("--scale", type=float, default=1.0, help="multiply every sample size (default 1)")
+    p.add_argument("--scale", type=_scale, default=1.0,
+                   help=f"multiply every sample size, {SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g} (default 1)")
     p.add_argument("--seed", type=_int("--seed", 0), default=1, help="random seed (default 1)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")

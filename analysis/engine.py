@@ -17,18 +17,22 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sim.runner import Accumulator, RunSpec, accumulate, run_chunk
+from sim.runner import CHUNK, Accumulator, RunSpec, accumulate, chunk_ranges, run_chunk
 
 from . import store
+from .errors import BackendError
 
 
 class Job:
-    """Interface of a chunked job; subclasses fill in the four methods."""
+    """Interface of a chunked job; subclasses fill in the four methods.  Units 0..n-1 split
+    into fixed chunks of ``CHUNK`` units, generated lazily (memory flat for any n)."""
     n: int
     unit: str = "hand"
     desc: str = ""
@@ -36,8 +40,15 @@ class Job:
     def identity(self) -> dict:
         raise NotImplementedError
 
-    def chunks(self) -> list[tuple[int, int]]:
-        raise NotImplementedError
+    def chunks(self) -> Iterator[tuple[int, int]]:
+        return chunk_ranges(self.n)
+
+    def n_chunks(self) -> int:
+        return -(-self.n // CHUNK)
+
+    def is_chunk(self, a: int, b: int) -> bool:
+        """Whether units a..b-1 are one of this job's chunks."""
+        return a % CHUNK == 0 and 0 <= a < self.n and b == min(a + CHUNK, self.n)
 
     def compute(self, a: int, b: int, out_dir: str | None) -> dict:
         """Partial of units a..b-1 (runs in a worker; may write extra files to out_dir)."""
@@ -69,9 +80,6 @@ class SimJob(Job):
 
     def identity(self) -> dict:
         return self.spec.identity()
-
-    def chunks(self):
-        return [(a, b) for _, a, b in self.spec.chunks()]
 
     def compute(self, a, b, out_dir):
         rows = run_chunk(self.spec, a, b)
@@ -107,9 +115,6 @@ class ArmsJob(Job):
 
     def identity(self):
         return {"arms": [a.identity() for a in self.arms], "pairs": self.pairs}
-
-    def chunks(self):
-        return [(a, b) for _, a, b in self.arms[0].chunks()]
 
     def warm_up(self):
         run_chunk(self.arms[0], 0, 1)
@@ -204,7 +209,13 @@ def _compute(job: Job, a: int, b: int, out_dir: str | None):
 def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = None,
             backend: str = "threads", scheduler: str | None = None) -> JobResult:
     """Run (or reuse/resume from ``out_dir``) a job; Ctrl-C returns the partial total with
-    ``complete=False``."""
+    ``complete=False``.  A dask scheduler is reached before anything is written."""
+    n_jobs = resolve_jobs(jobs)
+    with _dask_client(backend, scheduler, n_jobs):
+        return _run_job(job, n_jobs, out_dir, progress, backend)
+
+
+def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str) -> JobResult:
     out = str(out_dir) if out_dir is not None else None
     total: dict | None = None
     done: set[tuple[int, int]] = set()
@@ -213,14 +224,16 @@ def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = No
         stored = store.open_run(out, job.key(), job.identity(), job.n)
         if stored is not None:  # this exact job is complete there: reuse, never re-simulate
             return JobResult(stored, True, 0.0, 0.0, job.n, 0, from_store=True, out_dir=out)
-        for a, b in store.finished_chunks(out, job.chunks()):
-            total = job.merge(total, store.read_partial(out, a, b))
-            done.add((a, b))
-            n_done += b - a
-    todo = [c for c in job.chunks() if c not in done]
+        for a, b in sorted(store.finished_chunks(out)):
+            if job.is_chunk(a, b):
+                total = job.merge(total, store.read_partial(out, a, b))
+                done.add((a, b))
+                n_done += b - a
+    todo = (c for c in job.chunks() if c not in done)
+    n_todo = job.n_chunks() - len(done)
     reused = n_done
     compile_s = 0.0
-    if todo:
+    if n_todo:
         t = time.perf_counter()
         job.warm_up()
         compile_s = time.perf_counter() - t
@@ -229,7 +242,7 @@ def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = No
     t0 = time.perf_counter()
     complete = False
     try:
-        for a, b, part in _execute(job, todo, resolve_jobs(jobs), out, backend, scheduler):
+        for a, b, part in _execute(job, todo, n_todo, n_jobs, out, backend):
             total = job.merge(total, part)
             n_done += b - a
             bar.update(b - a)
@@ -251,28 +264,43 @@ def run(spec: RunSpec, **kw) -> RunResult:
     return RunResult(**run_job(SimJob(spec), **kw).__dict__, spec=spec)
 
 
-def _execute(job, todo, n_jobs, out, backend, scheduler):
-    if not todo:
+@contextmanager
+def _dask_client(backend: str, scheduler: str | None, n_jobs: int):
+    """With the dask backend: a client of ``scheduler`` (else of a local cluster) for the run."""
+    if backend != "dask" or n_jobs == 1:
+        yield
         return
-    if n_jobs == 1 or len(todo) == 1:
+    from dask.distributed import Client, LocalCluster
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler)
+        except OSError as e:
+            raise BackendError(f"cannot reach the dask scheduler {scheduler} ({e}); check --scheduler") from None
+    else:
+        cluster = LocalCluster(n_workers=n_jobs, threads_per_worker=1, processes=True,
+                               dashboard_address=None, host="127.0.0.1")
+        client = Client(cluster)
+    try:
+        yield
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _execute(job, todo, n_todo, n_jobs, out, backend):
+    if not n_todo:
+        return
+    if n_jobs == 1 or n_todo == 1:
         for a, b in todo:
             yield _compute(job, a, b, out)
         return
     from joblib import Parallel, delayed, parallel_config
     tasks = (delayed(_compute)(job, a, b, out) for a, b in todo)
-    if backend == "dask":
-        from dask.distributed import Client, LocalCluster
-        cluster = None if scheduler else LocalCluster(n_workers=n_jobs, threads_per_worker=1,
-                                                      processes=True, dashboard_address=None,
-                                                      host="127.0.0.1")
-        client = Client(scheduler or cluster)
-        try:
-            with parallel_config(backend="dask"):
-                yield from Parallel(return_as="generator_unordered")(tasks)
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+    if backend == "dask":  # the client made by _dask_client
+        with parallel_config(backend="dask"):
+            yield from Parallel(return_as="generator_unordered")(tasks)
         return
     if backend == "threads":
         with parallel_config(backend="threading", n_jobs=n_jobs):

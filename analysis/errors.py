@@ -8,3 +8,7 @@ class SweepError(ValueError):
 
 class OddsError(ValueError):
     """Tonk deal odds asked for a player count or tonk minimum that does not exist."""
+
+
+class BackendError(ValueError):
+    """A parallel backend that cannot be used (e.g. an unreachable dask scheduler)."""

@@ -103,9 +103,14 @@ def open_run(out_dir, key: str, identity: dict, n: int) -> dict | None:
     return None
 
 
-def finished_chunks(out_dir, chunks: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Those of ``chunks`` already finished on disk (interrupted or shorter earlier run)."""
-    return [(a, b) for a, b in chunks if _chunk(out_dir, a, b, "json").exists()]
+def finished_chunks(out_dir) -> set[tuple[int, int]]:
+    """(first unit, stop) of every chunk finished on disk, from one listing of the folder."""
+    done = set()
+    for path in (Path(out_dir) / "chunks").glob("*-*.json"):
+        a, _, b = path.stem.partition("-")
+        if a.isdigit() and b.isdigit():
+            done.add((int(a), int(b)))
+    return done
 
 
 def finish_run(out_dir, key: str, identity: dict, n: int, total: dict, extra: dict) -> None:

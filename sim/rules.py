@@ -67,9 +67,12 @@ class RulesBase:
                 k, v = item.split("=", 1)
                 pairs.append((k.strip(), v.strip()))
         fields = {f.name: f for f in dataclasses.fields(cls)}
+        given = [k for k, _ in pairs]
         for k, v in pairs:
             if k not in fields:
                 raise RulesError(f"unknown rule {k!r} for {cls.__name__}; options: {', '.join(fields)}")
+            if given.count(k) > 1:
+                raise RulesError(f"rule {k} is given {given.count(k)} times; give it once")
             values[k] = _coerce(k, v, fields[k].type, fields[k].default)
         try:
             rules = cls(**values)

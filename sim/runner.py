@@ -15,6 +15,7 @@ stored version is ``analysis.engine.run``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +26,7 @@ from .strategies import Strategy, parse_strategies, strategy_matrix
 from .variants import Variant, VariantError, get_variant
 
 CHUNK = 8192          # units per chunk: fixed, part of the store layout (not of the results)
+MAX_UNITS = 10**12    # most hands (or games) one run may ask for
 MODES = ("hands", "games")
 HIST_BINS = 256
 
@@ -72,9 +74,14 @@ class RunSpec:
             "chunk": CHUNK,
         }
 
-    def chunks(self) -> list[tuple[int, int, int]]:
-        """(chunk index, first unit, stop) covering 0..n."""
-        return [(k, a, min(a + CHUNK, self.n)) for k, a in enumerate(range(0, self.n, CHUNK))]
+    def chunks(self) -> Iterator[tuple[int, int]]:
+        """(first unit, stop) of each chunk covering 0..n, lazily."""
+        return chunk_ranges(self.n)
+
+
+def chunk_ranges(n: int) -> Iterator[tuple[int, int]]:
+    """(first unit, stop) of the fixed chunks covering 0..n, generated one at a time."""
+    return ((a, min(a + CHUNK, n)) for a in range(0, n, CHUNK))
 
 
 def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, seed: int = 0,
@@ -101,6 +108,8 @@ def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, 
     strats = parse_strategies(strategies, v.name, n_seats)
     if isinstance(n, bool) or int(n) != n or n <= 0:
         raise SpecError(f"number of {mode} must be a positive whole number, got {n}")
+    if n > MAX_UNITS:
+        raise SpecError(f"number of {mode} must be at most {MAX_UNITS:,}, got {n:,}")
     if isinstance(seed, bool) or int(seed) != seed or not (0 <= seed < 2**63):
         raise SpecError(f"seed must be a whole number in [0, 2^63), got {seed}")
     if mode == "games" and v.game_kernel is None:
@@ -122,7 +131,7 @@ def play_hands(variant: str, rules=None, strategies="simple", n_hands: int = 100
     spec = make_spec(variant, rules=rules, strategies=strategies, n=n_hands, seed=seed,
                      players=players, mode=mode)
     arrays = spec.arrays()
-    rows = np.concatenate([run_chunk(spec, a, b, arrays) for _, a, b in spec.chunks()])
+    rows = np.concatenate([run_chunk(spec, a, b, arrays) for a, b in spec.chunks()])
     return {c: rows[:, i] for i, c in enumerate(spec.columns)}
 
 
@@ -220,4 +229,4 @@ def accumulate(spec: RunSpec, rows: np.ndarray) -> Accumulator:
 
 
 __all__ = ["RunSpec", "make_spec", "run_chunk", "play_hands", "Accumulator", "accumulate",
-           "series", "SpecError", "VariantError", "CHUNK"]
+           "series", "SpecError", "VariantError", "CHUNK", "MAX_UNITS", "chunk_ranges"]

@@ -443,3 +443,15 @@ def test_fewest_spots_arrangement_keeps_min_deadwood_and_never_more_spots():
         assert sb <= sa
         strictly_fewer += sb < sa
     assert strictly_fewer > 0  # the option changes something on meld-rich hands
+
+
+def test_results_show_card_text_but_keep_card_codes():
+    arr = melds.min_deadwood("3S 3H 3D 7H 8H 9H KD")
+    assert repr(arr) == "Arrangement(deadwood=10, melds=[3S 3H 3D] [7H 8H 9H], deadwood_cards=KD)"
+    assert arr.melds == (tuple(C("3S 3H 3D")), tuple(C("7H 8H 9H"))) and arr.deadwood_cards == tuple(C("KD"))
+    assert repr(melds.min_deadwood("3S 3H 3D")) == "Arrangement(deadwood=0, melds=[3S 3H 3D], deadwood_cards=none)"
+    disc = melds.best_discard("3S 3H 3D 7H 8H 9H KD QC")
+    assert repr(disc) == "Discard(deadwood=10, discards=KD QC)" and disc.discards == tuple(sorted(C("KD QC")))
+    lay = melds.layoff("4S KD", ["5S 6S 7S"])
+    assert repr(lay) == "Layoff(deadwood=10, laid_off=4S)" and lay.laid_off == tuple(C("4S"))
+    assert repr(melds.layoff("KD", ["5S 6S 7S"])) == "Layoff(deadwood=10, laid_off=none)"

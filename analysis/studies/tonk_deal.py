@@ -42,9 +42,6 @@ class TonkDealJob(Job):
         return {"kind": "tonk_deal", "players": list(self.players), "tonk_mins": list(self.tonk_mins),
                 "seed": self.seed, "chunk": CHUNK}
 
-    def chunks(self):
-        return [(a, min(a + CHUNK, self.n)) for a in range(0, self.n, CHUNK)]
-
     def warm_up(self):
         from sim.variants.tonk import deal_tonk_flags
         deal_tonk_flags(self.seed, 0, 1, 2, 49, np.zeros((1, 2), dtype=np.int64))
