@@ -10,21 +10,10 @@ import json
 import sys
 import textwrap
 
-from sim.cards import CardError
-from sim.rules import RulesError
-from sim.runner import SpecError
-from sim.strategies import StrategyError
-from sim.variants import VariantError
-
-from .errors import OddsError, SweepError
-from .store import StoreError
-from .studies.knock_advice import AdviceError
-
-USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError,
-               AdviceError, OddsError)
+from sim.errors import UserInputError
 
 
-class UserError(ValueError):
+class UserError(UserInputError):
     """Any other input problem found by the CLI itself."""
 
 
@@ -382,7 +371,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except USER_ERRORS + (UserError,) as e:
+    except UserInputError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

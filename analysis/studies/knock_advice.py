@@ -75,6 +75,7 @@ from sim.cards import (
     to_mask,
     value_table,
 )
+from sim.errors import UserInputError
 from sim.rules import RulesBase
 from sim.strategies import parse_strategy, split_specs, strategy_matrix
 
@@ -86,7 +87,7 @@ OPP_MODELS = ("uniform", "played")
 __all__ = ["Advice", "AdviceError", "advise", "format_advice", "add_parser", "cmd", "BATCH"]
 
 
-class AdviceError(ValueError):
+class AdviceError(UserInputError):
     """A position the advisor cannot evaluate (illegal knock, impossible stock, ...)."""
 
 
