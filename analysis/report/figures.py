@@ -1,5 +1,5 @@
 """Matplotlib helpers of the report: a headless figure, the labelling check and PNG encoding,
-error bars from interval ends."""
+error bars from interval ends, bars of estimates with their CIs."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def finish(fig, name: str, caption: str, data_axes) -> FigureInfo:
         missing.append("title")
     if not entries:
         missing.append("legend")
-    if missing:  # a programming error in this module, not bad input
+    if missing:  # a programming error in a section module, not bad input
         raise AssertionError(f"figure {name} lacks {', '.join(missing)}")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
