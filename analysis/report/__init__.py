@@ -47,6 +47,7 @@ __all__ = ["CSS", "DECISION_MARK", "DPI", "METHODS_TEXT", "ODDS_KEYS", "QUANTITY
 
 @dataclass
 class Report:
+    """The rendered report: one section per folder, in the order given."""
     title: str
     sections: list[RunSection]
     run_dirs: list[str]

@@ -22,6 +22,7 @@ from .figures import FigureInfo
 
 @dataclass
 class RunSection:
+    """One results folder as rendered: its body and its entries in the methods."""
     kind: str                 # a registered kind: "knock_sweep", "tonk_odds", "run", ...
     folder: str
     anchor: str
@@ -61,7 +62,7 @@ def section(kind: str, file: str, methods: str = "", claims: Callable[[dict], bo
     return register
 
 
-def read_json(path: Path) -> dict:
+def _read_json(path: Path) -> dict:
     try:
         doc = json.loads(path.read_text())
     except json.JSONDecodeError as e:
@@ -79,7 +80,7 @@ def detect(run_dir) -> str:
     if not d.is_dir():
         raise StoreError(f"{d.name or d}: no such run folder ({d})")
     present = [s for s in SECTIONS.values() if (d / s.file).exists()]
-    docs = {s.file: read_json(d / s.file) for s in present}
+    docs = {s.file: _read_json(d / s.file) for s in present}
     for s in present:
         if docs[s.file].get("kind") == s.kind:
             return s.kind
