@@ -12,21 +12,11 @@ import os
 import sys
 import textwrap
 
-from sim.cards import CardError
-from sim.rules import RulesError
-from sim.runner import MAX_UNITS, SpecError
-from sim.strategies import StrategyError
-from sim.variants import VariantError
-
-from .errors import BackendError, OddsError, SweepError
-from .store import StoreError
-from .studies.knock_advice import AdviceError
-
-USER_ERRORS = (CardError, RulesError, StrategyError, VariantError, SpecError, StoreError, SweepError,
-               AdviceError, OddsError, BackendError)
+from sim.errors import UserInputError
+from sim.runner import MAX_UNITS
 
 
-class UserError(ValueError):
+class UserError(UserInputError):
     """Any other input problem found by the CLI itself."""
 
 
@@ -355,17 +345,10 @@ def build_parser() -> Parser:
                    help="where mid and late start: own turns (default 5,9) or, with --bucket-by stock, "
                         "cards left in the stock (default 20,10)")
     p.add_argument("--bucket-by", choices=("turn", "stock"), default="turn",
-<<<<<<< HEAD
                    help="turn buckets by own turn number (default) or by stock size (games that allow it)")
-    p.add_argument("--games", type=_int("--games", 0), default=None,
-                   help="also play this many whole games per threshold (games with a whole-game "
-                        "mode; default 10,000 there; 0 to skip)")
-=======
-                   help="turn buckets by own turn number (default) or by stock size (gin)")
     p.add_argument("--games", type=_int("--games", 0, MAX_UNITS), default=None,
-                   help="gin: also play this many whole games to target_score per threshold, "
-                        f"{MAX_TEXT} (default 10,000 for gin; 0 to skip)")
->>>>>>> hardening
+                   help="also play this many whole games per threshold (games with a whole-game "
+                        f"mode; {MAX_TEXT}; default 10,000 there; 0 to skip)")
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")
@@ -434,7 +417,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except USER_ERRORS + (UserError,) as e:
+    except UserInputError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

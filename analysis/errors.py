@@ -1,12 +1,14 @@
 """Input errors of the analysis layer that the CLI reports as one line (exit code 2).
 Kept free of heavy imports so that the CLI and worker processes stay light."""
 
+from sim.errors import UserInputError
 
-class SweepError(ValueError):
+
+class SweepError(UserInputError):
     """A sweep that cannot be run as asked."""
 
 
-class OddsError(ValueError):
+class OddsError(UserInputError):
     """Tonk deal odds asked for a player count or tonk minimum that does not exist."""
 
 

@@ -7,9 +7,12 @@ Layout::
     DIR/chunks/A-B.npz        single runs: the outcome rows of units A..B-1 (int64)
     DIR/meta.json             written only when the run completes: spec, n, the total,
                               columns, timings, package versions, git describe
+    DIR/<name>.json           a study's own result (:func:`write_study`), e.g. odds.json,
+                              with a ``"kind"`` key naming the study for the report
 
 A folder holding a different spec is refused, so no result is ever overwritten; files are
-written atomically (temp file + rename), so a crash leaves only whole chunks.
+written atomically (temp file + rename), so a crash leaves only whole chunks.  A folder is
+created only inside an existing one: a mistyped --out parent is refused, not created.
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.errors import UserInputError
 
-class StoreError(ValueError):
+
+class StoreError(UserInputError):
     """A results folder that cannot be used for this run or cannot be read."""
 
 
@@ -37,17 +42,24 @@ def key_of(identity: dict) -> str:
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def check_out_dir(out_dir) -> Path:
+    """``out_dir`` as a Path if results can go there: an existing folder, or a new folder
+    inside an existing one.  Raises :class:`StoreError` before anything is written."""
+    d = Path(out_dir)
+    if d.exists() and not d.is_dir():
+        raise StoreError(f"--out {d} is a file, not a folder")
+    if not d.exists() and not d.parent.is_dir():
+        raise StoreError(f"--out {d}: the folder {d.parent} does not exist; create it first "
+                         f"or choose another --out")
+    return d
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    check_out_dir(path.parent).mkdir(exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
-
-
-def write_study(out_dir, name: str, doc: dict) -> None:
-    """Write a study's own JSON file (e.g. ``sweep.json``) into its folder, atomically."""
-    _atomic_write(Path(out_dir) / name, json.dumps(doc, indent=2).encode())
 
 
 def _chunk(out_dir, a: int, b: int, ext: str) -> Path:
@@ -73,6 +85,21 @@ def read_partial(out_dir, a: int, b: int) -> dict:
     return json.loads(_chunk(out_dir, a, b, "json").read_text())
 
 
+def write_study(out_dir, name: str, doc: dict) -> Path:
+    """Write a study's result ``doc`` as ``out_dir/<name>.json``, atomically; returns its path."""
+    path = Path(out_dir) / f"{name}.json"
+    _atomic_write(path, json.dumps(doc, indent=2).encode())
+    return path
+
+
+def read_study(out_dir, name: str) -> dict:
+    """The result a study stored with :func:`write_study`."""
+    doc = _read_json(Path(out_dir) / f"{name}.json")
+    if doc is None:
+        raise StoreError(f"{out_dir} holds no {name}.json; run the study with --out {out_dir} first")
+    return doc
+
+
 def _read_json(path: Path) -> dict | None:
     if not path.exists():
         return None
@@ -85,9 +112,7 @@ def _read_json(path: Path) -> dict | None:
 def open_run(out_dir, key: str, identity: dict, n: int) -> dict | None:
     """Check ``out_dir`` can hold this run; write spec.json if new.  Returns the stored total
     if this exact run (spec and n) is already complete there."""
-    d = Path(out_dir)
-    if d.exists() and not d.is_dir():
-        raise StoreError(f"--out {d} is a file, not a folder")
+    d = check_out_dir(out_dir)
     old = _read_json(d / "spec.json")
     if old is None:
         if d.exists() and any(d.iterdir()):

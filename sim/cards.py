@@ -17,6 +17,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .errors import UserInputError
+
 N_RANKS = 13
 N_SUITS = 4
 SUIT_SHIFT = 16
@@ -29,7 +31,7 @@ SUIT_CHARS = "SHDC"
 _SUIT_SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3}
 
 
-class CardError(ValueError):
+class CardError(UserInputError):
     """Raised for card text that cannot be parsed or a hand that breaks pack limits."""
 
 

@@ -15,8 +15,10 @@ from typing import ClassVar, Iterable
 
 import numpy as np
 
+from .errors import UserInputError
 
-class RulesError(ValueError):
+
+class RulesError(UserInputError):
     """A rule option that is unknown, malformed, out of range or contradicts another."""
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import UserInputError
 from .games import game_columns
 from .rules import RulesBase
 from .strategies import Strategy, parse_strategies, strategy_matrix
@@ -31,7 +32,7 @@ MODES = ("hands", "games")
 HIST_BINS = 256
 
 
-class SpecError(ValueError):
+class SpecError(UserInputError):
     """A run spec that cannot be run (bad counts, seed, mode, ...)."""
 
 

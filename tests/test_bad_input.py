@@ -13,9 +13,6 @@ from analysis.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"
 TONK = ["knock", "--variant", "tonk", "--hand", "AS 2S 3S 4S 5S", "--turn", "2"]
-SWEEP_WRITES_FIRST = pytest.mark.xfail(strict=True, reason=(
-    "run_sweep writes sweep.json before the arms are derived, and SweepSpec.check does not "
-    "check the thresholds against the knob's bounds (knock_sweep.py)"))
 
 # (arguments, words the error line must contain); {tmp} holds the folder `empty` and the file `file`
 CASES = [
@@ -57,8 +54,9 @@ CASES = [
     (["knock-sweep", "--thresholds", "0..10:0"], "expected a range like 0..10"),
     (["knock-sweep", "--thresholds", "3"], "at least two thresholds"),
     (["knock-sweep", "--thresholds", "4,2"], "increasing and distinct"),
-    pytest.param(["knock-sweep", "--thresholds", "0..500"], "knock=101 is out of range", marks=SWEEP_WRITES_FIRST),
-    pytest.param(["knock-sweep", "--thresholds=-3..2"], "knock=-3 is out of range", marks=SWEEP_WRITES_FIRST),
+    (["knock-sweep", "--thresholds", "0..500"], "gin knock thresholds run from 0 to 10 (rule knock_limit=10)"),
+    (["knock-sweep", "--thresholds=-3..2"], "outside: -3, -2, -1"),
+    (["knock-sweep", "--variant", "tonk", "--thresholds", "0..60"], "tonk knock thresholds run from 0 to 50"),
     (["knock-sweep", "--buckets", "9,5", "--by-turn"], "mid must start after turn 1 and before late"),
     (["knock-sweep", "--buckets", "5"], "expected two turns like 5,9"),
     (["knock-sweep", "--bucket-by", "stock", "--buckets", "5,9"], "mid starts at a larger stock"),

@@ -178,3 +178,48 @@ def test_ctrl_c_prints_labelled_partial_summary_and_resumes(tmp_path):
     assert "resume" in stderr
     assert not (out / "meta.json").exists()   # a partial run never writes a result
     assert os.path.exists(out / "spec.json")
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "knock-sweep"])
+def test_out_under_a_missing_folder_is_refused_before_writing(cmd, tmp_path, capsys):
+    out = tmp_path / "missing" / "dir" / "x"
+    assert main([cmd, "--hands", "100", "--jobs", "1", "--no-progress", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("rummylab: error:")
+    assert str(out.parent) in err[0] and "does not exist" in err[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_out_naming_a_file_is_refused(tmp_path, capsys):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep me")
+    assert main(["simulate", "--hands", "100", "--jobs", "1", "--no-progress", "--out", str(a_file)]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    assert a_file.read_text() == "keep me"
+
+
+def test_studies_write_and_read_their_json_through_the_store(tmp_path):
+    doc = {"kind": "tonk_odds", "rows": [{"players": 2}]}
+    path = store.write_study(tmp_path / "odds-run", "odds", doc)
+    assert path == tmp_path / "odds-run" / "odds.json" and json.loads(path.read_text()) == doc
+    assert store.read_study(tmp_path / "odds-run", "odds") == doc
+    assert sorted(p.name for p in path.parent.iterdir()) == ["odds.json"]   # no temp file left
+    with pytest.raises(store.StoreError, match="no balance.json"):
+        store.read_study(tmp_path / "odds-run", "balance")
+    with pytest.raises(store.StoreError, match="does not exist"):
+        store.write_study(tmp_path / "nowhere" / "run", "odds", doc)
+
+
+def test_every_user_error_is_a_user_input_error():
+    from analysis.cli import UserError
+    from analysis.errors import OddsError, SweepError
+    from analysis.studies.knock_advice import AdviceError
+    from sim.cards import CardError
+    from sim.errors import UserInputError
+    from sim.rules import RulesError
+    from sim.runner import SpecError
+    from sim.strategies import StrategyError
+    from sim.variants import VariantError
+    for cls in (CardError, RulesError, StrategyError, VariantError, SpecError, store.StoreError,
+                SweepError, OddsError, AdviceError, UserError):
+        assert issubclass(cls, UserInputError) and issubclass(cls, ValueError), cls

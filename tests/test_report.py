@@ -9,6 +9,7 @@ import importlib.util
 import io
 import json
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import matplotlib.image as mpimg
 import numpy as np
 import pytest
 
-from analysis import report
+from analysis import report, store
 from analysis.cli import main as cli_main
 from analysis.stats import wilson
 from analysis.store import StoreError
@@ -238,3 +239,49 @@ def test_checker_skips_cleanly_without_a_browser(monkeypatch, tmp_path, capsys):
     assert checker.check_html(page) == (True, checker.SKIP)
     assert checker.main([str(page)]) == 0
     assert capsys.readouterr().out.startswith("SKIP: no Chromium installed (apt-get install chromium)")
+
+
+def test_every_registered_section_kind_renders(rendered):
+    sections = rendered["report"].sections
+    assert {s.kind for s in sections} == set(report.SECTIONS), "give every section kind a stored run above"
+    for s in sections:
+        assert s.figures and s.methods and s.title, s.kind
+        assert report.detect(s.folder) == s.kind
+
+
+@pytest.fixture
+def balance_kind():
+    """A study kind added the way a future study module adds it: one decorated builder."""
+    @report.section("balance", file="balance.json", methods="<p>How balance is measured.</p>")
+    def balance_section(folder: Path, anchor: str) -> report.RunSection:
+        doc = store.read_study(folder, "balance")
+        sec = report.RunSection("balance", str(folder), anchor, f"Balance — {folder.name}")
+        sec.body.append(f"<p>verdict: {report.esc(doc['verdict'])}</p>")
+        return sec
+    yield "balance"
+    del report.SECTIONS["balance"]
+
+
+def test_detection_prefers_the_kind_stored_in_the_study_file(runs, tmp_path, balance_kind):
+    both = tmp_path / "balance-run"
+    shutil.copytree(runs["sim"], both)   # also a complete simulate run (meta.json with columns)
+    store.write_study(both, "balance", {"verdict": "even"})
+    assert report.detect(both) == "run"            # no stored kind: the file names decide
+    store.write_study(both, "balance", {"kind": "balance", "verdict": "even"})
+    assert report.detect(both) == "balance"
+    rep = report.build_report([str(both)])
+    assert [s.kind for s in rep.sections] == ["balance"]
+    page = report.report_html(rep)
+    assert "verdict: even" in page and "How balance is measured." in page
+    assert "Common random numbers" not in page     # methods only of the kinds shown
+
+
+def test_stored_runs_without_a_kind_still_render(runs, tmp_path):
+    old = tmp_path / "old-sweep"
+    shutil.copytree(runs["sweep"], old)
+    info = json.loads((old / "sweep.json").read_text())
+    del info["kind"]
+    (old / "sweep.json").write_text(json.dumps(info))
+    assert report.detect(old) == "knock_sweep"
+    assert "kind" not in json.loads((runs["sim"] / "meta.json").read_text())
+    assert report.detect(runs["sim"]) == "run"

@@ -210,11 +210,12 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None) -
     if out is not None and res.complete:
         info = json.loads((out / "sweep.json").read_text())
         info["best_overall"] = res.best_overall
-        store.write_study(out, "sweep.json", info)
+        store.write_study(out, "sweep", info)
     return res
 
 
 def _write_spec(out: Path, spec: SweepSpec) -> None:
+    store.check_out_dir(out)
     info = {"kind": "knock_sweep", "spec": asdict(spec)}
     path = out / "sweep.json"
     if path.exists():
@@ -224,7 +225,7 @@ def _write_spec(out: Path, spec: SweepSpec) -> None:
         return
     if out.exists() and any(out.iterdir()):
         raise store.StoreError(f"{out} is not empty and holds no sweep; choose a new folder")
-    store.write_study(out, "sweep.json", info)
+    store.write_study(out, "sweep", info)
 
 
 def load_sweep(path) -> SweepResult:

@@ -1,8 +1,10 @@
-"""Text and JSON rendering of a knock sweep (the CLI's output; the HTML report is report.py)."""
+"""Text and JSON rendering of a knock sweep (the CLI's output; the HTML report is analysis/report/)."""
 
 from __future__ import annotations
 
 import json
+
+from sim.variants import get_variant
 
 from .knock_sweep import (
     BUCKETS,
@@ -16,7 +18,7 @@ from .knock_sweep import (
 
 def sweep_dict(res: SweepResult) -> dict:
     spec = res.spec
-    unit = "stakes" if spec.variant == "tonk" else "points"
+    unit = get_variant(spec.variant).score_unit
     d = {"variant": spec.variant, "spec": {**spec.__dict__}, "best_overall": res.best_overall,
          "complete": res.complete, "unit": unit, "elapsed_s": round(res.elapsed_s, 2),
          "compile_s": round(res.compile_s, 2), "hands_simulated": res.hands_simulated,
@@ -47,8 +49,8 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
     if as_json:
         return json.dumps(sweep_dict(res), indent=2, default=float)
     spec = res.spec
-    unit = "stakes" if spec.variant == "tonk" else "points"
-    what = "count" if spec.variant == "tonk" else "deadwood"
+    game = get_variant(spec.variant)
+    unit, what = game.score_unit, game.hand_word
     out = [f"knock sweep: {spec.variant}, seat 0 = {spec.strategy} with knock threshold varied, "
            f"others = {spec.opponent}; {spec.hands:,} hands per threshold (same deals in every arm), "
            f"seed {spec.seed}" + (f"; rules {', '.join(spec.rules)}" if spec.rules else ""),

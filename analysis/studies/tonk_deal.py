@@ -15,7 +15,6 @@ if TYPE_CHECKING:  # pandas is imported only where a DataFrame is built
     import pandas as pd
 
 import json
-from pathlib import Path
 
 import numpy as np
 
@@ -94,5 +93,5 @@ def run_tonk_odds(players, tonk_mins, n: int, seed: int, *, out_dir=None, jobs=-
         doc = {"kind": "tonk_odds", "deals": n, "seed": seed,
                "rows": json.loads(table.to_json(orient="records")),
                "versions": package_versions(), "git": git_describe()}
-        store._atomic_write(Path(out_dir) / "odds.json", json.dumps(doc, indent=2).encode())
+        store.write_study(out_dir, "odds", doc)
     return table, result

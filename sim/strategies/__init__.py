@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import UserInputError
+
 PARAM_WIDTH = 32  # columns of a strategy row: code + up to 31 parameters
 
 
-class StrategyError(ValueError):
+class StrategyError(UserInputError):
     """A strategy spec that names an unknown family/preset/parameter or a bad value."""
 
 

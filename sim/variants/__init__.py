@@ -29,12 +29,14 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..errors import UserInputError
+
 BASE_COLUMNS = ("dealer", "ender", "outcome", "turns", "stock_left")
 MAX_SEATS = 8
 SCORE_UNITS = ("points", "stakes", "penalty")
 
 
-class VariantError(ValueError):
+class VariantError(UserInputError):
     """Unknown variant or a player count the variant does not allow."""
 
 

@@ -1,0 +1,136 @@
+"""HTML + PNG report rendered from stored runs (never re-simulates).
+
+``rummylab report runs/gin-knock runs/tonk-odds runs/gin-simple --html reports/index.html``
+writes one self-contained HTML file (inline CSS, PNG figures embedded as base64 data URIs, no
+scripts, fonts or CDNs) and the same PNGs beside it.  Each folder becomes one section, built by
+the section registered for its study kind (:mod:`.registry`, :func:`detect`):
+
+* ``knock_sweep`` (:mod:`.sweep`, ``sweep.json``): the sweep curve with the paired difference
+  to the best arm, games won, the knock chart and its tables;
+* ``tonk_odds`` (:mod:`.odds`, ``odds.json``): exact vs simulated tonk-on-the-deal probabilities;
+* ``run`` (:mod:`.run`, ``meta.json`` with ``columns``): a single ``rummylab simulate`` run:
+  seats, positions, outcome mix and hand length, every estimate with its 95% CI.
+
+Every module of this package is imported here, so a new study kind is one new module that
+registers its section with ``@section(...)``.  Every number comes from the stored totals (exact
+integer moments) through ``analysis.stats``; from ``sim`` only the game declarations
+(``sim.variants``) are read, the engine is never called.
+
+API: :func:`build_report` (figures with their metadata + HTML sections), :func:`write_report`,
+:func:`render_report` (both at once), and ``add_parser``/``cmd`` for the CLI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..store import StoreError
+from .figures import DPI, FigureInfo
+from .html import CSS, METHODS_TEXT, esc, report_html, slug
+from .odds import ODDS_KEYS, QUANTITY_LABELS
+from .registry import SECTIONS, RunSection, SectionKind, detect, section
+from .sweep import DECISION_MARK
+
+for _module in pkgutil.iter_modules(__path__):   # every section module registers itself
+    importlib.import_module(f"{__name__}.{_module.name}")
+
+__all__ = ["CSS", "DECISION_MARK", "DPI", "METHODS_TEXT", "ODDS_KEYS", "QUANTITY_LABELS", "SECTIONS",
+           "FigureInfo", "Report", "RunSection", "SectionKind", "add_parser", "build_report", "cmd",
+           "detect", "esc", "render_report", "report_html", "section", "write_report"]
+
+
+@dataclass
+class Report:
+    """The rendered report: one section per folder, in the order given."""
+    title: str
+    sections: list[RunSection]
+    run_dirs: list[str]
+    methods: list[str] = field(default_factory=list)   # methods HTML of the kinds present
+
+    @property
+    def figures(self) -> list[FigureInfo]:
+        return [f for s in self.sections for f in s.figures]
+
+
+def build_report(run_dirs: list[str], title: str | None = None) -> Report:
+    """Read every folder and render its figures (PNG bytes in memory) and HTML sections."""
+    if not run_dirs:
+        raise StoreError("give at least one results folder")
+    kinds = [detect(d) for d in run_dirs]   # fail before any rendering
+    sections, used = [], set()
+    for d, kind in zip(run_dirs, kinds):
+        anchor = base = slug(Path(d).resolve().name)
+        k = 2
+        while anchor in used:
+            anchor, k = f"{base}-{k}", k + 1
+        used.add(anchor)
+        sections.append(SECTIONS[kind].build(Path(d), anchor))
+    names = ", ".join(Path(d).resolve().name for d in run_dirs)
+    methods = [SECTIONS[k].methods for k in dict.fromkeys(kinds) if SECTIONS[k].methods]
+    return Report(title or f"rummylab report: {names}", sections, [str(d) for d in run_dirs], methods)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; reports are meant to be shared
+    os.replace(tmp, path)
+
+
+def write_report(report: Report, html_path) -> list[str]:
+    """Write the PNGs beside ``html_path`` (named ``<run>-<figure>.png``) and the HTML file."""
+    html_path = Path(html_path)
+    out_dir = html_path.parent
+    paths = []
+    for f in report.figures:
+        p = out_dir / f"{f.name}.png"
+        _write_atomic(p, f.png)
+        f.path = str(p)
+        paths.append(str(p))
+    _write_atomic(html_path, report_html(report).encode("utf-8"))
+    return paths
+
+
+def render_report(run_dirs: list[str], html_path: str, title: str | None = None) -> list[str]:
+    """Render stored runs into one self-contained HTML file; returns the PNG paths written."""
+    return write_report(build_report(run_dirs, title), html_path)
+
+
+# ----------------------------------------------------------------------------------------
+# CLI
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "report", help="render stored runs into one HTML report with PNG plots (never re-simulates)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Render results folders (knock sweeps, tonk odds, simulate runs with --out) into one "
+                    "self-contained HTML file with embedded figures; the PNGs are also written beside it.",
+        epilog="examples:\n"
+               "  rummylab report runs/gin-knock --html reports/index.html\n"
+               "  rummylab report runs/gin-knock runs/tonk-knock runs/tonk-odds --html reports/index.html\n"
+               "  rummylab report runs/gin-simple --html reports/gin.html --title \"Gin baseline\"")
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                   help="results folders: knock-sweep --out, simulate --out, or a tonk odds folder")
+    p.add_argument("--html", default="reports/index.html", metavar="FILE",
+                   help="HTML file to write; PNGs go beside it (default reports/index.html)")
+    p.add_argument("--title", default=None, help="report title (default: names the folders)")
+    p.set_defaults(func=cmd)
+    return p
+
+
+def cmd(args) -> int:
+    pngs = render_report(args.runs, args.html, title=args.title)
+    print(f"wrote {args.html} ({len(pngs)} figure{'' if len(pngs) == 1 else 's'}, also as PNG beside it)")
+    for p in pngs:
+        print(f"  {p}")
+    return 0

@@ -1,0 +1,318 @@
+"""Report section of a knock-threshold sweep (``analysis.studies.knock_sweep``): the sweep curve
+with the paired difference to the best arm, games won, the knock chart and its tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.variants import get_variant
+
+from ..stats import Estimate
+from ..store import load_meta
+from .figures import FigureInfo, finish, new_figure
+from .html import digits, esc, est_html, html_table, kv_table, params_text
+from .registry import RunSection, section
+
+KIND = "knock_sweep"
+DECISION_MARK = {"knock": "knock", "play on": "play on", "can't tell": "?"}
+
+SWEEP_METHODS = """
+<p><strong>Common random numbers and paired differences.</strong> In a sweep every arm (threshold)
+plays the same hands: hand <em>i</em> is the same deal, with the same random numbers for the strategies,
+in every arm. Two arms are therefore compared hand by hand: the <em>paired difference</em> is the mean
+of the per-hand differences with its t interval. Most of the deal-to-deal luck cancels, so paired
+intervals are far narrower than the difference of two independent means; “hands differing” counts the
+hands where the two arms actually scored differently. An arm whose paired interval to the best arm
+contains 0 is marked <em>indistinguishable from the best</em>.</p>
+<p><strong>The knock chart.</strong> Thresholds d and d−1 within one turn bucket play differently only on
+hands where seat 0 could knock at exactly d in that bucket (“hands affected”); their paired difference is
+the expected gain of knocking there instead of playing on, averaged over all hands. A cell is
+“knock” if its 95% interval lies above 0, “play on” if below 0, and “?” (never guessed) if it contains 0.
+Each interval is 95% on its own: among many cells where the true margin is 0 about 1 in 20 will still
+look decided, so isolated decisions next to “?” cells deserve more hands.</p>
+"""
+
+
+def _shade_same(ax, table, label: str | None):
+    """Shade the arms statistically indistinguishable from the best (best included)."""
+    first = True
+    for r in table.itertuples():
+        if r.indistinguishable:
+            ax.axvspan(r.threshold - 0.5, r.threshold + 0.5, color="tab:green", alpha=0.12, lw=0,
+                       label=label if first and label else None)
+            first = False
+
+
+def _sweep_figure(name: str, table, *, value: str, lo: str, hi: str, scale: float, ylabel: str,
+                  diff_ylabel: str, xlabel: str, title: str, top_title: str, diff_title: str,
+                  band_label: str, caption: str) -> FigureInfo:
+    th = table["threshold"].to_numpy(dtype=float)
+    fig = new_figure(9.5, 7.0)
+    ax1, ax2 = fig.subplots(2, 1, sharex=True, height_ratios=[1.15, 1])
+    y = table[value].to_numpy() * scale
+    _shade_same(ax1, table, "indistinguishable from best (paired 95% CI contains 0)")
+    ax1.fill_between(th, table[lo] * scale, table[hi] * scale, color="tab:blue", alpha=0.25, lw=0,
+                     label=band_label)
+    ax1.plot(th, y, "o-", color="tab:blue", ms=5, label="estimate per threshold")
+    best = table[table["best"]].iloc[0]
+    ax1.plot([best.threshold], [best[value] * scale], marker="*", ms=18, color="gold",
+             markeredgecolor="black", ls="none", label=f"best: d = {best.threshold}")
+    ax1.set_ylabel(ylabel)
+    ax1.set_xlabel(xlabel)
+    ax1.tick_params(labelbottom=True)
+    ax1.set_title(top_title, fontsize=10)
+    ax1.legend(fontsize=8, loc="best")
+    ax1.grid(alpha=0.3)
+
+    _shade_same(ax2, table, None)
+    ax2.axhline(0, color="black", lw=0.8)
+    ax2.fill_between(th, table["diff_lo"] * scale, table["diff_hi"] * scale, color="tab:red",
+                     alpha=0.25, lw=0, label="paired 95% CI (t interval of per-unit differences)")
+    ax2.plot(th, table["diff_to_best"] * scale, "o-", color="tab:red", ms=5,
+             label="threshold d minus best (same deals)")
+    ax2.plot([best.threshold], [0], marker="*", ms=18, color="gold", markeredgecolor="black", ls="none")
+    ax2.set_ylabel(diff_ylabel)
+    ax2.set_xlabel(xlabel)
+    ax2.set_title(diff_title, fontsize=10)
+    ax2.set_xticks(th)
+    ax2.legend(fontsize=8, loc="best")
+    ax2.grid(alpha=0.3)
+    fig.suptitle(title, fontsize=12)
+    return finish(fig, name, caption, [ax1, ax2])
+
+
+def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xlabel: str,
+                  title: str, caption: str) -> FigureInfo:
+    import matplotlib
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.patches import Patch, Rectangle
+
+    from ..studies.knock_sweep import BUCKETS
+    ths = list(spec.thresholds[1:])
+    m = np.full((len(BUCKETS), len(ths)), np.nan)
+    undecided = np.zeros(m.shape, dtype=bool)
+    cells = {}
+    for r in chart.itertuples():
+        i, j = BUCKETS.index(r.bucket), ths.index(r.threshold)
+        m[i, j] = r.margin
+        undecided[i, j] = r.decision == "can't tell"
+        cells[i, j] = r
+    lim = float(np.nanmax(np.abs(m))) if np.isfinite(m).any() else 1.0
+    lim = lim if lim > 0 else 1.0
+    norm = TwoSlopeNorm(vcenter=0.0, vmin=-lim, vmax=lim)
+    cmap = matplotlib.colormaps["RdBu"]     # red: play on (< 0), blue: knock (> 0)
+    fig = new_figure(max(7.5, 1.7 + 0.78 * len(ths)), 4.6)
+    ax = fig.subplots()
+    shown = np.ma.masked_array(m, mask=undecided | ~np.isfinite(m))
+    mesh = ax.pcolormesh(np.arange(len(ths) + 1) - 0.5, np.arange(len(BUCKETS) + 1) - 0.5, shown,
+                         cmap=cmap, norm=norm, edgecolors="white", linewidth=2)
+    d = digits(chart["margin"].tolist(), sig=2, lo=2, hi=4)
+    fs = 8.5 if len(ths) <= 10 else 7
+    for (i, j), r in cells.items():
+        if undecided[i, j]:
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#e0e0e0", edgecolor="#8a8a8a",
+                                   hatch="///", lw=0.8, zorder=2))
+            ax.text(j, i, f"?\n{r.margin:+.{d}f}", ha="center", va="center", fontsize=fs,
+                    color="#333333", zorder=3,
+                    bbox=dict(boxstyle="round,pad=0.15", fc="#e0e0e0", ec="none"))
+        else:
+            c = norm(r.margin)
+            ax.text(j, i, f"{DECISION_MARK[r.decision]}\n{r.margin:+.{d}f}", ha="center", va="center",
+                    fontsize=fs, fontweight="bold", zorder=3,
+                    color="white" if abs(c - 0.5) > 0.3 else "black")
+    ax.set_xticks(range(len(ths)), [str(t) for t in ths])
+    ax.set_yticks(range(len(BUCKETS)), [labels[b] for b in BUCKETS])
+    ax.set_xlim(-0.5, len(ths) - 0.5)
+    ax.set_ylim(len(BUCKETS) - 0.5, -0.5)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("seat 0's own turn (bucket)")
+    fig.colorbar(mesh, ax=ax, label=f"EV margin of knocking\n({unit} per hand, over all hands)",
+                 shrink=0.9)
+    handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label="knock: margin's 95% CI > 0"),
+               Patch(facecolor=cmap(norm(-0.7 * lim)), label="play on: 95% CI < 0"),
+               Patch(facecolor="#e0e0e0", edgecolor="#8a8a8a", hatch="///",
+                     label="?: 95% CI contains 0 (undecided)")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8.5)
+    fig.suptitle(title, fontsize=12)
+    return finish(fig, name, caption, [ax])
+
+
+def _sweep_rows(table, d: int, diff_scale: float, diff_d: int, diff_unit: str):
+    """Table rows (HTML cells) and row classes of a sweep_table, as in the text rendering."""
+    rows, classes = [], []
+    for r in table.itertuples():
+        mean = Estimate(r.mean, r.mean_lo, r.mean_hi, r.n)
+        win = Estimate(r.win_rate, r.win_lo, r.win_hi, r.n)
+        diff = Estimate(r.diff_to_best * diff_scale, r.diff_lo * diff_scale, r.diff_hi * diff_scale, r.n)
+        verdict = "BEST" if r.best else ("~ same as best" if r.indistinguishable else "worse")
+        rows.append([esc(r.threshold), f"{r.n:,}", est_html(mean, d, sign=True), est_html(win, 2, pct=True),
+                     ("0 (reference)" if r.best else est_html(diff, diff_d, sign=True) + diff_unit),
+                     f"{r.hands_differing:,}", verdict])
+        classes.append("best" if r.best else ("same" if r.indistinguishable else ""))
+    return rows, classes
+
+
+def _stage_meta(folder: Path, name: str) -> dict | None:
+    p = folder / name / "meta.json"
+    return load_meta(folder / name) if p.exists() else None
+
+
+@section(KIND, file="sweep.json", methods=SWEEP_METHODS)
+def sweep_section(folder: Path, anchor: str) -> RunSection:
+    from ..studies.knock_sweep import (
+        BUCKETS,
+        bucket_label,
+        by_turn_tables,
+        knock_chart,
+        load_sweep,
+        sweep_table,
+    )
+    res = load_sweep(folder)
+    spec = res.spec
+    game = get_variant(spec.variant)   # the game's declared words, never its name
+    knob = game.knob
+    unit, what, act = game.score_unit, game.hand_word, knob.action
+    xlabel = f"threshold d: seat 0 may {act} at {what} ≤ d (card points)"
+    who = f"seat 0 = {spec.strategy} (threshold varied) vs {spec.opponent}"
+    sec = RunSection(KIND, str(folder), anchor, f"Knock sweep: {spec.variant} — {folder.name}")
+    body = sec.body
+    metas = {n: _stage_meta(folder, n) for n in ("overall", "by_turn", "games")}
+    n_players = len(metas["overall"]["arms"][0]["strategies"]) if metas["overall"] else spec.players
+    body.append(f"<p>{esc(spec.variant.capitalize())}, {n_players} players; {esc(who)}. "
+                f"{spec.hands:,} hands per threshold, the <em>same</em> deals in every arm (common random "
+                f"numbers); thresholds {esc(', '.join(map(str, spec.thresholds)))}; seed {spec.seed}. "
+                f"Best single threshold: <strong>d = {res.best_overall}</strong>.</p>")
+
+    # (a) the sweep curve
+    table = sweep_table(spec, res.overall)
+    d = digits(list(table["mean"]) + list(table["diff_to_best"]), sig=2, lo=2, hi=4)
+    same = [str(t) for t in table.loc[table["indistinguishable"] & ~table["best"], "threshold"]]
+    body.append(f"<h3 id=\"{anchor}-curve\">Sweep curve: mean {unit} per hand by threshold</h3>")
+    body.append(_sweep_figure(
+        f"{anchor}-sweep", table, value="mean", lo="mean_lo", hi="mean_hi", scale=1.0,
+        ylabel=f"seat 0 mean {unit} per hand", diff_ylabel=f"paired difference to best\n({unit} per hand)",
+        xlabel=xlabel, title=f"{spec.variant}: one threshold all hand long ({spec.hands:,} hands per threshold)",
+        top_title=f"mean {unit} per hand with 95% CI (t interval)",
+        diff_title="paired difference to the best threshold (same deals), 95% CI",
+        band_label="95% CI of the mean (t interval)",
+        caption=(f"Seat 0's mean {unit} per hand (top) and its paired difference to the best threshold "
+                 f"d = {res.best_overall} (bottom). Shaded green: thresholds whose paired 95% CI contains "
+                 f"0, i.e. statistically indistinguishable from the best"
+                 + (f" ({', '.join(same)})." if same else " (none besides the best)."))))
+    rows, cls = _sweep_rows(table, d, 1.0, d, "")
+    body.append(html_table(["threshold d", "hands", f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
+                            f"paired {unit}/hand vs best [95% CI]", "hands differing from best", "verdict"],
+                           rows, cls, caption="One threshold all hand long: seat 0 per arm.",
+                           numeric={0, 1, 2, 3, 4, 5}))
+
+    # (b) games
+    if res.games:
+        g = sweep_table(spec, res.games, mode="games")
+        gd = digits(list(g["mean"]), sig=2, lo=1, hi=3)
+        body.append(f"<h3 id=\"{anchor}-games\">Games won to the target score</h3>")
+        body.append(f"<p>{spec.games:,} whole games per threshold (same games in every arm); "
+                    f"best = most games won. Round win rate alone misleads; this is the outcome players "
+                    f"care about.</p>")
+        body.append(_sweep_figure(
+            f"{anchor}-games", g, value="win_rate", lo="win_lo", hi="win_hi", scale=100.0,
+            ylabel="games won by seat 0 (%)", diff_ylabel="paired difference to best\n(percentage points)",
+            xlabel=xlabel, title=f"{spec.variant}: games won to the target score ({spec.games:,} games per threshold)",
+            top_title="games won (%) with 95% Wilson CI",
+            diff_title="paired difference in games won to the best threshold, 95% CI",
+            band_label="95% CI (Wilson score interval)",
+            caption=("Share of whole games won by seat 0 (top) and its paired difference to the threshold "
+                     "winning most games (bottom), in percentage points. Shaded green: indistinguishable "
+                     "from the best.")))
+        rows, cls = _sweep_rows(g, gd, 100.0, 2, " pp")
+        body.append(html_table(["threshold d", "games", f"mean net {unit}/game [95% CI]", "games won [95% CI]",
+                                "paired games won vs best [95% CI]", "games differing from best", "verdict"],
+                               rows, cls, caption="Whole games: seat 0 per arm (pp = percentage points).",
+                               numeric={0, 1, 2, 3, 4, 5}))
+
+    # (c) knock chart
+    if res.by_turn:
+        labels = {b: bucket_label(spec, b) for b in BUCKETS}
+        chart = knock_chart(spec, res.by_turn)
+        cd = digits(chart["margin"].tolist(), sig=2, lo=2, hi=5)
+        n_dec = int((chart["decision"] != "can't tell").sum())
+        body.append(f"<h3 id=\"{anchor}-chart\">Knock chart: {act} at {what} exactly d, or play on?</h3>")
+        body.append(f"<p>Each cell compares thresholds d and d−1 within one turn bucket (the other buckets "
+                    f"at d = {res.best_overall}): they differ only on hands where seat 0 could {act} at "
+                    f"{what} exactly d in that bucket, so their paired difference is the EV margin of "
+                    f"knocking there rather than playing on, averaged over <em>all</em> {spec.hands:,} hands "
+                    f"(the per-affected-hand margin is larger by the factor hands/hands affected). "
+                    f"{n_dec} of {len(chart)} cells are decided at 95%; the rest are shown as "
+                    f"“?” and are not guessed.</p>")
+        body.append(_chart_figure(
+            f"{anchor}-chart", chart, spec, labels, unit, f"{what} d at which seat 0 could {act} (card points)",
+            f"{spec.variant} knock chart: EV margin of knocking at exactly d vs playing on",
+            caption=("Blue: knocking is better (95% CI of the margin above 0); red: playing on is better "
+                     "(CI below 0); grey hatched “?”: the CI contains 0, the data cannot tell. "
+                     f"Cell text: decision and margin in {unit} per hand.")))
+        rows, cls = [], []
+        for r in chart.itertuples():
+            rows.append([esc(labels[r.bucket]), esc(r.threshold),
+                         est_html(Estimate(r.margin, r.lo, r.hi, r.n), cd, sign=True),
+                         f"{r.n:,}", f"{r.hands_affected:,}",
+                         f"{100 * r.hands_affected / r.n:.2f}%" if r.n else "n/a", esc(r.decision)])
+            cls.append({"knock": "knock", "play on": "playon"}.get(r.decision, "undecided"))
+        body.append(html_table(["turn bucket", f"{what} d", f"EV margin of knocking, {unit}/hand [95% CI]",
+                                "hands", "hands affected", "share affected", "decision"], rows, cls,
+                               caption="Knock chart cells: arm d minus arm d−1 of the bucket, paired.",
+                               numeric={1, 2, 3, 4, 5}, nowrap={0}))
+        body.append(f"<h4>Per-bucket sweeps (other buckets at d = {res.best_overall})</h4>")
+        bt = by_turn_tables(spec, res.by_turn)
+        for b in BUCKETS:
+            t = bt[b]
+            bd = digits(list(t["mean"]) + list(t["diff_to_best"]), sig=2, lo=2, hi=4)
+            rows, cls = _sweep_rows(t, bd, 1.0, max(bd, 3), "")
+            body.append(html_table(["threshold d", "hands", f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
+                                    f"paired {unit}/hand vs bucket best [95% CI]", "hands differing", "verdict"],
+                                   rows, cls, caption=esc(f"Bucket {labels[b]}: threshold varied in this bucket only."),
+                                   numeric={0, 1, 2, 3, 4, 5}))
+
+    # (d) parameters
+    params = [("variant", esc(spec.variant)), ("players", esc(n_players)),
+              ("seat 0 base strategy", f"<code>{esc(spec.strategy)}</code>"),
+              ("varied parameter", f"<code>{esc(knob.param)}</code>"),
+              ("opponent strategy (other seats)", f"<code>{esc(spec.opponent)}</code>"),
+              ("thresholds", esc(", ".join(map(str, spec.thresholds)))),
+              ("hands per threshold", f"{spec.hands:,}"),
+              ("by turn", (f"yes: mid from own turn {spec.buckets[0]}, late from {spec.buckets[1]}"
+                           if spec.bucket_by == "turn" else
+                           f"yes, by stock size: mid when <= {spec.buckets[0]} cards left, late when <= {spec.buckets[1]}")
+               if spec.by_turn else "no"),
+              ("games per threshold", f"{spec.games:,}" if spec.games else "none"),
+              ("rule options given", esc(", ".join(spec.rules) or "none (defaults)")),
+              ("seed", esc(spec.seed)), ("best single threshold", esc(res.best_overall))]
+    body.append(f"<h3 id=\"{anchor}-params\">Sweep parameters</h3>")
+    body.append(kv_table(params))
+
+    # methods
+    m = sec.methods
+    first = next((x for x in metas.values() if x), None)
+    if first:
+        arm0 = first["arms"][0]
+        m.append(kv_table([
+            ("variant", esc(arm0["variant"])),
+            ("rules (all options)", f"<code>{esc(params_text(arm0['rules']))}</code> (rules version "
+                                    f"{esc(arm0.get('rules_version'))})"),
+            *[(f"seat {s}", f"<code>{esc(st['spec'])}</code>" + (" — threshold varied" if s == 0 else "")
+               + f"<br><span class=\"small\">{esc(st['family'])}: {esc(params_text(st['params']))}</span>")
+              for s, st in enumerate(arm0["strategies"])],
+            ("seed", esc(arm0["seed"])),
+        ], caption="Rules and strategies (first arm; arms differ only in seat 0's threshold)"))
+    rows = []
+    for name, meta in metas.items():
+        if meta is None:
+            continue
+        unit_name = "games" if meta["arms"][0].get("mode") == "games" else "hands"
+        rows.append([esc(name), f"{len(meta['arms'])}", f"{meta['n']:,} {unit_name}",
+                     f"{meta['n'] * len(meta['arms']):,}", esc(meta.get("elapsed_s") and f"{meta['elapsed_s']:.1f} s"),
+                     esc(meta.get("compile_s") is not None and f"{meta['compile_s']:.2f} s"),
+                     f"<code>{esc(params_text(meta.get('versions', {})))}</code>", f"<code>{esc(meta.get('git'))}</code>"])
+    m.append(html_table(["stage", "arms", "per arm", "simulated", "elapsed", "compile/cache", "versions", "git"],
+                        rows, caption="Stages (stored sub-folders overall/, by_turn/, games/)",
+                        numeric={1, 2, 3, 4, 5}))
+    return sec
