@@ -1,10 +1,21 @@
 """Whole games of every shape, played from a game's one-hand function (numpy + numba only).
 
-A game module provides ``play_deal(rules, strat, ctx, dst, dealer, active, st, row, debug)``:
-shuffle its pack from the game's generator ``dst`` (uint64[1]), deal with ``dealer``, play one
-hand among the seats with ``active[s] == 1`` and fill the zeroed hand row ``row`` (the
-contract's columns); ``ctx`` is a tuple of the arrays it needs, ``st`` uint64[n, 1] the
-seats' strategy generators.  :func:`game_kernel` turns it and the game's
+A game module writes its whole-game chunk loop with the step kernels here (numba's cache
+cannot keep a kernel that takes another kernel as an argument, so each game owns this loop)::
+
+    @njit(cache=True, nogil=True)
+    def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
+        per, sc, st, row = games.game_buffers(strat.shape[0], layout)
+        for i in range(out.shape[0]):
+            dst = games.begin_game(per, sc, st, seed, first_game + i)
+            while games.game_running(per, sc, layout):
+                row[:] = 0
+                # shuffle the pack from dst, deal with dealer sc[games.S_DEALER] to the seats
+                # with per[games.P_ACTIVE] == 1, play the hand into row with generators st
+                games.record_hand(per, sc, layout, row)
+            games.finish_game(per, sc, layout, out[i])
+
+and :func:`game_kernel` turns it, the arrays it needs (``ctx``) and the game's
 :class:`~sim.variants.WholeGame` into the contract's ``play_game_chunk``.
 
 Shapes (``WholeGame.kind``):
@@ -44,6 +55,8 @@ MAX_HANDS = 100_000          # a game still running after this many hands is an 
 # layout vector (int64) handed to the kernel; per-seat buyback allowances follow at L_WIDTH
 (L_KIND, L_LIMIT, L_VOID, L_WINNER_COL, L_LINE_BONUS, L_GAME_BONUS, L_SHUTOUT, L_BUYBACKS,
  L_ROW_WIDTH, L_WIDTH) = range(10)
+P_TOTAL, P_WON, P_BOUGHT, P_OUT_RANK, P_ACTIVE, P_ROWS = range(6)      # per-seat state rows
+S_DEALER, S_FIRST_DEALER, S_HANDS, S_VOIDS, S_TURNS, S_SCORED, S_N_OUT, S_WIDTH = range(8)
 GAME_BASE = ("first_dealer", "winner", "hands", "voids", "turns")
 PER_SEAT = ("points", "hands_won", "net", "place", "buybacks")
 G_FIRST_DEALER, G_WINNER, G_HANDS, G_VOIDS, G_TURNS = range(len(GAME_BASE))
@@ -130,118 +143,125 @@ def _eliminate(pen, active, bought, allowance, limit, max_buy, out_rank, n_out):
     return n_out
 
 
-@njit(cache=True, nogil=True)
-def _play_games(play_deal, ctx, rules, strat, layout, seed, first_game, out, debug):
-    n = strat.shape[0]
+@njit(cache=True)
+def game_buffers(n, layout):
+    """Work arrays of a game: per-seat state int64[P_ROWS, n], scalars int64[S_WIDTH], the
+    seats' strategy generators uint64[n, 1] and a hand row."""
+    return (np.zeros((P_ROWS, n), dtype=np.int64), np.zeros(S_WIDTH, dtype=np.int64),
+            np.empty((n, 1), dtype=np.uint64), np.zeros(layout[L_ROW_WIDTH], dtype=np.int64))
+
+
+@njit(cache=True)
+def begin_game(per, sc, st, seed, g):
+    """Reset the state for game ``g``; fill the strategy generators; return the deal generator."""
+    n = per.shape[1]
+    per[:, :] = 0
+    per[P_ACTIVE, :] = 1
+    per[P_OUT_RANK, :] = -1
+    sc[:] = 0
+    sc[S_DEALER] = g % n
+    sc[S_FIRST_DEALER] = g % n
+    for p in range(n):
+        st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, g)
+    return rng.new_state(seed, rng.STREAM_GAME, g)
+
+
+@njit(cache=True)
+def game_running(per, sc, layout):
+    """Is another hand to be dealt?"""
     kind = layout[L_KIND]
-    limit = layout[L_LIMIT]
-    void = layout[L_VOID]
-    wcol = layout[L_WINNER_COL]
-    allowance = layout[L_WIDTH:L_WIDTH + n]
-    row = np.zeros(layout[L_ROW_WIDTH], dtype=np.int64)
-    st = np.empty((n, 1), dtype=np.uint64)
-    active = np.ones(n, dtype=np.int64)
-    total = np.zeros(n, dtype=np.int64)
-    won = np.zeros(n, dtype=np.int64)
-    bought = np.zeros(n, dtype=np.int64)
-    out_rank = np.zeros(n, dtype=np.int64)
+    if kind == K_TARGET:
+        return per[P_TOTAL].max() < layout[L_LIMIT]
+    if kind == K_ELIMINATION:
+        return sc[S_N_OUT] < per.shape[1] - 1
+    return sc[S_SCORED] < layout[L_LIMIT]
+
+
+@njit(cache=True)
+def record_hand(per, sc, layout, row):
+    """Book a played hand row: counts, totals, eliminations, the next dealer."""
+    n = per.shape[1]
+    kind = layout[L_KIND]
+    sc[S_HANDS] += 1
+    sc[S_TURNS] += row[COL_TURNS]
+    if sc[S_HANDS] > MAX_HANDS:
+        raise ValueError("game did not end")
+    if row[COL_OUTCOME] == layout[L_VOID]:
+        sc[S_VOIDS] += 1
+        return  # redeal, same dealer
+    sc[S_SCORED] += 1
+    w = row[layout[L_WINNER_COL]]
+    if w >= 0:
+        per[P_WON, w] += 1
+    for s in range(n):
+        x = row[COL_SCORE + s]
+        if kind == K_TARGET:
+            if x > 0:
+                per[P_TOTAL, s] += x
+        elif kind == K_ELIMINATION:
+            if per[P_ACTIVE, s]:
+                per[P_TOTAL, s] -= x
+        else:
+            per[P_TOTAL, s] += x
+    if kind == K_ELIMINATION:
+        sc[S_N_OUT] = _eliminate(per[P_TOTAL], per[P_ACTIVE], per[P_BOUGHT], layout[L_WIDTH:L_WIDTH + n],
+                                 layout[L_LIMIT], layout[L_BUYBACKS], per[P_OUT_RANK], sc[S_N_OUT])
+    sc[S_DEALER] = _next_in(per[P_ACTIVE], sc[S_DEALER])
+
+
+@njit(cache=True)
+def finish_game(per, sc, layout, grow):
+    """Fill the game row ``grow`` (columns :func:`game_columns`)."""
+    n = per.shape[1]
+    kind = layout[L_KIND]
+    total = per[P_TOTAL]
     place = np.zeros(n, dtype=np.int64)
     net = np.zeros(n, dtype=np.int64)
-    for i in range(out.shape[0]):
-        g = first_game + i
-        dst = rng.new_state(seed, rng.STREAM_GAME, g)
-        for p in range(n):
-            st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, g)
-        active[:] = 1
-        total[:] = 0
-        won[:] = 0
-        bought[:] = 0
-        out_rank[:] = -1
-        dealer = g % n
-        grow = out[i]
-        grow[G_FIRST_DEALER] = dealer
-        hands = 0
-        voids = 0
-        turns = 0
-        scored = 0
-        n_out = 0
-        while True:
-            if kind == K_TARGET and total.max() >= limit:
-                break
-            if kind == K_ELIMINATION and n_out >= n - 1:
-                break
-            if kind == K_DEALS and scored >= limit:
-                break
-            row[:] = 0
-            play_deal(rules, strat, ctx, dst, dealer, active, st, row, debug)
-            hands += 1
-            turns += row[COL_TURNS]
-            if hands > MAX_HANDS:
-                raise ValueError("game did not end")
-            if row[COL_OUTCOME] == void:
-                voids += 1
-                continue  # redeal, same dealer
-            scored += 1
-            w = row[wcol]
-            if w >= 0:
-                won[w] += 1
-            for s in range(n):
-                sc = row[COL_SCORE + s]
-                if kind == K_TARGET:
-                    if sc > 0:
-                        total[s] += sc
-                elif kind == K_ELIMINATION:
-                    if active[s]:
-                        total[s] -= sc
-                else:
-                    total[s] += sc
-            if kind == K_ELIMINATION:
-                n_out = _eliminate(total, active, bought, allowance, limit, layout[L_BUYBACKS],
-                                   out_rank, n_out)
-            dealer = _next_in(active, dealer)
-        grow[G_HANDS] = hands
-        grow[G_VOIDS] = voids
-        grow[G_TURNS] = turns
-        if kind == K_ELIMINATION:
-            winner = 0
-            for s in range(n):
-                if active[s]:
-                    winner = s
-            for s in range(n):
-                place[s] = 1 if s == winner else n - out_rank[s]
-                net[s] = -total[s]
-        else:
-            winner = 0
-            for s in range(1, n):
-                if total[s] > total[winner]:
-                    winner = s
-            _places_by_total(total, winner, place)
-            net[:] = total
-            if kind == K_TARGET:
-                net[:] = 0
-                tot = total + won * layout[L_LINE_BONUS]
-                tot[winner] += layout[L_GAME_BONUS]
-                for s in range(n):
-                    if s != winner:
-                        m = tot[winner] - tot[s]
-                        if layout[L_SHUTOUT] != 0 and total[s] == 0:
-                            m *= 2
-                        net[s] = -m
-                        net[winner] += m
-        grow[G_WINNER] = winner
+    if kind == K_ELIMINATION:
+        winner = 0
         for s in range(n):
-            grow[len(GAME_BASE) + s] = total[s]
-            grow[len(GAME_BASE) + n + s] = won[s]
-            grow[len(GAME_BASE) + 2 * n + s] = net[s]
-            grow[len(GAME_BASE) + 3 * n + s] = place[s]
-            grow[len(GAME_BASE) + 4 * n + s] = bought[s]
+            if per[P_ACTIVE, s]:
+                winner = s
+        for s in range(n):
+            place[s] = 1 if s == winner else n - per[P_OUT_RANK, s]
+            net[s] = -total[s]
+    else:
+        winner = 0
+        for s in range(1, n):
+            if total[s] > total[winner]:
+                winner = s
+        _places_by_total(total, winner, place)
+        net[:] = total
+        if kind == K_TARGET:
+            net[:] = 0
+            tot = total + per[P_WON] * layout[L_LINE_BONUS]
+            tot[winner] += layout[L_GAME_BONUS]
+            for s in range(n):
+                if s != winner:
+                    m = tot[winner] - tot[s]
+                    if layout[L_SHUTOUT] != 0 and total[s] == 0:
+                        m *= 2
+                    net[s] = -m
+                    net[winner] += m
+    grow[G_FIRST_DEALER] = sc[S_FIRST_DEALER]
+    grow[G_WINNER] = winner
+    grow[G_HANDS] = sc[S_HANDS]
+    grow[G_VOIDS] = sc[S_VOIDS]
+    grow[G_TURNS] = sc[S_TURNS]
+    b = len(GAME_BASE)
+    for s in range(n):
+        grow[b + s] = total[s]
+        grow[b + n + s] = per[P_WON, s]
+        grow[b + 2 * n + s] = net[s]
+        grow[b + 3 * n + s] = place[s]
+        grow[b + 4 * n + s] = per[P_BOUGHT, s]
 
 
-def game_kernel(play_deal, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...]):
+def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...]):
     """The contract's ``play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False,
-    buyback=None)`` for a game: ``play_deal`` and ``ctx`` as in the module docstring, ``game`` its
-    :class:`~sim.variants.WholeGame`.  ``buyback``: per-seat buy-back allowances (default: as
-    many as the rules allow)."""
+    buyback=None)`` for a game: ``chunk`` is the game's loop (module docstring), ``ctx`` the
+    tuple of arrays it needs, ``game`` its :class:`~sim.variants.WholeGame`.  ``buyback``:
+    per-seat buy-back allowances (default: as many as the rules allow)."""
     if game.kind not in KINDS:
         raise ValueError(f"unknown whole-game kind {game.kind!r}; kinds: {', '.join(KINDS)}")
     kind = KINDS.index(game.kind)
@@ -270,7 +290,6 @@ def game_kernel(play_deal, ctx: tuple, game, rules_cls, extra_columns: tuple[str
         layout[L_BUYBACKS] = val(buy_i)
         layout[L_ROW_WIDTH] = width
         layout[L_WIDTH:] = layout[L_BUYBACKS] if buyback is None else np.asarray(buyback, dtype=np.int64)
-        _play_games(play_deal, ctx, rules_arr, strat_mat, layout, np.int64(seed), np.int64(first_game),
-                    out, bool(debug))
+        chunk(rules_arr, strat_mat, layout, np.int64(seed), np.int64(first_game), out, ctx, bool(debug))
 
     return play_game_chunk

@@ -1,7 +1,7 @@
 """Whole-game machinery of sim.games, independent of any real card game.
 
-A synthetic one-hand function (the contract's ``play_deal``) draws per-seat scores from the
-game generator; :func:`sim.games.game_kernel` turns it into whole games of each shape
+A synthetic one-hand function draws per-seat scores from the game generator; the game loop
+of sim.games around it and :func:`sim.games.game_kernel` turn it into whole games of each shape
 (``target``, ``elimination`` with buy-backs, ``deals``) for 2..6 seats.  The game rows are
 compared column by column with a plain-Python reference written from the docstring of
 sim/games.py, which replays the same hands by calling the synthetic function on generators it
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim import rng
+from sim import games, rng
 from sim.games import KINDS, game_columns, game_kernel
 from sim.rules import RulesBase, option
 from sim.variants import COL_DEALER, COL_OUTCOME, COL_SCORE, COL_TURNS, WholeGame, col_extra, hand_columns
@@ -146,6 +146,19 @@ def synth_deal(rules, strat, ctx, dst, dealer, active, st, row, debug):
     log[0] = k + 1
 
 
+@njit(cache=True)
+def synth_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
+    """The game loop of sim.games around the synthetic hand."""
+    per, sc, st, row = games.game_buffers(strat.shape[0], layout)
+    for i in range(out.shape[0]):
+        dst = games.begin_game(per, sc, st, seed, first_game + i)
+        while games.game_running(per, sc, layout):
+            row[:] = 0
+            synth_deal(rules, strat, ctx, dst, sc[games.S_DEALER], per[games.P_ACTIVE], st, row, debug)
+            games.record_hand(per, sc, layout, row)
+        games.finish_game(per, sc, layout, out[i])
+
+
 def new_ctx(script=()):
     log = np.zeros(LOG_SIZE, dtype=np.int64)
     scr = np.array([1, *script], dtype=np.int64)
@@ -166,7 +179,7 @@ def log_entries(ctx):
 def play_kernel(shape, rules, n, seed, first, count, buyback=None, ctx=None):
     """Game rows ``first .. first + count - 1`` from sim.games (and the ctx holding the log)."""
     ctx = new_ctx() if ctx is None else ctx
-    kernel = game_kernel(synth_deal, ctx, GAMES[shape], SynthRules, EXTRA)
+    kernel = game_kernel(synth_chunk, ctx, GAMES[shape], SynthRules, EXTRA)
     out = np.full((count, len(game_columns(n))), -999, dtype=np.int64)   # every column is written
     kernel(rules.to_array(), strat_for(n), seed, first, out, buyback=buyback)
     return out, ctx
@@ -425,7 +438,7 @@ def test_results_do_not_depend_on_chunking(case):
 
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown whole-game kind"):
-        game_kernel(synth_deal, new_ctx(),
+        game_kernel(synth_chunk, new_ctx(),
                     WholeGame(kind="race", limit_rule="target", winner_column="winner"), SynthRules, EXTRA)
     assert KINDS == ("target", "elimination", "deals")
 

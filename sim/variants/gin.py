@@ -40,7 +40,7 @@ from ..cards import N_RANKS, SUIT_SHIFT, standard_pack
 from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
-from ..games import game_kernel
+from .. import games
 from ..advice import AdvisorSpec
 from . import Knob, Variant, WholeGame
 
@@ -438,20 +438,28 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
 # ----------------------------------------------------------------------------------------
 # whole games to target_score (sim.games plays them from one deal at a time)
 
-@njit(cache=True)
-def _play_deal(rules, strat, ctx, dst, dealer, active, st, row, debug):
-    """One hand of a game: shuffle from the game's generator ``dst``, deal, play (sim.games)."""
+@njit(cache=True, nogil=True)
+def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
+    """Games ``first_game ..`` (the loop of :mod:`sim.games`)."""
     pack, T_value, T_cover, T_starts, T_total, T_rank = ctx
+    per, sc, st, row = games.game_buffers(strat.shape[0], layout)
     deck = np.empty(N_CARDS, dtype=np.int64)
-    rng.shuffle_into(dst, pack, deck)
-    play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug)
+    for i in range(out.shape[0]):
+        dst = games.begin_game(per, sc, st, seed, first_game + i)
+        while games.game_running(per, sc, layout):
+            row[:] = 0
+            rng.shuffle_into(dst, pack, deck)
+            play_hand(rules, strat, deck, sc[games.S_DEALER], T_value, T_cover, T_starts, T_total,
+                      T_rank, st, row, debug)
+            games.record_hand(per, sc, layout, row)
+        games.finish_game(per, sc, layout, out[i])
 
 
 GAME_CTX = (_PACK, _TABLES.run_value, _TABLES.run_cover, _TABLES.run_starts, _TABLES.suit_total,
             _TABLES.rank_value)
 GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner", void_outcome=O_VOID,
                  line_bonus_rule="line_bonus", game_bonus_rule="game_bonus", shutout_rule="shutout_double")
-play_game_chunk = game_kernel(_play_deal, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS)
+play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS)
 
 
 VARIANT = Variant(
