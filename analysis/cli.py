@@ -199,6 +199,29 @@ def cmd_knock_sweep(args) -> int:
     return 0
 
 
+def cmd_knock_rules(args) -> int:
+    from .studies.knock_rules import RulesStudy, format_rules_table, parse_vary, run_rules_study
+    from .studies.knock_sweep import SweepSpec
+    base = SweepSpec(variant=args.variant, thresholds=args.thresholds or (), hands=args.hands,
+                     games=args.games if args.games is not None else 0, seed=args.seed,
+                     players=args.players, rules=tuple(args.rule), strategy=args.strategy,
+                     opponent=args.opponent)
+    study = RulesStudy(base, tuple(parse_vary(v) for v in args.vary))
+    table, complete = run_rules_study(study, out_dir=args.out, jobs=args.jobs,
+                                      progress=None if not args.no_progress else False)
+    if not complete:
+        print("interrupted" + (f"; rerun to resume from {args.out}" if args.out else ""), file=sys.stderr)
+        return 130
+    if args.json:
+        print(table.to_json(orient="records", indent=2))
+    else:
+        print(f"best knock threshold by rule setting: {base.variant}, {study.base.spec_for(base.base(), 1).n_seats} "
+              f"players, seat 0 = {base.strategy} vs {base.opponent}, {base.hands:,} hands per threshold, "
+              f"seed {base.seed}")
+        print(format_rules_table(table, base.game.score_unit))
+    return 0
+
+
 def cmd_tonk_odds(args) -> int:
     from .studies.tonk_deal import run_tonk_odds
     players = args.players or (2, 3, 4, 5, 6)
@@ -355,6 +378,27 @@ def build_parser() -> Parser:
     p.add_argument("--out", type=_folder, default=None, metavar="DIR",
                    help="store the sweep in DIR (rerun resumes/reuses)")
     p.set_defaults(func=cmd_knock_sweep)
+
+    p = sub.add_parser("knock-rules", help="how rule options move the best knock threshold",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="One knock sweep per rule setting (defaults, then each --vary value "
+                                   "one rule at a time), same deals everywhere: the best threshold and "
+                                   "the thresholds that cannot be told from it, per setting.",
+                       epilog=_examples("""
+                           rummylab knock-rules --variant knock-rummy --players 4 --vary knocker_penalty=0,10,20 --vary rummy_bonus=0,25,50
+                           rummylab knock-rules --variant gin --vary undercut_bonus=10,25 --hands 100000 --out runs/gin-rules
+                       """))
+    add_run_options(p, 100_000)
+    p.add_argument("--vary", action="append", default=[], metavar="RULE=V1,V2,...",
+                   help="a rule and the values to try, repeatable (one rule varied at a time)")
+    p.add_argument("--thresholds", type=_range, default=None, help="thresholds to try (default: the game's range)")
+    p.add_argument("--games", type=_int("--games", 0, MAX_UNITS), default=None,
+                   help="also judge each setting on this many whole games per threshold (default 0)")
+    p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
+    p.add_argument("--opponent", default="simple", help="strategy of every other seat")
+    p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR", help="store the study in DIR")
+    p.set_defaults(func=cmd_knock_rules)
 
     p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
                        formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -1,0 +1,156 @@
+"""How house rules move the best knock threshold: one knock sweep per rule setting.
+
+``rummylab knock-rules --variant knock-rummy --players 4 --vary knocker_penalty=0,10,20
+--vary rummy_bonus=0,25,50`` runs the ``overall`` stage of a knock sweep
+(:mod:`analysis.studies.knock_sweep`) for the game's default rules and for each listed value
+of each varied rule, one rule at a time (the others at their defaults, plus any ``--rule``).
+Every setting uses the same seed, so hand ``i`` is the same deal in every arm of every setting
+(common random numbers across thresholds; settings are compared threshold by threshold).
+
+Per setting the table gives the best threshold, the set of thresholds whose paired 95% CI
+against the best contains 0 (the thresholds the data cannot tell from the best: a
+confidence statement about where the best lies, not a single number), and the best arm's
+mean score with its CI.  Folder layout: ``knock_rules.json`` (kind ``knock_rules``) and one
+sweep folder per setting, ``s0``, ``s1``, ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import pandas as pd
+
+from .. import store
+from ..errors import SweepError
+from .knock_sweep import SweepSpec, load_sweep, run_sweep, sweep_table
+
+KIND = "knock_rules"
+FILE = "knock_rules"
+
+
+@dataclass(frozen=True)
+class RulesStudy:
+    base: SweepSpec                                   # thresholds, hands, seed, players, rules
+    vary: tuple[tuple[str, tuple[str, ...]], ...]     # (rule, values) varied one at a time
+
+    def settings(self) -> list[tuple[str, tuple[str, ...]]]:
+        """(label, rules) per setting: the defaults first, then each varied value."""
+        defaults = {f.name: f.default for f in self.base.game.rules_cls.options()}
+        given = dict(r.split("=", 1) for r in self.base.rules)
+        out = [("defaults", tuple(self.base.rules))]
+        for name, values in self.vary:
+            if name not in defaults:
+                raise SweepError(f"{self.base.variant} has no rule {name!r}; see `rummylab variants`")
+            if name in given:
+                raise SweepError(f"rule {name} is both fixed with --rule and varied with --vary")
+            for v in values:
+                rules = tuple(self.base.rules) + (f"{name}={v}",)
+                replace(self.base, rules=rules).spec_for(self.base.base(), 1)   # validates the value
+                if str(v) == _text(defaults[name]):
+                    continue  # the defaults row already covers it
+                out.append((f"{name}={v}", rules))
+        return out
+
+    def check(self) -> None:
+        if not self.vary:
+            raise SweepError("give at least one --vary RULE=v1,v2,...")
+        self.base.check()
+        self.settings()
+
+
+def _text(default) -> str:
+    if isinstance(default, bool):
+        return "on" if default else "off"
+    return str(default)
+
+
+def parse_vary(text: str) -> tuple[str, tuple[str, ...]]:
+    """'knocker_penalty=0,10,20' -> ('knocker_penalty', ('0', '10', '20'))."""
+    if "=" not in text:
+        raise SweepError(f"--vary {text!r}: write RULE=v1,v2,..., e.g. knocker_penalty=0,10,20")
+    name, vals = text.split("=", 1)
+    values = tuple(v.strip() for v in vals.split(",") if v.strip())
+    if not values:
+        raise SweepError(f"--vary {text!r}: give at least one value")
+    return name.strip(), values
+
+
+def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress=None):
+    """Run (or reuse) one overall sweep per setting; returns (table, complete)."""
+    study.check()
+    out = Path(out_dir) if out_dir is not None else None
+    doc = {"kind": KIND, "base": asdict(study.base), "vary": [[n, list(v)] for n, v in study.vary]}
+    if out is not None:
+        store.check_out_dir(out)
+        if (out / f"{FILE}.json").exists():
+            if store.read_study(out, FILE) != _jsonable(doc):
+                raise store.StoreError(f"{out} holds a different knock-rules study; choose a new folder")
+        elif out.exists() and any(out.iterdir()):
+            raise store.StoreError(f"{out} is not empty and holds no knock-rules study; choose a new folder")
+        else:
+            store.write_study(out, FILE, doc)
+    results = []
+    for k, (label, rules) in enumerate(study.settings()):
+        spec = replace(study.base, rules=rules, by_turn=False)
+        res = run_sweep(spec, out_dir=(out / f"s{k}") if out else None, jobs=jobs, progress=progress)
+        if not res.complete:
+            return None, False
+        results.append((label, res))
+    table = rules_table(results)
+    if out is not None:
+        store.write_study(out, FILE, {**doc, "settings": [[lab, f"s{k}"] for k, (lab, _) in enumerate(results)],
+                                      "complete": True})
+    return table, True
+
+
+def _jsonable(doc: dict) -> dict:
+    import json
+    return json.loads(json.dumps(doc))
+
+
+def load_rules_study(path) -> list[tuple[str, object]]:
+    """The stored sweeps of a finished study, (label, SweepResult) per setting."""
+    out = Path(path)
+    doc = store.read_study(out, FILE)
+    if not doc.get("complete"):
+        raise store.StoreError(f"{out}: the knock-rules study did not finish; rerun the same command to resume it")
+    return [(label, load_sweep(out / sub)) for label, sub in doc["settings"]]
+
+
+def rules_table(results) -> pd.DataFrame:
+    """Per setting: best threshold, the thresholds indistinguishable from it, the best arm's
+    mean (per hand; games: games won) with its CI and n."""
+    rows = []
+    for label, res in results:
+        t = sweep_table(res.spec, res.overall)
+        best = t[t["best"]].iloc[0]
+        same = t.loc[t["indistinguishable"], "threshold"].tolist()
+        row = {"setting": label, "best": int(best["threshold"]), "indistinguishable": same,
+               "mean": best["mean"], "mean_lo": best["mean_lo"], "mean_hi": best["mean_hi"], "n": int(best["n"])}
+        if res.games:
+            g = sweep_table(res.spec, res.games, mode="games")
+            gb = g[g["best"]].iloc[0]
+            row.update(games_best=int(gb["threshold"]),
+                       games_indistinguishable=g.loc[g["indistinguishable"], "threshold"].tolist())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def format_rules_table(table: pd.DataFrame, unit: str) -> str:
+    lines = [f"{'setting':<24}{'best':>5}  {'cannot tell from best':<24}{'mean ' + unit + '/hand at best [95% CI]':<36}"
+             + ("games: best (cannot tell)" if "games_best" in table else "")]
+    for r in table.itertuples():
+        same = _span(r.indistinguishable)
+        line = f"{r.setting:<24}{r.best:>5}  {same:<24}{r.mean:+.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}]".ljust(89)
+        if "games_best" in table:
+            line += f"{r.games_best} ({_span(r.games_indistinguishable)})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _span(values) -> str:
+    values = sorted(values)
+    if values and values == list(range(values[0], values[-1] + 1)) and len(values) > 2:
+        return f"{values[0]}..{values[-1]}"
+    return ",".join(map(str, values))
