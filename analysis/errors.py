@@ -12,5 +12,5 @@ class OddsError(UserInputError):
     """Tonk deal odds asked for a player count or tonk minimum that does not exist."""
 
 
-class BackendError(ValueError):
+class BackendError(UserInputError):
     """A parallel backend that cannot be used (e.g. an unreachable dask scheduler)."""

@@ -193,7 +193,9 @@ def test_out_under_a_missing_folder_is_refused_before_writing(cmd, tmp_path, cap
 def test_out_naming_a_file_is_refused(tmp_path, capsys):
     a_file = tmp_path / "notes.txt"
     a_file.write_text("keep me")
-    assert main(["simulate", "--hands", "100", "--jobs", "1", "--no-progress", "--out", str(a_file)]) == 2
+    with pytest.raises(SystemExit) as e:   # refused while reading the arguments
+        main(["simulate", "--hands", "100", "--jobs", "1", "--no-progress", "--out", str(a_file)])
+    assert e.value.code == 2
     assert "is a file, not a folder" in capsys.readouterr().err
     assert a_file.read_text() == "keep me"
 

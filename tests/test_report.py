@@ -65,7 +65,7 @@ def _write_tonk_odds(folder: Path, deals: int = 20_000, seed: int = 11) -> dict:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """Real stored runs made through the CLI: a gin knock sweep (by turn + games), a single
-    simulate run, and a tonk odds folder."""
+    simulate run, a knock-rules study, and a tonk odds folder."""
     base = tmp_path_factory.mktemp("runs")
     sweep, sim = base / "gin-knock", base / "gin-sim"
     assert cli_main(["knock-sweep", "--variant", "gin", "--hands", "3000", "--thresholds", "0..4",
@@ -73,8 +73,12 @@ def runs(tmp_path_factory):
                      "--out", str(sweep)]) == 0
     assert cli_main(["simulate", "--variant", "gin", "--hands", "3000", "--strategies", "simple,tracker",
                      "--seed", "4", "--jobs", "1", "--no-progress", "--out", str(sim)]) == 0
+    rules = base / "gin-rules"
+    assert cli_main(["knock-rules", "--variant", "gin", "--vary", "undercut_bonus=10", "--hands", "2000",
+                     "--thresholds", "0..4:2", "--jobs", "1", "--no-progress", "--out", str(rules)]) == 0
     odds = _write_tonk_odds(base / "tonk-odds")
-    return {"sweep": sweep, "sim": sim, "odds": base / "tonk-odds", "odds_data": odds, "base": base}
+    return {"sweep": sweep, "sim": sim, "odds": base / "tonk-odds", "odds_data": odds, "base": base,
+            "rules": rules}
 
 
 def _no_simulation(*args, **kwargs):
@@ -91,7 +95,7 @@ def rendered(runs, tmp_path_factory):
         for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (engine, "run_job"),
                           (engine, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
             mp.setattr(mod, name, _no_simulation)
-        rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"])])
+        rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"])])
         pngs = report.write_report(rep, out)
     return {"report": rep, "pngs": pngs, "html": out, "text": out.read_text(encoding="utf-8")}
 

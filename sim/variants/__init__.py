@@ -29,6 +29,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from numba import njit
+
 from ..errors import UserInputError
 
 BASE_COLUMNS = ("dealer", "ender", "outcome", "turns", "stock_left")
@@ -138,17 +140,19 @@ def column_index(n_seats: int, extra: tuple[str, ...] = ()) -> dict[str, int]:
     return {c: i for i, c in enumerate(hand_columns(n_seats, extra))}
 
 
-# column offsets shared by every hand row
+# column offsets shared by every hand row (the functions work in kernels and in Python)
 COL_DEALER, COL_ENDER, COL_OUTCOME, COL_TURNS, COL_STOCK_LEFT = range(len(BASE_COLUMNS))
 COL_SCORE = len(BASE_COLUMNS)             # score{s} = COL_SCORE + s
 
 
-def col_deadwood(n_seats: int) -> int:
+@njit(cache=True)
+def col_deadwood(n_seats):
     """Index of ``deadwood0`` in a hand row of ``n_seats`` seats."""
     return COL_SCORE + n_seats
 
 
-def col_extra(n_seats: int) -> int:
+@njit(cache=True)
+def col_extra(n_seats):
     """Index of the first extra column in a hand row of ``n_seats`` seats."""
     return COL_SCORE + 2 * n_seats
 

@@ -89,8 +89,8 @@ from ..bits import bit as _bit
 from ..bits import claim_cards, popcount
 from ..cards import parse_cards, standard_pack
 from ..rules import RulesBase, RulesError, option
-from ..strategies import tonk as T
 from ..advice import AdvisorSpec
+from ..strategies import tonk as T
 from ..table import (
     FULL,
     MAX_MELDS,
@@ -106,7 +106,10 @@ from ..table import (
     spread_kind,
     table_hit_masks,
 )
-from . import Knob, Variant, hand_columns
+from .. import trace as TR
+from ..trace import NO_TRACE, log
+from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS
+from . import Knob, Variant, col_deadwood, col_extra, hand_columns
 
 OUTCOMES = ("tonk_deal", "tonk_tie", "tonk_out", "out_discard", "knock_won", "knock_caught", "stock_out")
 (O_TONK_DEAL, O_TONK_TIE, O_TONK_OUT, O_OUT_DISCARD, O_KNOCK_WON, O_KNOCK_CAUGHT,
@@ -242,7 +245,7 @@ def _end(hands, counts, info, ender, outcome, turn):
 
 @njit(cache=True)
 def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr,
-                    seat, turn, st, allow_drop_first, debug, pay, counts, info):
+                    seat, turn, st, allow_drop_first, debug, pay, counts, info, trace):
     """Play on from a position until the hand ends.
 
     ``seat`` is to move at the start of its turn; ``turn`` = turns begun so far (the own turn
@@ -251,7 +254,8 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
     ``allow_drop_first`` False the player to move may not drop on this first turn (the
     "draw on" arm of a knock question).  Arrays are updated in place.  Fills ``pay``
     int64[n] (stake change), ``counts`` int64[n] (final counts) and ``info`` int64[I_WIDTH]
-    (ender, outcome, turns begun, knocker's count and own turn or -1).
+    (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events
+    (:mod:`sim.trace`; ``NO_TRACE`` for none).
     """
     n = hands.shape[0]
     must = rules[R_MUST_SPREAD] != 0
@@ -282,6 +286,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
                     min_opp = min(min_opp, popcount(hands[s]))
             cnt = hand_value(h)
             if T.wants_drop(srow, cnt, own_turn, n, min_opp):
+                log(trace, TR.E_DROP, seat, cnt, 0)
                 _end(hands, counts, info, seat, 0, turn)
                 info[I_OUTCOME] = settle_knock(counts, seat, pay)
                 info[I_KNOCK_COUNT] = cnt
@@ -302,9 +307,11 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             ctr[C_PILE] -= 1
             taken = _bit(top)
             h |= taken
+            log(trace, TR.E_TAKE_PILE, seat, top, 0)
         else:
             taken = U0
             h |= _bit(stock[ctr[C_STOCK]])
+            log(trace, TR.E_DRAW_STOCK, seat, stock[ctr[C_STOCK]], 0)
             ctr[C_STOCK] += 1
         # 3. spreads and hits
         spread_made = False
@@ -314,6 +321,12 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
                                       must, needs_new, mm, mk)
             h, n_sp, n_new = lay_plan(h, seat, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards,
                                       ctr[C_SPREADS], debug)
+            if trace.shape[0] > 0:
+                for k in range(n_sp - n_new, n_sp):
+                    log(trace, TR.E_SPREAD, seat, np.int64(sp_cards[k]), 0)
+                for c in range(64):
+                    if hits & _bit(c):
+                        log(trace, TR.E_HIT, seat, c, 0)
             ctr[C_SPREADS] = n_sp
             spread_made = n_new > 0
             if n_new > 0 or hits != U0:
@@ -331,6 +344,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
         discard[ctr[C_PILE]] = d
         ctr[C_PILE] += 1
         hands[seat] = h
+        log(trace, TR.E_DISCARD, seat, d, hand_value(h))
         if h == U0:
             _end(hands, counts, info, seat, O_OUT_DISCARD, turn)
             settle_collect(seat, 1, pay)
@@ -378,7 +392,7 @@ def deal_tonks(hands, tonk_min, counts):
 
 @njit(cache=True)
 def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp_cards, ctr,
-              st, dst, pay, counts, info, row, debug):
+              st, dst, pay, counts, info, row, debug, trace):
     """Deal hand ``h`` (dealer ``h % n``) from generator (seed, STREAM_DEAL, h), play it and
     fill ``row`` (the variant's columns).  Scratch arrays are overwritten."""
     n = strat.shape[0]
@@ -397,6 +411,11 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
     info[I_KNOCK_COUNT] = -1
     info[I_KNOCK_TURN] = -1
     info[I_TURNS] = 0
+    if trace.shape[0] > 0:
+        for i in range(HAND_SIZE * n):
+            log(trace, TR.E_DEAL, (dealer + 1 + i) % n, deck[i], 0)
+        if not no_upcard:
+            log(trace, TR.E_UPCARD, -1, discard[0], 0)
     if nt == 1:
         w = 0
         for s in range(n):
@@ -413,16 +432,18 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
         for s in range(n):
             st[s] = rng.stream_key(seed, rng.STREAM_STRATEGY + s, h)
         play_from_state(rules, strat, hands, deck, discard, sp_owner, sp_kind, sp_cards, ctr,
-                        (dealer + 1) % n, 0, st, True, debug, pay, counts, info)
-    row[0] = dealer
-    row[1] = info[I_ENDER]
-    row[2] = info[I_OUTCOME]
-    row[3] = info[I_TURNS]
-    row[4] = N_CARDS - ctr[C_STOCK]
+                        (dealer + 1) % n, 0, st, True, debug, pay, counts, info, trace)
+    log(trace, TR.E_END, info[I_ENDER], info[I_OUTCOME], 0)
+    row[COL_DEALER] = dealer
+    row[COL_ENDER] = info[I_ENDER]
+    row[COL_OUTCOME] = info[I_OUTCOME]
+    row[COL_TURNS] = info[I_TURNS]
+    row[COL_STOCK_LEFT] = N_CARDS - ctr[C_STOCK]
+    dw = col_deadwood(n)
     for s in range(n):
-        row[5 + s] = pay[s]
-        row[5 + n + s] = counts[s]
-    x = 5 + 2 * n
+        row[COL_SCORE + s] = pay[s]
+        row[dw + s] = counts[s]
+    x = col_extra(n)
     row[x] = info[I_KNOCK_COUNT]
     row[x + 1] = info[I_KNOCK_TURN]
     row[x + 2] = ctr[C_SPREADS]
@@ -431,7 +452,7 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
 
 
 @njit(cache=True, nogil=True)
-def _play_chunk(rules, strat, seed, first_hand, out, debug):
+def _play_chunk(rules, strat, seed, first_hand, out, debug, trace):
     n = strat.shape[0]
     deck = np.empty(N_CARDS, dtype=np.int64)
     discard = np.empty(N_CARDS, dtype=np.int64)
@@ -447,7 +468,7 @@ def _play_chunk(rules, strat, seed, first_hand, out, debug):
     info = np.zeros(I_WIDTH, dtype=np.int64)
     for i in range(out.shape[0]):
         play_hand(rules, strat, seed, first_hand + i, deck, hands, discard, sp_owner, sp_kind,
-                  sp_cards, ctr, st, dst, pay, counts, info, out[i], debug)
+                  sp_cards, ctr, st, dst, pay, counts, info, out[i], debug, trace)
 
 
 def _check_inputs(rules_arr, strat_mat, out) -> None:
@@ -463,13 +484,14 @@ def _check_inputs(rules_arr, strat_mat, out) -> None:
         raise ValueError(f"out must be int64 (n_hands, {len(hand_columns(n, EXTRA_COLUMNS))})")
 
 
-def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
+def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
     """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see the sim.variants contract).
-    ``debug`` checks card conservation and spread legality at every turn (raises ValueError)."""
+    ``debug`` checks card conservation and spread legality at every turn (raises ValueError);
+    ``trace`` records the events of the hands (:mod:`sim.trace`)."""
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
     _check_inputs(rules_arr, strat_mat, out)
-    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug))
+    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace)
 
 
 @njit(cache=True, nogil=True)
@@ -551,7 +573,7 @@ def play_position(rules: TonkRules, strat_mat, pos, seat, turn=0, seed=0, index=
     info = np.zeros(I_WIDTH, dtype=np.int64)
     play_from_state(rules.to_array(), strat_mat, p["hands"], p["stock"], p["discard"], p["sp_owner"],
                     p["sp_kind"], p["sp_cards"], p["ctr"], np.int64(seat), np.int64(turn), st,
-                    bool(allow_drop_first), bool(debug), pay, counts, info)
+                    bool(allow_drop_first), bool(debug), pay, counts, info, NO_TRACE)
     return {"outcome": OUTCOMES[info[I_OUTCOME]], "ender": int(info[I_ENDER]), "pay": pay,
             "counts": counts, "turns": int(info[I_TURNS]), "knock_count": int(info[I_KNOCK_COUNT]),
             "knock_turn": int(info[I_KNOCK_TURN]), "position": p}

@@ -1,0 +1,78 @@
+"""Event traces of one hand, for the recorded playthroughs (tests/playthroughs/).
+
+A kernel that plays a hand takes ``trace``, an int64[rows, 4] array: row 0 holds the number of
+events written, each later row one event ``(kind, seat, a, b)``.  With zero rows (``NO_TRACE``,
+what every simulation passes) :func:`log` returns at once, so tracing costs nothing in the hot
+loop.  :func:`render` turns a trace into the readable lines of a playthrough.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cards import card_text, cards_text, from_mask
+
+EVENTS = ("deal", "upcard", "draw_stock", "take_pile", "pass", "discard", "knock", "spread",
+          "hit", "drop", "end")
+(E_DEAL, E_UPCARD, E_DRAW_STOCK, E_TAKE_PILE, E_PASS, E_DISCARD, E_KNOCK, E_SPREAD, E_HIT, E_DROP,
+ E_END) = range(len(EVENTS))
+NO_TRACE = np.zeros((0, 4), dtype=np.int64)
+TRACE_ROWS = 4096
+
+
+def new_trace(rows: int = TRACE_ROWS) -> np.ndarray:
+    return np.zeros((rows, 4), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def log(trace, kind, seat, a, b):
+    """Append event ``(kind, seat, a, b)``; a no-op on a zero-row trace."""
+    if trace.shape[0] == 0:
+        return
+    k = trace[0, 0] + 1
+    if k >= trace.shape[0]:
+        raise ValueError("trace full")
+    trace[k, 0] = kind
+    trace[k, 1] = seat
+    trace[k, 2] = a
+    trace[k, 3] = b
+    trace[0, 0] = k
+
+
+def events(trace: np.ndarray) -> list[tuple[str, int, int, int]]:
+    return [(EVENTS[int(k)], int(s), int(a), int(b)) for k, s, a, b in trace[1:1 + int(trace[0, 0])]]
+
+
+def render(trace: np.ndarray, *, hand_word: str, outcomes: tuple[str, ...]) -> list[str]:
+    """Readable lines: the deal, then one line per action, then the end."""
+    lines, dealt = [], {}
+    for kind, seat, a, b in events(trace):
+        if kind == "deal":
+            dealt.setdefault(seat, []).append(a)
+            continue
+        if dealt:
+            lines += [f"seat {s} is dealt {cards_text(sorted(c, key=lambda x: (x >> 4, x & 15)))}"
+                      for s, c in sorted(dealt.items())]
+            dealt = {}
+        if kind == "upcard":
+            lines.append(f"upcard {card_text(a)}")
+        elif kind == "draw_stock":
+            lines.append(f"seat {seat} draws {card_text(a)} from the stock")
+        elif kind == "take_pile":
+            lines.append(f"seat {seat} takes {card_text(a)} from the discard pile")
+        elif kind == "pass":
+            lines.append(f"seat {seat} passes the upcard")
+        elif kind == "discard":
+            lines.append(f"seat {seat} discards {card_text(a)} ({hand_word} {b})")
+        elif kind == "knock":
+            lines.append(f"seat {seat} knocks with {hand_word} {a}")
+        elif kind == "spread":
+            lines.append(f"seat {seat} lays down {cards_text(from_mask(a))}")
+        elif kind == "hit":
+            lines.append(f"seat {seat} lays off {card_text(a)}")
+        elif kind == "drop":
+            lines.append(f"seat {seat} drops with {hand_word} {a}")
+        elif kind == "end":
+            lines.append(f"hand ends: {outcomes[a]}" + (f", ended by seat {seat}" if seat >= 0 else ""))
+    return lines
