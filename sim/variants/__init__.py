@@ -150,7 +150,7 @@ def col_extra(n_seats: int) -> int:
     return COL_SCORE + 2 * n_seats
 
 
-_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk"}
+_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy"}
 
 
 def available() -> list[str]:
