@@ -228,16 +228,19 @@ FAMILY = register(StrategyFamily(
     code=FAMILY_CODE,
     variants=("gin", "knock-rummy"),
     params=PARAMS,
-    doc="Knock-game heuristics: knock threshold by turn/stock bucket, wait for gin, "
-        "upcard rule, discard scoring, layoffs.",
+    doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
+        "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",
     presets={
         "simple": {},
         "tracker": {"near_weight": 0.5, "opp_weight": 3.0},
         "gin-hunter": {"knock": 0},
         "patient": {"knock": 10, "knock_mid": 6, "knock_late": 3, "mid_from": 5, "late_from": 9},
     },
+    # Knock Rummy (sweeps and the comparison: sim/variants/knock_rummy.py docstring)
     variant_presets={"knock-rummy": {
-        "simple": {"knock": 5},
+        "simple": {"knock": 15},
         "rummy-hunter": {"knock": 0},
+        "strong": {"knock": 40, "knock_mid": 30, "knock_late": 20, "mid_from": 3, "late_from": 6,
+                   "per_opp": -2, "near_weight": 0.5, "opp_weight": 3.0},
     }},
 ))
