@@ -51,7 +51,7 @@ voids under 5% with 2-4 players, so hands are played out; it is a baseline, not 
 own turn 3, 20 from turn 6, 2 lower per opponent beyond the first, with discard tracking:
 against ``simple`` it gains 5.9 / 14.1 / 20.3 / 24.2 points per hand over ``simple`` with
 2 / 3 / 4 / 5 players (95% CI +-0.2 / 0.4 / 0.5 / 0.6; 50,000 paired deals each, seed 4242;
-picked on seeds 101 and 202), and loses 0.6 per hand to first-turn knockers (2 players).
+picked on seeds 101 and 202), and loses 0.7 per hand to first-turn knockers (2 players).
 The knock sweep's default range, 0..50, holds the best response to ``simple`` at every table.
 
 Kernels: :func:`play_chunk` (one row per hand), :func:`play_hand`, :func:`play_from_state`
