@@ -24,14 +24,15 @@ not among the tied seats nobody wins.
   the knocker): the rummy caller always wins with the bonus, even if another seat also holds 0
   deadwood.  A player always declares rummy at 0 deadwood (no strategy declines it).
 * The knocker tied for lowest with two or more non-knockers: the first of them from the
-  knocker's left wins (the others, tied, pay or give nothing extra: their deadwood counts as
-  any other seat's).  Any non-knocker winning a knock is outcome ``beaten`` (tied or lower).
+  knocker's left wins (the other tied seats count as any other seat: under ``pairwise`` they
+  pay a difference of 0).  Any non-knocker winning a knock is outcome ``beaten``.
 * The stock is exhausted when a turn that drew its last card ends without rummy or knock: the
   hand then ends at once (``stock_void`` or ``stock_showdown``).  With ``showdown`` a tie for
   lowest means nobody wins (there is no knocker among the tied).
 * ``MAX_TURNS`` (1000) guards against endless pile exchanges: a hand reaching it ends as if the
   stock were exhausted.  In a whole game a ``tie_void`` hand is a played hand without a winner
-  (not a redeal); only ``stock_void`` is redealt.
+  (not a redeal); only ``stock_void`` is redealt.  The first dealer (highest cut card) is
+  not simulated: hand ``h`` of a run is dealt by seat ``h % n``.
 
 Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``ender`` is the seat that ended the hand
 (rummy, knock, or the last stock draw); ``winner`` -1 when nobody won; ``points`` what the
@@ -43,8 +44,8 @@ Strategies (family ``threshold``, :mod:`sim.strategies.knock`; measured with sea
 ``simple`` opponents, mean points per hand of seat 0 minus the others' mean, paired on the
 same deals): knocking early pays.  Against a field knocking at ``f`` the best single threshold
 is far above ``f`` (about 35-40 with 2 players, 30 with 3-5 against f = 5..20), and against a
-field that knocks on its first turn whatever it holds, nothing beats doing the same: that is
-the equilibrium of this family, and a hand then lasts one turn.  Presets: ``simple`` knocks at
+field that knocks on its first turn whatever it holds, no threshold we measured beats doing
+the same: that is the equilibrium of this family, and a hand then lasts one turn.  Presets: ``simple`` knocks at
 deadwood <= 15 (no small threshold is a good one: 15 is the smallest that keeps stock-out
 voids under 5% with 2-4 players, so hands are played out; it is a baseline, not advice);
 ``rummy-hunter`` waits for rummy; ``strong`` knocks at <= 40 on its first two turns, 30 from
@@ -288,7 +289,7 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
     opponents' union drives the discard danger); ``state`` int64[S_WIDTH]: S_SP, S_NPILE,
     S_TURNS (turns played), S_TO_MOVE (seat to move), S_OWN + p (own turns of seat p);
     ``strat`` float64[n, PARAM_WIDTH]; ``st`` uint64[n, 1] strategy generators; ``row`` int64
-    hand row of n seats.  The stock must hold a card (a position after the stock-out is over).
+    hand row of n seats.  The stock must not be empty (a hand whose stock ran out is over).
     """
     n = hands.shape[0]
     for c in range(1, row.shape[0]):
