@@ -1,7 +1,9 @@
 """Rules objects: one frozen dataclass per variant family, flattened to a float64 array.
 
 Every option in ``rules/`` is a field with the default stated there and a help text
-(``field(default=..., metadata={"help": ...})``).  Kernels read the array by index; the
+(``field(default=..., metadata={"help": ...})``).  A text-valued option lists its
+``choices`` (``option("seed", help, choices=("seed", "pairwise"))``): the dataclass holds the
+text, :meth:`RulesBase.to_array` the index of the text in ``choices``.  Kernels read the array by index; the
 indices come from :meth:`RulesBase.index`, evaluated once at import time of the variant
 module (true compile-time constants).  ``VERSION`` changes whenever the behaviour of a variant
 changes, and is stored with every run.
@@ -41,8 +43,19 @@ class RulesBase:
                 return i
         raise KeyError(name)
 
+    @classmethod
+    def choice_index(cls, name: str, value: str) -> int:
+        """Index of ``value`` among the choices of the text option ``name`` (the kernel's code)."""
+        f = next(f for f in dataclasses.fields(cls) if f.name == name)
+        return f.metadata["choices"].index(value)
+
     def to_array(self) -> np.ndarray:
-        return np.array([float(getattr(self, f.name)) for f in dataclasses.fields(self)], dtype=np.float64)
+        vals = []
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            choices = f.metadata.get("choices")
+            vals.append(float(choices.index(v) if choices and v in choices else v))
+        return np.array(vals, dtype=np.float64)
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -52,6 +65,11 @@ class RulesBase:
         for f in dataclasses.fields(self):
             lo, hi = f.metadata.get("range", (None, None))
             v = getattr(self, f.name)
+            choices = f.metadata.get("choices")
+            if choices is not None:
+                if v not in choices:
+                    raise RulesError(f"rule {f.name}={v!r} is not one of the choices: {', '.join(choices)}")
+                continue
             if lo is not None and not (lo <= v <= hi):
                 raise RulesError(f"rule {f.name}={v} is out of range [{lo}, {hi}]")
 
@@ -73,9 +91,14 @@ class RulesBase:
         for k, v in pairs:
             if k not in fields:
                 raise RulesError(f"unknown rule {k!r} for {cls.__name__}; options: {', '.join(fields)}")
+<<<<<<< HEAD
             if given.count(k) > 1:
                 raise RulesError(f"rule {k} is given {given.count(k)} times; give it once")
             values[k] = _coerce(k, v, fields[k].type, fields[k].default)
+=======
+            choices = fields[k].metadata.get("choices")
+            values[k] = _choice(k, v, choices) if choices else _coerce(k, v, fields[k].type, fields[k].default)
+>>>>>>> knock-rummy
         try:
             rules = cls(**values)
         except TypeError as e:
@@ -108,9 +131,23 @@ def _coerce(name: str, value, typ, default):
     return kind(value)
 
 
-def option(default, help: str, lo=None, hi=None):
-    """A rules field with its help text and (for numbers) inclusive range."""
+def _choice(name: str, value, choices: tuple[str, ...]) -> str:
+    s = str(value).strip().lower()
+    if s not in choices:
+        raise RulesError(f"rule {name} takes one of {', '.join(choices)}, got {value!r}")
+    return s
+
+
+def option(default, help: str, lo=None, hi=None, choices: tuple[str, ...] | None = None):
+    """A rules field with its help text and (for numbers) inclusive range, or (for text) its
+    ``choices``: the help text then ends with them, so listings show them."""
     md = {"help": help}
     if lo is not None:
         md["range"] = (lo, hi)
+    if choices is not None:
+        choices = tuple(choices)
+        if default not in choices:
+            raise ValueError(f"default {default!r} is not among the choices {choices}")
+        md["choices"] = choices
+        md["help"] = f"{help} (choices: {' | '.join(choices)})"
     return dataclasses.field(default=default, metadata=md)

@@ -40,6 +40,12 @@ class StrategyFamily:
     params: tuple[Param, ...]
     doc: str
     presets: dict[str, dict[str, float]] = field(default_factory=dict)
+    # variant name -> its own presets (replacing ``presets`` for that variant)
+    variant_presets: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+
+    def presets_for(self, variant: str) -> dict[str, dict[str, float]]:
+        """The presets this family offers in ``variant``."""
+        return self.variant_presets.get(variant, self.presets)
 
     def index(self, name: str) -> int:
         for i, p in enumerate(self.params):
@@ -90,7 +96,7 @@ def register(family: StrategyFamily) -> StrategyFamily:
         raise RuntimeError(f"strategy family code {family.code} used twice")
     FAMILIES[family.name] = family
     for variant in family.variants:
-        for pname, vals in family.presets.items():
+        for pname, vals in family.presets_for(variant).items():
             PRESETS[(variant, pname)] = (family, vals)
         PRESETS.setdefault((variant, family.name), (family, {}))
     return family

@@ -1,4 +1,4 @@
-"""The knock-game strategy family (Gin Rummy now; Knock Rummy and Ramino Klop later).
+"""The knock-game strategy family (Gin Rummy, Knock Rummy; Ramino Klop later).
 
 Parameters (kernel column = 1 + position in ``PARAMS``):
 
@@ -7,7 +7,10 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   early before turn ``mid_from``, mid before ``late_from``, then late) or by stock size
   (``bucket_by=1``: early while the stock holds more than ``mid_from`` cards, mid while more
   than ``late_from``, then late).  ``knock_mid``/``knock_late`` = -1 reuse ``knock``.
-* ``gin_after``: from this own turn on, knock only with gin (wait for gin).
+* ``per_opp``: added to the threshold (every bucket) per opponent beyond the first (Knock
+  Rummy with 3-5 players; nothing changes with one opponent).
+* ``gin_after``: from this own turn on, knock only with 0 deadwood: wait for gin (Gin) or for
+  rummy (Knock Rummy; 0 gives the "rummy only" player).
 * upcard rule: ``upcard=0`` take the upcard only if it forms a meld with the hand: the
   11-card deadwood is strictly below the hand's deadwood plus the upcard's value (it lies in
   a meld in every minimum arrangement of the 11 cards); ``upcard=1`` take it if, after the
@@ -20,7 +23,21 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
 * ``layoff``: as defender, lay off onto the knocker's melds (1) or not (0).
 * ``arrange``: as knocker, show any minimum-deadwood arrangement (0) or, among them, the one
   leaving the fewest layoff spots (1) (rules/gin.md [choice]).
+
+Presets differ by game (``variant_presets``): Gin's are ``presets``; Knock Rummy's are tuned
+for 7/10-card hands and 2-5 players (see :mod:`sim.variants.knock_rummy`).
+
+The decision kernels (njit, shared by every knock game): :func:`knock_threshold` (and
+:func:`knock_threshold_opp` with the opponent count), :func:`choose_discard`,
+:func:`wants_upcard`.  They see one strategy row ``srow`` (float64[PARAM_WIDTH]).
 """
+
+from numba import njit
+
+from .. import rng
+from ..bits import bit as _bit
+from ..cards import N_RANKS, SUIT_SHIFT
+from ..melds import deadwood
 
 from . import Param, StrategyFamily, register
 
@@ -33,7 +50,7 @@ PARAMS = (
     Param("bucket_by", 0, 0, 1, "0: buckets by own turn number, 1: by cards left in stock", True),
     Param("mid_from", -1, -1, 99, "own turn (bucket_by=0) or stock size (bucket_by=1) where mid starts; -1 none", True),
     Param("late_from", -1, -1, 99, "own turn (bucket_by=0) or stock size (bucket_by=1) where late starts; -1 none", True),
-    Param("gin_after", -1, -1, 99, "from this own turn on, knock only with gin; -1 never", True),
+    Param("gin_after", -1, -1, 99, "from this own turn on, knock only with 0 deadwood (gin / rummy); -1 never", True),
     Param("upcard", 0, 0, 1, "0: take upcard if it forms a meld; 1: if it lowers deadwood by >= upcard_gain", True),
     Param("upcard_gain", 1, 0, 100, "deadwood drop needed to take the upcard with upcard=1"),
     Param("near_weight", 0, 0, 10, "discard score weight for cards that may still make melds"),
@@ -42,22 +59,188 @@ PARAMS = (
     Param("random_ties", 0, 0, 1, "break discard ties at random instead of highest card", True),
     Param("arrange", 0, 0, 1, "as knocker, show 0: any min-deadwood arrangement; 1: the one "
                               "leaving the fewest layoff spots", True),
+    Param("per_opp", 0, -30, 30, "added to the knock threshold per opponent beyond the first", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
- P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE) = range(1, len(PARAMS) + 1)
+ P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP) = range(1, len(PARAMS) + 1)
+
+
+# ----------------------------------------------------------------------------------------
+# decision kernels
+
+@njit(cache=True)
+def _near(hand, code):
+    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit."""
+    r = code & 15
+    s = code >> 4
+    n = 0
+    for t in range(4):
+        if t != s and hand & _bit(t * SUIT_SHIFT + r):
+            n += 1
+    for d in (-2, -1, 1, 2):
+        q = r + d
+        if 0 <= q < N_RANKS and hand & _bit(s * SUIT_SHIFT + q):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _danger(picked, code):
+    """1 if an opponent took from the pile a card of this rank or near it in its suit
+    (``picked``: the cards the opponents took, the union of the other seats' with 3+ players)."""
+    if picked == 0:
+        return 0
+    return 1 if _near(picked, code) > 0 else 0
+
+
+@njit(cache=True)
+def _may_meld(hand, code):
+    """False only if ``code`` can be in no meld with cards of ``hand``: fewer than two cards of
+    its rank or within two ranks in its suit (counting K-A as adjacent, so it holds for
+    ace-high tables too)."""
+    r = code & 15
+    s = code >> 4
+    n = 0
+    for t in range(4):
+        if t != s and hand & _bit(t * SUIT_SHIFT + r):
+            n += 1
+    for d in (-2, -1, 1, 2):
+        q = (r + d) % N_RANKS
+        if hand & _bit(s * SUIT_SHIFT + q):
+            n += 1
+    return n >= 2
+
+
+@njit(cache=True)
+def knock_threshold(srow, own_turn, stock_left):
+    """Strategy's knock threshold on this turn (the rules' limit is applied by the caller)."""
+    ga = srow[P_GIN_AFTER]
+    if ga >= 0 and own_turn >= ga:
+        return 0
+    k = srow[P_KNOCK]
+    km = srow[P_KNOCK_MID] if srow[P_KNOCK_MID] >= 0 else k
+    kl = srow[P_KNOCK_LATE] if srow[P_KNOCK_LATE] >= 0 else k
+    mid = srow[P_MID_FROM]
+    late = srow[P_LATE_FROM]
+    if srow[P_BUCKET_BY] == 0:
+        if late >= 0 and own_turn >= late:
+            return kl
+        if mid >= 0 and own_turn >= mid:
+            return km
+        return k
+    if late >= 0 and stock_left <= late:
+        return kl
+    if mid >= 0 and stock_left <= mid:
+        return km
+    return k
+
+
+@njit(cache=True)
+def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, rank_value, st):
+    """Discard minimising deadwood_after + near_weight*near + opp_weight*danger; ties go to
+    the highest card (or a random one with random_ties).  Returns (card code, deadwood after).
+    ``forbidden``: mask of the card that may not be discarded; ``opp_picked``: the cards the
+    opponents took from the pile (the union over the other seats).
+
+    Cards are tried from the highest down; removing a card lowers deadwood by at most its value,
+    so ``deadwood(hand) - value(card)`` bounds every later card's score from below (the weights
+    are >= 0).  With deterministic ties (the first, highest card keeps a tie) the search stops
+    once that bound reaches the best score (no later card can beat it); with random ties and
+    both weights zero, once the bound exceeds it.  Exact, and most turns need one to three
+    evaluations.
+    """
+    near_w = srow[P_NEAR_W]
+    opp_w = srow[P_OPP_W]
+    rnd = srow[P_RANDOM_TIES] != 0
+    prune = near_w == 0.0 and opp_w == 0.0
+    det = not rnd
+    full = deadwood(hand, run_value, suit_total, rank_value) if (prune or det) else 0
+    best = 1e18
+    best_code = -1
+    best_dw = 0
+    ties = 0
+    for r in range(N_RANKS - 1, -1, -1):
+        bound = full - rank_value[r]
+        if (prune and bound > best) or (det and bound >= best - 1e-9):
+            break
+        for s in range(3, -1, -1):
+            code = s * SUIT_SHIFT + r
+            b = _bit(code)
+            if not (hand & b) or (forbidden & b):
+                continue
+            if det and bound >= best - 1e-9:
+                break
+            rest = hand ^ b
+            d = deadwood(rest, run_value, suit_total, rank_value)
+            score = float(d)
+            if near_w != 0.0:
+                score += near_w * _near(rest, code)
+            if opp_w != 0.0:
+                score += opp_w * _danger(opp_picked, code)
+            if score < best - 1e-9:
+                best = score
+                best_code = code
+                best_dw = d
+                ties = 1
+            elif score <= best + 1e-9:
+                ties += 1
+                if rnd and rng.randint(st, ties) == 0:
+                    best_code = code
+                    best_dw = d
+    return best_code, best_dw
+
+
+@njit(cache=True)
+def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
+    """Take the upcard?  upcard=0: it forms a meld (the 11-card deadwood drops below hand
+    deadwood + its value); upcard=1: after the best legal discard deadwood drops by
+    >= upcard_gain."""
+    b = _bit(up)
+    h11 = hand | b
+    if srow[P_UPCARD] == 0:
+        if not _may_meld(hand, up):
+            return False  # in no meld: the 11-card deadwood is exactly dw_hand + its value
+        return deadwood(h11, run_value, suit_total, rank_value) < dw_hand + rank_value[up & 15]
+    best = 1 << 30
+    m = hand
+    for code in range(64):
+        bb = _bit(code)
+        if m & bb:
+            d = deadwood(h11 ^ bb, run_value, suit_total, rank_value)
+            if d < best:
+                best = d
+    return best <= dw_hand - srow[P_UPCARD_GAIN]
+
+
+@njit(cache=True)
+def knock_threshold_opp(srow, own_turn, stock_left, n_opp):
+    """:func:`knock_threshold` plus ``per_opp`` per opponent beyond the first (waiting for
+    0 deadwood with ``gin_after`` is not shifted)."""
+    ga = srow[P_GIN_AFTER]
+    if ga >= 0 and own_turn >= ga:
+        return 0.0
+    return knock_threshold(srow, own_turn, stock_left) + srow[P_PER_OPP] * (n_opp - 1)
+
 
 FAMILY = register(StrategyFamily(
     name="threshold",
     code=FAMILY_CODE,
-    variants=("gin",),
+    variants=("gin", "knock-rummy"),
     params=PARAMS,
-    doc="Knock-game heuristics: knock threshold by turn/stock bucket, wait for gin, "
-        "upcard rule, discard scoring, layoffs.",
+    doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
+        "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",
     presets={
         "simple": {},
         "tracker": {"near_weight": 0.5, "opp_weight": 3.0},
         "gin-hunter": {"knock": 0},
         "patient": {"knock": 10, "knock_mid": 6, "knock_late": 3, "mid_from": 5, "late_from": 9},
     },
+    # Knock Rummy (sweeps and the comparison: sim/variants/knock_rummy.py docstring)
+    variant_presets={"knock-rummy": {
+        "simple": {"knock": 15},
+        "rummy-hunter": {"knock": 0},
+        "strong": {"knock": 40, "knock_mid": 30, "knock_late": 20, "mid_from": 3, "late_from": 6,
+                   "per_opp": -2, "near_weight": 0.5, "opp_weight": 3.0},
+    }},
 ))

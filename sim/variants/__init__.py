@@ -157,7 +157,7 @@ def col_extra(n_seats):
     return COL_SCORE + 2 * n_seats
 
 
-_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk"}
+_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy"}
 
 
 def available() -> list[str]:

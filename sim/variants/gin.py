@@ -36,12 +36,13 @@ from .. import rng
 from ..bits import bit as _bit
 from ..bits import claim_cards
 from ..bits import popcount as _popcount
-from ..cards import N_RANKS, SUIT_SHIFT, standard_pack
+from ..cards import standard_pack
 from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from .. import games
 from ..advice import AdvisorSpec
+from ..strategies.knock import choose_discard, knock_threshold, wants_upcard
 from . import Knob, Variant, WholeGame
 
 OUTCOMES = ("knock", "gin", "undercut", "void", "big_gin")
@@ -95,120 +96,8 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 
 
 # ----------------------------------------------------------------------------------------
-# small helpers
-
-@njit(cache=True)
-def _near(hand, code):
-    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit."""
-    r = code & 15
-    s = code >> 4
-    n = 0
-    for t in range(4):
-        if t != s and hand & _bit(t * SUIT_SHIFT + r):
-            n += 1
-    for d in (-2, -1, 1, 2):
-        q = r + d
-        if 0 <= q < N_RANKS and hand & _bit(s * SUIT_SHIFT + q):
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _danger(picked, code):
-    """1 if the opponent took from the pile a card of this rank or near it in its suit."""
-    if picked == 0:
-        return 0
-    return 1 if _near(picked, code) > 0 else 0
-
-
-@njit(cache=True)
-def knock_threshold(srow, own_turn, stock_left):
-    """Strategy's knock threshold on this turn (the rules' limit is applied by the caller)."""
-    ga = srow[K.P_GIN_AFTER]
-    if ga >= 0 and own_turn >= ga:
-        return 0
-    k = srow[K.P_KNOCK]
-    km = srow[K.P_KNOCK_MID] if srow[K.P_KNOCK_MID] >= 0 else k
-    kl = srow[K.P_KNOCK_LATE] if srow[K.P_KNOCK_LATE] >= 0 else k
-    mid = srow[K.P_MID_FROM]
-    late = srow[K.P_LATE_FROM]
-    if srow[K.P_BUCKET_BY] == 0:
-        if late >= 0 and own_turn >= late:
-            return kl
-        if mid >= 0 and own_turn >= mid:
-            return km
-        return k
-    if late >= 0 and stock_left <= late:
-        return kl
-    if mid >= 0 and stock_left <= mid:
-        return km
-    return k
-
-
-@njit(cache=True)
-def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, rank_value, st):
-    """Discard minimising deadwood_after + near_weight*near + opp_weight*danger; ties go to
-    the highest card (or a random one with random_ties).  Returns (card code, deadwood after).
-
-    Cards are tried from the highest down.  With both weights zero the search stops as soon
-    as the bound deadwood(hand) - value(card) (removing a card lowers deadwood by at most its
-    value) exceeds the best found: exact, and most turns need two or three evaluations.
-    """
-    near_w = srow[K.P_NEAR_W]
-    opp_w = srow[K.P_OPP_W]
-    rnd = srow[K.P_RANDOM_TIES] != 0
-    prune = near_w == 0.0 and opp_w == 0.0
-    full = deadwood(hand, run_value, suit_total, rank_value) if prune else 0
-    best = 1e18
-    best_code = -1
-    best_dw = 0
-    ties = 0
-    for r in range(N_RANKS - 1, -1, -1):
-        if prune and full - rank_value[r] > best:
-            break
-        for s in range(3, -1, -1):
-            code = s * SUIT_SHIFT + r
-            b = _bit(code)
-            if not (hand & b) or (forbidden & b):
-                continue
-            rest = hand ^ b
-            d = deadwood(rest, run_value, suit_total, rank_value)
-            score = float(d)
-            if near_w != 0.0:
-                score += near_w * _near(rest, code)
-            if opp_w != 0.0:
-                score += opp_w * _danger(opp_picked, code)
-            if score < best - 1e-9:
-                best = score
-                best_code = code
-                best_dw = d
-                ties = 1
-            elif score <= best + 1e-9:
-                ties += 1
-                if rnd and rng.randint(st, ties) == 0:
-                    best_code = code
-                    best_dw = d
-    return best_code, best_dw
-
-
-@njit(cache=True)
-def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
-    """Take the upcard?  upcard=0: it forms a meld (the 11-card deadwood drops below hand
-    deadwood + its value); upcard=1: after the best legal discard deadwood drops by
-    >= upcard_gain."""
-    b = _bit(up)
-    h11 = hand | b
-    if srow[K.P_UPCARD] == 0:
-        return deadwood(h11, run_value, suit_total, rank_value) < dw_hand + rank_value[up & 15]
-    best = 1 << 30
-    m = hand
-    for code in range(64):
-        bb = _bit(code)
-        if m & bb:
-            d = deadwood(h11 ^ bb, run_value, suit_total, rank_value)
-            if d < best:
-                best = d
-    return best <= dw_hand - srow[K.P_UPCARD_GAIN]
+# small helpers: the decision kernels live in sim/strategies/knock.py (shared by the knock
+# games) and are imported above: knock_threshold, choose_discard, wants_upcard (_near, _danger)
 
 
 # ----------------------------------------------------------------------------------------
