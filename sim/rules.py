@@ -91,14 +91,10 @@ class RulesBase:
         for k, v in pairs:
             if k not in fields:
                 raise RulesError(f"unknown rule {k!r} for {cls.__name__}; options: {', '.join(fields)}")
-<<<<<<< HEAD
             if given.count(k) > 1:
                 raise RulesError(f"rule {k} is given {given.count(k)} times; give it once")
-            values[k] = _coerce(k, v, fields[k].type, fields[k].default)
-=======
             choices = fields[k].metadata.get("choices")
             values[k] = _choice(k, v, choices) if choices else _coerce(k, v, fields[k].type, fields[k].default)
->>>>>>> knock-rummy
         try:
             rules = cls(**values)
         except TypeError as e:

@@ -1,8 +1,8 @@
 """Event traces of one hand, for the recorded playthroughs (tests/playthroughs/).
 
 A kernel that plays a hand takes ``trace``, an int64[rows, 4] array: row 0 holds the number of
-events written, each later row one event ``(kind, seat, a, b)``.  With zero rows (``NO_TRACE``,
-what every simulation passes) :func:`log` returns at once, so tracing costs nothing in the hot
+events written, each later row one event ``(kind, seat, a, b)``.  With zero rows (``NO_TRACE`` from
+Python, :func:`no_trace` inside kernels: what every simulation passes) :func:`log` returns at once, so tracing costs nothing in the hot
 loop.  :func:`render` turns a trace into the readable lines of a playthrough.
 """
 
@@ -23,6 +23,12 @@ TRACE_ROWS = 4096
 
 def new_trace(rows: int = TRACE_ROWS) -> np.ndarray:
     return np.zeros((rows, 4), dtype=np.int64)
+
+
+@njit(cache=True)
+def no_trace():
+    """An empty trace for kernels (a global array would be a read-only constant there)."""
+    return np.zeros((0, 4), dtype=np.int64)
 
 
 @njit(cache=True, inline="always")

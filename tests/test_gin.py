@@ -11,6 +11,7 @@ from sim.melds import min_deadwood
 from sim.games import game_columns
 from sim.runner import make_spec, run_chunk
 from sim.strategies import parse_strategies, strategy_matrix
+from sim.trace import NO_TRACE
 from sim.variants import gin
 
 COLS = gin.VARIANT.columns(2)
@@ -37,7 +38,7 @@ def play(deck, strategies="simple", rules=None, dealer=1):
     row = np.zeros(len(COLS), dtype=np.int64)
     states = np.zeros((2, 1), dtype=np.uint64)
     gin.play_hand(r, s, deck, dealer, t.run_value, t.run_cover, t.run_starts, t.suit_total,
-                  t.rank_value, states, row, True)
+                  t.rank_value, states, row, True, NO_TRACE)
     return {name: int(row[i]) for name, i in C.items()}
 
 

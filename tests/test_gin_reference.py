@@ -14,6 +14,7 @@ from test_gin import deck_for
 
 from sim.cards import cards_text, standard_pack
 from sim.strategies import parse_strategies, strategy_matrix
+from sim.trace import NO_TRACE
 from sim.variants import gin
 
 COLS = gin.VARIANT.columns(2)
@@ -58,7 +59,7 @@ def kernel_row(deck, dealer, rules, specs):
     row = np.zeros(len(COLS), dtype=np.int64)
     states = np.zeros((2, 1), dtype=np.uint64)  # strategy generators (unused: random_ties=0)
     gin.play_hand(r, s, np.asarray(deck, dtype=np.int64), dealer, T.run_value, T.run_cover,
-                  T.run_starts, T.suit_total, T.rank_value, states, row, True)
+                  T.run_starts, T.suit_total, T.rank_value, states, row, True, NO_TRACE)
     return {name: int(row[i]) for i, name in enumerate(COLS)}
 
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
 
+from sim.trace import NO_TRACE
 from sim import rng
 from sim.bits import popcount
 from sim.cards import parse_cards, standard_pack
@@ -57,7 +57,7 @@ def play_state(deck, n, dealer, rules, strat, states=None):
     row[0] = dealer
     st_ = states if states is not None else np.zeros((n, 1), dtype=np.uint64)
     KR.play_from_state(rules, strat, hands, deck, pile, picked, state, T.run_value, T.suit_total,
-                       T.rank_value, st_, row, True)
+                       T.rank_value, st_, row, True, NO_TRACE)
     return row, hands, pile[:state[KR.S_NPILE]], picked
 
 
@@ -66,7 +66,7 @@ def play(hands, upcard, stock_top="", strategies="simple", **rules):
     deck = deck_for(hands, upcard, stock_top)
     row = np.zeros(len(hand_columns(n, KR.EXTRA_COLUMNS)), dtype=np.int64)
     KR.play_hand(rules_arr(n, **rules), smat(strategies, n), deck, n - 1, T.run_value, T.suit_total,
-                 T.rank_value, np.zeros((n, 1), dtype=np.uint64), row, True)
+                 T.rank_value, np.zeros((n, 1), dtype=np.uint64), row, True, NO_TRACE)
     return {name: int(row[i]) for name, i in cols(n).items()}
 
 
@@ -405,23 +405,15 @@ def test_runner_spec_rows_and_dealer_rotation():
     assert (rows[:, COL_SCORE:COL_SCORE + 4].sum(axis=1) == 0).all()
 
 
-@njit
-def _deal_through(fn, rules, strat, ctx, dst, dealer, active, st_, row):
-    fn(rules, strat, ctx, dst, dealer, active, st_, row, True)
-
-
-def test_play_deal_as_a_first_class_function_matches_play_chunk():
-    n, seed = 3, 77
-    r, s = rules_arr(n), smat("simple,strong,threshold(knock=100)", n)
-    rows = np.zeros((20, len(cols(n))), dtype=np.int64)
-    KR.play_chunk(r, s, seed, 0, rows)
-    for h in range(20):
-        row = np.zeros(len(cols(n)), dtype=np.int64)
-        states = np.array([[rng.stream_key(seed, rng.STREAM_STRATEGY + p, h)] for p in range(n)],
-                          dtype=np.uint64)
-        _deal_through(KR._play_deal, r, s, KR.GAME_CTX, rng.new_state(seed, rng.STREAM_DEAL, h), h % n,
-                      np.ones(n, dtype=np.int64), states, row)
-        assert (row == rows[h]).all()
+def test_whole_games_reach_the_target_and_credit_only_winners():
+    spec = make_spec("knock-rummy", players=3, n=200, seed=5, mode="games", rules=["target_score=60"])
+    rows = run_chunk(spec, 0, 200)
+    g = {c: i for i, c in enumerate(spec.columns)}
+    pts = rows[:, [g[f"points{s}"] for s in range(3)]]
+    w = rows[:, g["winner"]]
+    assert (pts[np.arange(200), w] >= 60).all()
+    assert ((pts >= 60).sum(axis=1) == 1).all()          # only one player can score in a hand
+    assert (rows[:, [g[f"net{s}"] for s in range(3)]].sum(axis=1) == 0).all()
 
 
 def test_kernel_refuses_mismatched_inputs():

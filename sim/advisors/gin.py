@@ -19,6 +19,7 @@ from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask
 from ..melds import best_discard, min_deadwood
 from ..strategies import parse_strategy, strategy_matrix
+from ..trace import no_trace
 from ..variants import column_index
 from ..variants import gin as G
 
@@ -125,7 +126,7 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
             st[p, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + p, w)
         row[:] = 0
         G.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover,
-                          T_starts, T_total, T_rank, st, row, debug)
+                          T_starts, T_total, T_rank, st, row, debug, no_trace())
         out[i, A.P_PTS] = row[C_SCORE0]
         out[i, A.P_WIN] = 1 if row[C_WINNER] == 0 else 0
 

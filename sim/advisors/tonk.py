@@ -16,7 +16,7 @@ from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask, value_table
 from ..strategies import parse_strategy, split_specs, strategy_matrix
 from .. import table as TB
-from ..trace import NO_TRACE
+from ..trace import no_trace
 from ..variants import tonk as TK
 
 
@@ -78,7 +78,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
         for s in range(n):
             st[s] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
         TK.play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr,
-                           0, turn, st, False, debug, pay, counts, info, NO_TRACE)
+                           0, turn, st, False, debug, pay, counts, info, no_trace())
         out[i, A.P_PTS] = pay[0]
         out[i, A.P_WIN] = 1 if pay[0] > 0 else 0
 

@@ -41,9 +41,11 @@ from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, 
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from .. import games
+from .. import trace as TR
 from ..advice import AdvisorSpec
 from ..strategies.knock import choose_discard, knock_threshold, wants_upcard
-from . import Knob, Variant, WholeGame
+from ..trace import NO_TRACE, log, no_trace
+from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_STOCK_LEFT, COL_TURNS, Knob, Variant, WholeGame, column_index
 
 OUTCOMES = ("knock", "gin", "undercut", "void", "big_gin")
 O_KNOCK, O_GIN, O_UNDERCUT, O_VOID, O_BIG_GIN = range(5)
@@ -90,6 +92,9 @@ R_SHUTOUT = GinRules.index("shutout_double")
 
 N_CARDS = 52
 HAND = 10
+_C = column_index(2, EXTRA_COLUMNS)          # hand row columns (two seats)
+C_SCORE, C_DW = _C["score0"], _C["deadwood0"]
+C_WINNER, C_POINTS, C_KNOCK_DW, C_KNOCK_TURN = (_C[c] for c in EXTRA_COLUMNS)
 MAX_TURNS = 1000  # guard against endless discard-pile exchanges: such a hand is void
 # state vector layout (int64), see new_state()
 S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WIDTH = range(9)
@@ -155,19 +160,19 @@ def _showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T
             pts = dd - dw_knocker
             winner = knocker
             outcome = O_KNOCK
-    row[5 + winner] = pts
-    row[5 + 1 - winner] = -pts
-    row[7 + knocker] = dw_knocker
-    row[7 + d] = dd
-    row[9] = winner
-    row[10] = pts
-    row[11] = dw_knocker
+    row[C_SCORE + winner] = pts
+    row[C_SCORE + 1 - winner] = -pts
+    row[C_DW + knocker] = dw_knocker
+    row[C_DW + d] = dd
+    row[C_WINNER] = winner
+    row[C_POINTS] = pts
+    row[C_KNOCK_DW] = dw_knocker
     return outcome
 
 
 @njit(cache=True)
 def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
-               T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+               T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
     """Player ``p`` draws, discards and maybe knocks.  Returns True if the hand ended (row
     filled)."""
     state[S_TURNS] += 1
@@ -178,62 +183,71 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
         card = pile[state[S_NPILE]]
         picked[p] |= _bit(card)
         forbidden = _bit(card)
+        log(trace, TR.E_TAKE_PILE, p, card, 0)
     else:
         card = deck[state[S_SP]]
         state[S_SP] += 1
         forbidden = np.uint64(0) if rules[R_DISCARD_STOCK] != 0 else _bit(card)
+        log(trace, TR.E_DRAW_STOCK, p, card, 0)
     hand = hands[p] | _bit(card)
     stock_left = N_CARDS - state[S_SP]
     if rules[R_BIG_GIN] != 0 and deadwood(hand, T_value, T_total, T_rank) == 0:
         hands[p] = hand
-        row[1] = p
-        row[4] = stock_left
-        row[3] = state[S_TURNS]
-        row[12] = own_turn
-        row[2] = _showdown(rules, strat, hands, p, 0, True, T_value, T_cover, T_starts, T_total, T_rank, row)
+        _end(row, p, state[S_TURNS], stock_left, own_turn)
+        row[COL_OUTCOME] = _showdown(rules, strat, hands, p, 0, True, T_value, T_cover, T_starts, T_total,
+                                     T_rank, row)
+        log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     code, dwa = choose_discard(strat[p], hand, forbidden, picked[1 - p], T_value, T_total, T_rank, st[p])
     hands[p] = hand ^ _bit(code)
     pile[state[S_NPILE]] = code
     state[S_NPILE] += 1
     dw[p] = dwa
+    log(trace, TR.E_DISCARD, p, code, dwa)
     if debug:
         _check_conservation(hands, deck, state, pile)
     limit = state[S_LIMIT]
     if dwa <= limit and dwa <= knock_threshold(strat[p], own_turn, stock_left):
-        row[1] = p
-        row[3] = state[S_TURNS]
-        row[4] = stock_left
-        row[12] = own_turn
-        row[2] = _showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total, T_rank, row)
+        log(trace, TR.E_KNOCK, p, dwa, 0)
+        _end(row, p, state[S_TURNS], stock_left, own_turn)
+        row[COL_OUTCOME] = _showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total,
+                                     T_rank, row)
+        log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     if stock_left <= rules[R_VOID_LEFT] or state[S_TURNS] >= MAX_TURNS:
-        row[1] = p
-        row[2] = O_VOID
-        row[3] = state[S_TURNS]
-        row[4] = stock_left
-        row[5] = 0
-        row[6] = 0
-        row[7] = dw[0]
-        row[8] = dw[1]
-        row[9] = -1
-        row[10] = 0
-        row[11] = -1
-        row[12] = -1
+        _end(row, p, state[S_TURNS], stock_left, -1)
+        row[COL_OUTCOME] = O_VOID
+        for q in range(2):
+            row[C_SCORE + q] = 0
+            row[C_DW + q] = dw[q]
+        row[C_WINNER] = -1
+        row[C_POINTS] = 0
+        row[C_KNOCK_DW] = -1
+        log(trace, TR.E_END, p, O_VOID, 0)
         return True
     return False
 
 
 @njit(cache=True)
+def _end(row, ender, turns, stock_left, knock_turn):
+    """The columns of a hand's end that every ending fills."""
+    row[COL_ENDER] = ender
+    row[COL_TURNS] = turns
+    row[COL_STOCK_LEFT] = stock_left
+    row[C_KNOCK_TURN] = knock_turn
+
+
+@njit(cache=True)
 def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
-                    T_total, T_rank, st, row, debug):
+                    T_total, T_rank, st, row, debug, trace):
     """Play on from a position until the hand ends; fills ``row`` (columns 1.. of a hand row).
 
     ``hands`` uint64[2]; ``deck`` int64[52] with the stock as ``deck[state[S_SP]:]`` (top
     first); ``pile`` int64[52] with ``state[S_NPILE]`` discards (top last); ``picked``
     uint64[2] cards each seat took from the pile; ``state`` int64[S_WIDTH]; ``st`` uint64[2, 1]
-    strategy generators.  ``state[S_FORCE_STOCK]`` = 1 makes the player to move draw from the
-    stock (after both passed the first upcard).
+    strategy generators; ``trace`` events (:mod:`sim.trace`, ``NO_TRACE`` for none).
+    ``state[S_FORCE_STOCK]`` = 1 makes the player to move draw from the stock (after both passed
+    the first upcard).
     """
     dw = np.empty(2, dtype=np.int64)
     for p in range(2):
@@ -246,14 +260,15 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_c
                                      T_value, T_total, T_rank)
         state[S_FORCE_STOCK] = 0
         if _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
-                      T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+                      T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
             return
         p = 1 - p
         state[S_TO_MOVE] = p
 
 
 @njit(cache=True)
-def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug,
+              trace):
     """Deal ``deck`` (a shuffled pack) with ``dealer`` and play the hand; fills ``row``."""
     hands = np.zeros(2, dtype=np.uint64)
     for i in range(2 * HAND):
@@ -269,7 +284,11 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
     if rules[R_OKLAHOMA] != 0:
         limit = 0 if (up & 15) == 0 else T_rank[up & 15]
     state[S_LIMIT] = limit
-    row[0] = dealer
+    row[COL_DEALER] = dealer
+    if trace.shape[0] > 0:
+        for i in range(2 * HAND):
+            log(trace, TR.E_DEAL, (dealer + 1 + i) % 2, deck[i], 0)
+        log(trace, TR.E_UPCARD, -1, up, 0)
     non_dealer = 1 - dealer
     state[S_TO_MOVE] = non_dealer
     if rules[R_FIRST_UPCARD] != 0:
@@ -282,14 +301,15 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
                 for q in range(2):
                     dw[q] = deadwood(hands[q], T_value, T_total, T_rank)
                 if _take_turn(rules, strat, p, True, hands, dw, deck, pile, picked, state,
-                              T_value, T_cover, T_starts, T_total, T_rank, st, row, debug):
+                              T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
                     return
                 state[S_TO_MOVE] = 1 - p
                 break
+            log(trace, TR.E_PASS, p, up, 0)
         else:
             state[S_FORCE_STOCK] = 1
     play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
-                    T_total, T_rank, st, row, debug)
+                    T_total, T_rank, st, row, debug, trace)
 
 
 @njit(cache=True)
@@ -302,7 +322,7 @@ def _strategy_states(seed, index):
 
 @njit(cache=True, nogil=True)
 def _play_chunk(rules, strat, seed, first_hand, out, pack, T_value, T_cover, T_starts, T_total,
-                T_rank, debug):
+                T_rank, debug, trace):
     deck = np.empty(N_CARDS, dtype=np.int64)
     for i in range(out.shape[0]):
         h = first_hand + i
@@ -310,18 +330,19 @@ def _play_chunk(rules, strat, seed, first_hand, out, pack, T_value, T_cover, T_s
         rng.shuffle_into(dst, pack, deck)
         st = _strategy_states(seed, h)
         play_hand(rules, strat, deck, h % 2, T_value, T_cover, T_starts, T_total, T_rank,
-                  st, out[i], debug)
+                  st, out[i], debug, trace)
 
 
 _PACK = standard_pack()
 _TABLES = meld_tables()
 
 
-def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
-    """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see sim.variants contract)."""
+def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
+    """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see sim.variants contract);
+    ``trace`` records the events (:mod:`sim.trace`)."""
     t = _TABLES
     _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, _PACK,
-                t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug))
+                t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug), trace)
 
 
 # ----------------------------------------------------------------------------------------
@@ -333,13 +354,14 @@ def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
     pack, T_value, T_cover, T_starts, T_total, T_rank = ctx
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
     deck = np.empty(N_CARDS, dtype=np.int64)
+    untraced = no_trace()
     for i in range(out.shape[0]):
         dst = games.begin_game(per, sc, st, seed, first_game + i)
         while games.game_running(per, sc, layout):
             row[:] = 0
             rng.shuffle_into(dst, pack, deck)
             play_hand(rules, strat, deck, sc[games.S_DEALER], T_value, T_cover, T_starts, T_total,
-                      T_rank, st, row, debug)
+                      T_rank, st, row, debug, untraced)
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[i])
 

@@ -56,8 +56,8 @@ picked on seeds 101 and 202), and loses 0.7 per hand to first-turn knockers (2 p
 The knock sweep's default range, 0..50, holds the best response to ``simple`` at every table.
 
 Kernels: :func:`play_chunk` (one row per hand), :func:`play_hand`, :func:`play_from_state`
-(continue from any position: rollouts), :func:`_play_deal` with :data:`GAME_CTX` (one deal of a
-whole game), :func:`settle` (score an ending).
+(continue from any position: rollouts), :func:`play_game_chunk` (whole games to
+``target_score``, played by :mod:`sim.games`), :func:`settle` (score an ending).
 """
 
 from __future__ import annotations
@@ -67,7 +67,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import rng
+from .. import games, rng
+from .. import trace as TR
+from ..advice import AdvisorSpec
 from ..bits import bit as _bit
 from ..bits import claim_cards
 from ..bits import popcount as _popcount
@@ -76,6 +78,7 @@ from ..melds import deadwood, meld_tables
 from ..rules import RulesBase, option
 from ..strategies import knock as K
 from ..strategies.knock import choose_discard, knock_threshold_opp, wants_upcard
+from ..trace import NO_TRACE, log, no_trace
 from . import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
                Knob, Variant, WholeGame, col_deadwood, col_extra, hand_columns)
 
@@ -224,7 +227,7 @@ def _check_conservation(hands, deck, pile, state):
 
 @njit(cache=True)
 def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
-               st, row, debug):
+               st, row, debug, trace):
     """Seat ``p`` draws, discards and maybe ends the hand.  ``dw`` int64[n] holds every seat's
     current deadwood (kept up to date here).  Returns True if the hand ended (row filled)."""
     n = hands.shape[0]
@@ -244,16 +247,19 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
         card = pile[state[S_NPILE]]
         picked[p] |= _bit(card)
         forbidden = _bit(card)
+        log(trace, TR.E_TAKE_PILE, p, card, 0)
     else:
         card = deck[state[S_SP]]
         state[S_SP] += 1
         forbidden = np.uint64(0)
+        log(trace, TR.E_DRAW_STOCK, p, card, 0)
     hand = hands[p] | _bit(card)
     code, dwa = choose_discard(strat[p], hand, forbidden, opp, T_value, T_total, T_rank, st[p])
     hands[p] = hand ^ _bit(code)
     pile[state[S_NPILE]] = code
     state[S_NPILE] += 1
     dw[p] = dwa
+    log(trace, TR.E_DISCARD, p, code, dwa)
     stock_left = N_CARDS - state[S_SP]
     if debug:
         if from_pile and code == card:
@@ -267,6 +273,8 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
         kind = END_STOCK
     else:
         return False
+    if kind == END_KNOCK:
+        log(trace, TR.E_KNOCK, p, dwa, 0)
     row[COL_ENDER] = p
     row[COL_TURNS] = state[S_TURNS]
     row[COL_STOCK_LEFT] = stock_left
@@ -274,12 +282,13 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
     cx = _COL_X[n]
     row[cx + X_KNOCK_DW] = dwa if kind != END_STOCK else -1
     row[cx + X_KNOCK_TURN] = own_turn if kind != END_STOCK else -1
+    log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
     return True
 
 
 @njit(cache=True)
 def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank,
-                    st, row, debug):
+                    st, row, debug, trace):
     """Play on from a position until the hand ends; fills ``row`` (every column but
     ``dealer``, which the caller sets).
 
@@ -289,7 +298,8 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
     opponents' union drives the discard danger); ``state`` int64[S_WIDTH]: S_SP, S_NPILE,
     S_TURNS (turns played), S_TO_MOVE (seat to move), S_OWN + p (own turns of seat p);
     ``strat`` float64[n, PARAM_WIDTH]; ``st`` uint64[n, 1] strategy generators; ``row`` int64
-    hand row of n seats.  The stock must not be empty (a hand whose stock ran out is over).
+    hand row of n seats; ``trace`` events (:mod:`sim.trace`, ``NO_TRACE`` for none).  The stock
+    must not be empty (a hand whose stock ran out is over).
     """
     n = hands.shape[0]
     for c in range(1, row.shape[0]):
@@ -299,7 +309,7 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
         dw[p] = deadwood(hands[p], T_value, T_total, T_rank)
     p = state[S_TO_MOVE]
     while not _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total,
-                         T_rank, st, row, debug):
+                         T_rank, st, row, debug, trace):
         p = (p + 1) % n
         state[S_TO_MOVE] = p
 
@@ -324,7 +334,7 @@ def deal(deck, dealer, hands, pile, picked, state):
 
 
 @njit(cache=True)
-def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, debug):
+def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, debug, trace):
     """Deal ``deck`` (int64[52], a shuffled pack) with ``dealer`` to ``rules[players]`` seats
     and play the hand; fills ``row``."""
     n = np.int64(rules[R_PLAYERS])
@@ -333,34 +343,45 @@ def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, deb
     pile = np.empty(N_CARDS, dtype=np.int64)
     state = np.zeros(S_WIDTH, dtype=np.int64)
     deal(deck, dealer, hands, pile, picked, state)
+    if trace.shape[0] > 0:
+        for i in range(state[S_SP] - 1):
+            log(trace, TR.E_DEAL, (dealer + 1 + i) % n, deck[i], 0)
+        log(trace, TR.E_UPCARD, -1, pile[0], 0)
     play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank,
-                    st, row, debug)
+                    st, row, debug, trace)
     row[COL_DEALER] = dealer
 
 
-@njit(cache=True)
-def _play_deal(rules, strat, ctx, dst, dealer, active, st, row, debug):
-    """One deal of a whole game: shuffle the pack from the game's generator ``dst``
-    (uint64[1]), deal with ``dealer`` and play one hand into ``row`` (int64 hand row).
-    ``ctx`` = :data:`GAME_CTX`; ``active`` int64[n] is ignored (every seat plays every hand);
-    ``st`` uint64[n, 1] strategy generators."""
-    pack, T_value, T_total, T_rank = ctx
-    deck = np.empty(N_CARDS, dtype=np.int64)
-    rng.shuffle_into(dst, pack, deck)
-    play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, debug)
-
-
 @njit(cache=True, nogil=True)
-def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug):
+def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug, trace):
+    pack, T_value, T_total, T_rank = ctx
     n = np.int64(rules[R_PLAYERS])
     st = np.empty((n, 1), dtype=np.uint64)
-    active = np.ones(n, dtype=np.int64)
+    deck = np.empty(N_CARDS, dtype=np.int64)
     for i in range(out.shape[0]):
         h = first_hand + i
         for p in range(n):
             st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, h)
-        dst = rng.new_state(seed, rng.STREAM_DEAL, h)
-        _play_deal(rules, strat, ctx, dst, h % n, active, st, out[i], debug)
+        rng.shuffle_into(rng.new_state(seed, rng.STREAM_DEAL, h), pack, deck)
+        play_hand(rules, strat, deck, h % n, T_value, T_total, T_rank, st, out[i], debug, trace)
+
+
+@njit(cache=True, nogil=True)
+def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
+    """Games ``first_game ..`` (the loop of :mod:`sim.games`; every seat plays every hand)."""
+    pack, T_value, T_total, T_rank = ctx
+    per, sc, st, row = games.game_buffers(strat.shape[0], layout)
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    untraced = no_trace()
+    for i in range(out.shape[0]):
+        dst = games.begin_game(per, sc, st, seed, first_game + i)
+        while games.game_running(per, sc, layout):
+            row[:] = 0
+            rng.shuffle_into(dst, pack, deck)
+            play_hand(rules, strat, deck, sc[games.S_DEALER], T_value, T_total, T_rank, st, row, debug,
+                      untraced)
+            games.record_hand(per, sc, layout, row)
+        games.finish_game(per, sc, layout, out[i])
 
 
 _PACK = standard_pack()
@@ -368,11 +389,11 @@ _TABLES = meld_tables()
 GAME_CTX = (_PACK, _TABLES.run_value, _TABLES.suit_total, _TABLES.rank_value)
 
 
-def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
+def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
     """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see the sim.variants contract).
     Hand ``h``: deal generator ``(seed, STREAM_DEAL, h)``, dealer ``h % n``, seat ``p``'s
     strategy generator ``(seed, STREAM_STRATEGY + p, h)``.  ``debug`` checks card conservation
-    after every discard (raises ValueError)."""
+    after every discard (raises ValueError); ``trace`` records the events (:mod:`sim.trace`)."""
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
     n = int(rules_arr[R_PLAYERS])
@@ -383,7 +404,12 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False):
     width = len(hand_columns(n, EXTRA_COLUMNS))
     if out.ndim != 2 or out.shape[1] != width or out.dtype != np.int64:
         raise ValueError(f"out must be int64 (n_hands, {width})")
-    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, GAME_CTX, bool(debug))
+    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, GAME_CTX, bool(debug),
+                trace)
+
+
+GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner", void_outcome=O_STOCK_VOID)
+play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, KnockRummyRules, EXTRA_COLUMNS)
 
 
 VARIANT = Variant(
@@ -403,6 +429,8 @@ VARIANT = Variant(
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 50), limit_rule=None, bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by"),
-    game=WholeGame(kind="target", limit_rule="target_score", winner_column="winner",
-                   void_outcome=O_STOCK_VOID),
+    game=GAME,
+    game_kernel=play_game_chunk,
+    max_turns=MAX_TURNS,
+    advisor=AdvisorSpec("sim.advisors.knock_rummy", opp_models=("played", "uniform")),
 )
