@@ -111,7 +111,7 @@ def cmd_simulate(args) -> int:
 # listings
 
 def cmd_strategies(args) -> int:
-    from sim.strategies import FAMILIES, PRESETS, _load_families
+    from sim.strategies import FAMILIES, _load_families
     from sim.variants import get_variant
     _load_families()
     variant = get_variant(args.variant).name if args.variant else None
@@ -123,12 +123,13 @@ def cmd_strategies(args) -> int:
         print("  parameters (default, range):")
         for p in fam.params:
             print(f"    {p.name:<14} {p.default:>6g}  [{p.lo:g}, {p.hi:g}]  {p.help}")
-        names = sorted({n for (v, n), (f, _) in PRESETS.items() if f is fam})
-        print("  presets:")
-        for n in names:
-            vals = next(vals for (v, nn), (f, vals) in PRESETS.items() if f is fam and nn == n)
-            desc = ", ".join(f"{k}={v:g}" for k, v in vals.items()) or "all defaults"
-            print(f"    {n:<18} {desc}")
+        for v in fam.variants:
+            if variant and v != variant:
+                continue
+            print(f"  presets for {v}:")
+            for n, vals in sorted(fam.presets_for(v).items()):
+                desc = ", ".join(f"{k}={x:g}" for k, x in vals.items()) or "all defaults"
+                print(f"    {n:<18} {desc}")
         print()
     return 0
 
@@ -254,7 +255,7 @@ def cmd_tonk_odds(args) -> int:
     return 0
 
 
-DEMO_HANDS = {"gin": 100_000, "tonk": 50_000}
+DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000}
 DEMO_DEALS = 1_000_000
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
 
@@ -271,10 +272,12 @@ def _scale(text: str) -> float:
 
 
 def cmd_demo(args) -> int:
-    """The README's main job: knock sweeps for Gin and 3-player Tonk, tonk deal odds, report."""
+    """The README's main job: knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy, how
+    Knock Rummy's penalty and bonus move its best threshold, tonk deal odds, the report."""
     from pathlib import Path
 
     from .report import render_report
+    from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
     from .studies.knock_sweep import SweepSpec, run_sweep
     from .studies.sweep_text import format_sweep
     from .studies.tonk_deal import run_tonk_odds
@@ -286,6 +289,9 @@ def cmd_demo(args) -> int:
                                 hands=int(DEMO_HANDS["gin"] * k), games=int(5000 * k), seed=args.seed)),
         ("tonk-knock", SweepSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16)), by_turn=True,
                                  hands=int(DEMO_HANDS["tonk"] * k), seed=args.seed)),
+        ("knock-rummy-knock", SweepSpec(variant="knock-rummy", players=4, by_turn=True,
+                                        hands=int(DEMO_HANDS["knock-rummy"] * k), games=int(2000 * k),
+                                        seed=args.seed)),
     ]
     dirs = []
     for name, spec in steps:
@@ -296,6 +302,17 @@ def cmd_demo(args) -> int:
             return 130
         print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
         dirs.append(str(out / name))
+    rules = RulesStudy(SweepSpec(variant="knock-rummy", players=4, hands=int(DEMO_HANDS["knock-rules"] * k),
+                                 games=0, seed=args.seed),
+                       (("knocker_penalty", ("0", "20")), ("rummy_bonus", ("0", "50"))))
+    print(f"== knock-rummy-rules: best threshold by knocker_penalty and rummy_bonus, "
+          f"{rules.base.hands:,} hands per threshold", flush=True)
+    table, complete = run_rules_study(rules, out_dir=out / "knock-rummy-rules", jobs=args.jobs, progress=progress)
+    if not complete:
+        print("interrupted; rerun `make demo` to resume", file=sys.stderr)
+        return 130
+    print(format_rules_table(table, "points") + "\n", flush=True)
+    dirs.append(str(out / "knock-rummy-rules"))
     print("== tonk deal odds: exact vs simulated", flush=True)
     _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
                            out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)

@@ -16,6 +16,12 @@ TONK = ["knock", "--variant", "tonk", "--hand", "AS 2S 3S 4S 5S", "--turn", "2"]
 
 # (arguments, words the error line must contain); {tmp} holds the folder `empty` and the file `file`
 CASES = [
+    (["simulate", "--variant", "knock-rummy", "--players", "6"], "players=6 is out of range"),
+    (["simulate", "--variant", "knock-rummy", "--players", "1"], "players=1 is out of range"),
+    (["simulate", "--variant", "knock-rummy", "--rule", "knocker_penalty=-1"], "knocker_penalty=-1 is out of range"),
+    (["simulate", "--variant", "knock-rummy", "--rule", "settle=both"], "settle"),
+    (["knock-sweep", "--variant", "knock-rummy", "--thresholds", "0..120"], "knock thresholds run from 0 to 100"),
+    (["knock-rules", "--variant", "knock-rummy", "--vary", "stock_out=never"], "stock_out"),
     (["knock-rules", "--vary", "nope=1"], "gin has no rule 'nope'"),
     (["knock-rules"], "give at least one --vary"),
     (["knock-rules", "--vary", "undercut_bonus"], "write RULE=v1,v2"),
@@ -102,7 +108,7 @@ CASES = [
     (["report", "{tmp}/missing"], "no such run folder"),
     (["report", "{tmp}/empty"], "not a rummylab results folder"),
     (["report", "{tmp}/file"], "no such run folder"),
-    (["demo", "--scale", "0"], "--scale takes a number from 2e-05 to 1e+06"),
+    (["demo", "--scale", "0"], "--scale takes a number from"),
     (["demo", "--scale", "-1"], "--scale takes a number"),
     (["demo", "--scale", "nan"], "--scale takes a number"),
     (["demo", "--scale", "1e7"], "--scale takes a number"),
