@@ -190,8 +190,8 @@ def cmd_knock_sweep(args) -> int:
                      seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
                      opponent=args.opponent)
-    res = run_sweep(spec, out_dir=args.out, jobs=args.jobs,
-                    progress=None if not args.no_progress else False)
+    res = run_sweep(spec, out_dir=args.out, jobs=args.jobs, progress=None if not args.no_progress else False,
+                    backend=args.backend, scheduler=args.scheduler)
     print(format_sweep(res, as_json=args.json))
     if not res.complete:
         print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
@@ -209,7 +209,8 @@ def cmd_knock_rules(args) -> int:
                      opponent=args.opponent)
     study = RulesStudy(base, tuple(parse_vary(v) for v in args.vary))
     table, complete = run_rules_study(study, out_dir=args.out, jobs=args.jobs,
-                                      progress=None if not args.no_progress else False)
+                                      progress=None if not args.no_progress else False,
+                                      backend=args.backend, scheduler=args.scheduler)
     if not complete:
         print("interrupted" + (f"; rerun to resume from {args.out}" if args.out else ""), file=sys.stderr)
         return 130

@@ -76,8 +76,9 @@ def parse_vary(text: str) -> tuple[str, tuple[str, ...]]:
     return name.strip(), values
 
 
-def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress=None):
-    """Run (or reuse) one overall sweep per setting; returns (table, complete)."""
+def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress=None, **backend):
+    """Run (or reuse) one overall sweep per setting; returns (table, complete).  ``backend``:
+    ``backend=``/``scheduler=`` as :func:`run_sweep`."""
     study.check()
     out = Path(out_dir) if out_dir is not None else None
     doc = {"kind": KIND, "base": asdict(study.base), "vary": [[n, list(v)] for n, v in study.vary]}
@@ -93,7 +94,7 @@ def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress
     results = []
     for k, (label, rules) in enumerate(study.settings()):
         spec = replace(study.base, rules=rules, by_turn=False)
-        res = run_sweep(spec, out_dir=(out / f"s{k}") if out else None, jobs=jobs, progress=progress)
+        res = run_sweep(spec, out_dir=(out / f"s{k}") if out else None, jobs=jobs, progress=progress, **backend)
         if not res.complete:
             return None, False
         results.append((label, res))

@@ -167,8 +167,10 @@ class SweepResult:
     stages: dict = field(default_factory=dict)
 
 
-def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None) -> SweepResult:
-    """Run (or reuse from ``out_dir``) every stage of a sweep."""
+def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, backend: str = "threads",
+              scheduler: str | None = None) -> SweepResult:
+    """Run (or reuse from ``out_dir``) every stage of a sweep (``backend``/``scheduler`` as
+    :func:`analysis.engine.run_job`)."""
     spec.check()
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
@@ -176,7 +178,8 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None) -
     results: dict[str, JobResult] = {}
 
     def stage(name, job):
-        r = run_job(job, jobs=jobs, out_dir=(out / name) if out else None, progress=progress)
+        r = run_job(job, jobs=jobs, out_dir=(out / name) if out else None, progress=progress,
+                    backend=backend, scheduler=scheduler)
         results[name] = r
         return r
 
