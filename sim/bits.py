@@ -31,3 +31,22 @@ def claim_cards(seen, cards, lo, hi):
             raise ValueError("card conservation: a card is in two places")
         seen |= b
     return seen, hi - lo
+
+
+@njit(cache=True)
+def check_closed_hands(hands, deck, sp, pile, npile, n_cards):
+    """Card conservation of a closed-hand game: the hands, the stock ``deck[sp:n_cards]`` and
+    the discard pile ``pile[:npile]`` hold every card of the pack exactly once."""
+    seen = np.uint64(0)
+    n = 0
+    for p in range(hands.shape[0]):
+        if hands[p] & seen:
+            raise ValueError("card conservation: a card is in two hands")
+        seen |= hands[p]
+        n += popcount(hands[p])
+    seen, k = claim_cards(seen, deck, sp, n_cards)
+    n += k
+    seen, k = claim_cards(seen, pile, 0, npile)
+    n += k
+    if n != n_cards or popcount(seen) != n_cards:
+        raise ValueError("card conservation: cards missing")

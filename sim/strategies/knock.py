@@ -70,8 +70,9 @@ PARAMS = (
 # decision kernels
 
 @njit(cache=True)
-def _near(hand, code):
-    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit."""
+def _near_count(hand, code, wrap):
+    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit (``wrap``:
+    counting K-A as adjacent)."""
     r = code & 15
     s = code >> 4
     n = 0
@@ -80,9 +81,17 @@ def _near(hand, code):
             n += 1
     for d in (-2, -1, 1, 2):
         q = r + d
+        if wrap:
+            q %= N_RANKS
         if 0 <= q < N_RANKS and hand & _bit(s * SUIT_SHIFT + q):
             n += 1
     return n
+
+
+@njit(cache=True)
+def _near(hand, code):
+    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit."""
+    return _near_count(hand, code, False)
 
 
 @njit(cache=True)
@@ -99,17 +108,7 @@ def _may_meld(hand, code):
     """False only if ``code`` can be in no meld with cards of ``hand``: fewer than two cards of
     its rank or within two ranks in its suit (counting K-A as adjacent, so it holds for
     ace-high tables too)."""
-    r = code & 15
-    s = code >> 4
-    n = 0
-    for t in range(4):
-        if t != s and hand & _bit(t * SUIT_SHIFT + r):
-            n += 1
-    for d in (-2, -1, 1, 2):
-        q = (r + d) % N_RANKS
-        if hand & _bit(s * SUIT_SHIFT + q):
-            n += 1
-    return n >= 2
+    return _near_count(hand, code, True) >= 2
 
 
 @njit(cache=True)

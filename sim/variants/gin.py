@@ -34,8 +34,7 @@ from numba import njit
 
 from .. import rng
 from ..bits import bit as _bit
-from ..bits import claim_cards
-from ..bits import popcount as _popcount
+from ..bits import check_closed_hands
 from ..cards import standard_pack
 from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, layoff_deadwood, meld_tables
 from ..rules import RulesBase, RulesError, option
@@ -107,23 +106,6 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 
 # ----------------------------------------------------------------------------------------
 # one hand
-
-@njit(cache=True)
-def _check_conservation(hands, deck, state, pile):
-    seen = np.uint64(0)
-    n = 0
-    for p in range(2):
-        if hands[p] & seen:
-            raise ValueError("card conservation: a card is in two hands")
-        seen |= hands[p]
-        n += _popcount(hands[p])
-    seen, k = claim_cards(seen, deck, state[S_SP], N_CARDS)
-    n += k
-    seen, k = claim_cards(seen, pile, 0, state[S_NPILE])
-    n += k
-    if n != N_CARDS or _popcount(seen) != N_CARDS:
-        raise ValueError("card conservation: cards missing")
-
 
 @njit(cache=True)
 def _showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
@@ -205,7 +187,7 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
     dw[p] = dwa
     log(trace, TR.E_DISCARD, p, code, dwa)
     if debug:
-        _check_conservation(hands, deck, state, pile)
+        check_closed_hands(hands, deck, state[S_SP], pile, state[S_NPILE], N_CARDS)
     limit = state[S_LIMIT]
     if dwa <= limit and dwa <= knock_threshold(strat[p], own_turn, stock_left):
         log(trace, TR.E_KNOCK, p, dwa, 0)

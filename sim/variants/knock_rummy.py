@@ -71,8 +71,7 @@ from .. import games, rng
 from .. import trace as TR
 from ..advice import AdvisorSpec
 from ..bits import bit as _bit
-from ..bits import claim_cards
-from ..bits import popcount as _popcount
+from ..bits import check_closed_hands
 from ..cards import standard_pack
 from ..melds import deadwood, meld_tables
 from ..rules import RulesBase, option
@@ -209,23 +208,6 @@ def settle(rules, dw, ender, kind, row):
 # one hand
 
 @njit(cache=True)
-def _check_conservation(hands, deck, pile, state):
-    seen = np.uint64(0)
-    n = 0
-    for p in range(hands.shape[0]):
-        if hands[p] & seen:
-            raise ValueError("card conservation: a card is in two hands")
-        seen |= hands[p]
-        n += _popcount(hands[p])
-    seen, k = claim_cards(seen, deck, state[S_SP], N_CARDS)
-    n += k
-    seen, k = claim_cards(seen, pile, 0, state[S_NPILE])
-    n += k
-    if n != N_CARDS or _popcount(seen) != N_CARDS:
-        raise ValueError("card conservation: cards missing")
-
-
-@njit(cache=True)
 def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
                st, row, debug, trace):
     """Seat ``p`` draws, discards and maybe ends the hand.  ``dw`` int64[n] holds every seat's
@@ -264,7 +246,7 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
     if debug:
         if from_pile and code == card:
             raise ValueError("the card taken from the pile was discarded")
-        _check_conservation(hands, deck, pile, state)
+        check_closed_hands(hands, deck, state[S_SP], pile, state[S_NPILE], N_CARDS)
     if dwa == 0:
         kind = END_RUMMY
     elif dwa <= knock_threshold_opp(strat[p], own_turn, stock_left, n - 1):
