@@ -59,10 +59,12 @@ class Prepared:
     """A checked position: ``call(first_world, n)`` returns int64[n, N_OUT] world results;
     ``info``: what the advice reports about the position (hand, hand_score, knock_limit,
     discard, turn, stock, players, upcard, strategy, opponent, rules); ``notes``: modelling
-    notes for the reader."""
+    notes for the reader; ``scale``: what one unit of the integer point columns is worth in
+    the report (Knock Rummy's net against the average opponent: ``1/(n-1)``)."""
     call: Callable[[int, int], np.ndarray]
     info: dict
     notes: list[str] = field(default_factory=list)
+    scale: float = 1.0
 
 
 # ----------------------------------------------------------------------------------------

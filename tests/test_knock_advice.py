@@ -191,3 +191,165 @@ def test_sampling_stops_on_ci_budget_or_no_difference():
     assert KA._verdict(s, n, "points", stopped)[6] == "too close to call"
     s, n, _, _, stopped = KA._sample(fake(lambda w: 0 * w), **dict(opts, worlds=2500))
     assert stopped == "worlds" and n == 2500
+
+
+# ----------------------------------------------------------------------------------------
+# Knock Rummy
+
+from sim.advisors import knock_rummy as KRA   # noqa: E402
+from sim.variants import knock_rummy as KR    # noqa: E402
+
+KR_RUMMY_2 = "AS 2S 3S 4S 7H 7D 7C 9S 9D 9H"   # 0 deadwood, 2 players
+KR_RUMMY_3 = "AS 2S 3S 4S 7H 7D 7C"            # 0 deadwood, 3-5 players
+KR_9 = "AS 2S 3S 7H 7D 7C 9S"                  # deadwood 9
+
+
+def test_knock_rummy_rummy_hand_says_knock():
+    for hand, n in ((KR_RUMMY_2, 2), (KR_RUMMY_3, 3)):
+        a = advise("knock-rummy", hand, turn=3, players=n, upcard="KD", **FAST)
+        assert a.hand_score == 0 and a.recommendation == "knock" and a.knock_limit is None
+        assert a.ev_knock.value >= 25 and a.win_knock.value == 1.0 and a.diff.lo > 0
+        assert a.worlds >= 2000 and a.players == n and a.unit == "points"
+        assert any("rummy" in x for x in a.notes)
+
+
+def test_knock_rummy_same_seed_same_numbers_and_batching_does_not_matter():
+    kw = dict(turn=4, players=3, upcard="KD", worlds=2000)
+    a, b, c = (advise("knock-rummy", KR_9, seed=s, **kw) for s in (11, 11, 12))
+    key = lambda x: (x.ev_knock, x.ev_play, x.diff, x.win_knock, x.win_play, x.worlds)
+    assert key(a) == key(b) and key(a) != key(c)
+    r = KR.KnockRummyRules(players=3).to_array()
+    s = strategy_matrix(parse_strategies("simple", "knock-rummy", 3))
+    hand, up = parse_cards(KR_9), int(parse_cards("KD")[0])
+    pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
+    for history in (0, 3):
+        args = (r, s, to_mask(hand), pool, 10, up, np.zeros(0, np.int64), 4, 9)
+        whole = KRA.rollouts(*args, 0, 500, history=history)
+        parts = np.concatenate([KRA.rollouts(*args, x, y - x, history=history, debug=True)
+                                for x, y in ((0, 180), (180, 500))])
+        assert (whole == parts).all()
+
+
+def _kr_reference(dws, rummy, settle, bonus=25, penalty=10):
+    """Knock Rummy's showdown by rules/knock_rummy.md, me (seat 0) ending the hand: my net
+    (seed: (n-1)*mine - sum of the others'; pairwise: mine) and whether I win."""
+    n, low = len(dws), min(dws)
+    order = [(1 + k) % n for k in range(n)]          # from the knocker's left; the knocker last
+    tied = [q for q in order if dws[q] == low]
+    if rummy:
+        winner = 0
+    elif dws[0] == low or len(tied) == 1:
+        winner = tied[0]
+    else:
+        winner = None
+    scores = [0] * n
+    if winner is not None:
+        extra = bonus if rummy else (penalty if winner != 0 else 0)
+        if settle == "seed":
+            scores[winner] = sum(dws) - 2 * dws[winner] + extra
+        else:
+            for q in range(n):
+                if q != winner:
+                    pay = (dws[q] - dws[winner] + (bonus if rummy else 0)
+                           + (penalty if q == 0 and not rummy else 0))
+                    scores[q] -= pay
+                    scores[winner] += pay
+    net = (n - 1) * scores[0] - sum(scores[1:]) if settle == "seed" else scores[0]
+    return net, winner == 0
+
+
+@pytest.mark.parametrize("hand, n, settle", [
+    ("AS 2S 3S 7H 7D 7C 9S", 3, "seed"),
+    ("AS 2S 3S 7H 8D KC 9S", 4, "seed"),             # deadwood 34: beaten and tied knocks
+    ("AS 2S 3S 4H 7D 7C 9S 9D 9H 8C", 2, "pairwise"),
+    (KR_RUMMY_3, 5, "pairwise"),
+])
+def test_knock_rummy_knock_now_matches_a_plain_reference(hand, n, settle):
+    """Option A on sampled worlds (uniform model) equals the rules computed in plain Python
+    from the same shuffled pool: opponents' hands dealt in seat order after the upcard."""
+    r = KR.KnockRummyRules(players=n, settle=settle).to_array()
+    s = strategy_matrix(parse_strategies("simple", "knock-rummy", n))
+    h, up = parse_cards(hand), int(parse_cards("KD")[0])
+    pool = np.array([c for c in standard_pack() if c not in set(h) | {up}], dtype=np.int64)
+    hs, dw0 = KR.hand_size(n), min_deadwood(hand).deadwood
+    out, dws = KRA.rollouts(r, s, to_mask(h), pool, 5, up, np.zeros(0, np.int64), 2, 6, 0, 150,
+                            with_deadwood=True)
+    for w in range(150):
+        perm = _world(6, w, pool)
+        d = [dw0] + [min_deadwood([int(c) for c in perm[k * hs:(k + 1) * hs]]).deadwood
+                     for k in range(n - 1)]
+        assert list(dws[w]) == d
+        net, won = _kr_reference(d, dw0 == 0, settle)
+        assert out[w, K.K_PTS] == net and out[w, K.K_WIN] == won
+
+
+def test_knock_rummy_played_model_conditions_the_opponents():
+    r = KR.KnockRummyRules(players=3).to_array()
+    s = strategy_matrix(parse_strategies("simple", "knock-rummy", 3))
+    hand, up = parse_cards(KR_9), int(parse_cards("KD")[0])
+    pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
+    args = (r, s, to_mask(hand), pool, 3, up, np.zeros(0, np.int64), 6, 2, 0, 2000)
+    _, uni = KRA.rollouts(*args, with_deadwood=True)
+    _, played = KRA.rollouts(*args, history=5, with_deadwood=True, debug=True)
+    # opponents that have played 5 turns without knocking (simple: at <= 15) hold less
+    # deadwood than 7 random cards, and more than 15
+    assert played[:, 1:].mean() < uni[:, 1:].mean() - 5
+    assert played[:, 1:].min() > 15 and uni[:, 1:].min() <= 15
+    a = {m: advise("knock-rummy", KR_9, turn=6, players=3, upcard="KD", worlds=2000, seed=2, opp_model=m)
+         for m in ("uniform", "played")}
+    assert a["played"].ev_knock.hi < a["uniform"].ev_knock.lo
+    assert any("replayed through 5" in x for x in a["played"].notes)
+    # an opponent that always knocks cannot have reached turn 6: refused, not played
+    with pytest.raises(AdviceError, match=r"opponent model 'played'.* before your turn 6 \(hand"):
+        advise("knock-rummy", KR_9, turn=6, players=3, worlds=10, opponent="threshold(knock=100)")
+
+
+def test_knock_rummy_extra_card_and_net_scale():
+    a = advise("knock-rummy", KR_9 + " KH", turn=2, players=4, upcard="5H", worlds=2000, seed=1)
+    assert a.discard == "KH" and a.upcard == "KH" and a.hand_score == 9 and len(a.hand) == 7
+    assert any("best discard is KH" in x for x in a.notes) and any("5H given as well" in x for x in a.notes)
+    assert any("average opponent" in x for x in a.notes) and a.stock == 52 - 28 - 1 - 5
+    # seed settlement: the net against the average opponent is (n-1)*mine - others, over n-1
+    p = KRA.prepare(parse_cards(KR_9), turn=2, upcard="KH", discards="5H", spreads=(), players=4,
+                    opponent="simple", strategy="simple", rules=None, stock=None, opp_cards=None,
+                    first_upcard=None, seed=1, opp_model="played", debug=False)
+    raw = p.call(0, 2000)
+    assert p.scale == pytest.approx(1 / 3)
+    assert a.ev_knock.value == pytest.approx(raw[:, K.K_PTS].mean() / 3)
+
+
+@pytest.mark.parametrize("kwargs, err, match", [
+    (dict(players=6), AdviceError, "2 to 5 players, not 6"),
+    (dict(players=4, hand=KR_9 + " KH 4C"), AdviceError,
+     r"with 4 players a hand holds 7 cards \(or 8 before discarding\), got 9"),
+    (dict(players=2), AdviceError, r"with 2 players a hand holds 10 cards \(or 11"),
+    (dict(spreads=["7S 7H 7D"]), AdviceError, "no spreads"),
+    (dict(first_upcard="2D"), AdviceError, "first-upcard"),
+    (dict(opp_cards=[7]), AdviceError, "opp-cards"),
+    (dict(hand="AS AS 3S 7H 7D 7C 9S"), CardError, "AS appears 2 times"),
+    (dict(upcard="9S"), CardError, "9S is both in your hand and the upcard"),
+    (dict(turn=3, stock=10), AdviceError,
+     r"stock 10 is impossible on your turn 3 with 3 players: .* 23 to 30"),
+    (dict(stock=0), AdviceError, "stock 0: .*cannot be played on"),
+    (dict(rules=["players=4"]), AdviceError, "players=4 contradicts players=3"),
+    (dict(players=5, turn=2, discards="2H 3H 4H 5H 6H 8H 9H TH JH QH KH AD 2D 3D 4D 5D"), AdviceError,
+     "leave no card for the stock"),
+    (dict(opponent="simple,simple,simple"), AdviceError, "3 opponent strategies given for 2"),
+])
+def test_knock_rummy_illegal_positions_raise_clear_errors(kwargs, err, match):
+    kw = dict(hand=KR_9, turn=4, players=3) | kwargs
+    with pytest.raises(err, match=match):
+        advise("knock-rummy", kw.pop("hand"), **kw)
+
+
+def test_knock_rummy_cli(capsys):
+    from analysis.cli import main
+    assert main(["knock", "--variant", "knock-rummy", "--players", "4", "--hand", KR_9 + " KH 4C",
+                 "--turn", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err == "rummylab: error: with 4 players a hand holds 7 cards (or 8 before discarding), got 9\n"
+    assert main(["knock", "--variant", "knock-rummy", "--players", "4", "--hand", KR_9, "--turn", "3",
+                 "--worlds", "2000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["variant"] == "knock-rummy" and d["opp_model"] == "played" and d["worlds"] == 2000
+    assert d["hand_score"] == 9 and d["knock_limit"] is None and d["stock"] == 14

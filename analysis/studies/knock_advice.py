@@ -1,13 +1,14 @@
-"""The hand advisor: "should I knock here?" for Gin Rummy and Tonk.
+"""The hand advisor: "should I knock here?" for Gin Rummy, Tonk and Knock Rummy.
 
 Given a concrete position, :func:`advise` samples *worlds*, each a uniformly random way the
 cards I cannot see may lie (the opponents' hands, the stock, the buried discards), and scores
 both choices on the same world (common random numbers; kernels in :mod:`sim.advice`):
 
 * **knock now** (Gin: knock with this hand, scored by the Gin showdown with layoffs, gin and
-  undercut bonuses; Tonk: drop at the start of my turn, paid by the Tonk knock rule);
-* **play on** (Gin: discard and let the opponent move; Tonk: draw) with my strategy against the
-  opponents' strategies until the hand ends (a void Gin hand scores 0).
+  undercut bonuses; Tonk: drop at the start of my turn, paid by the Tonk knock rule; Knock
+  Rummy: knock, or rummy at 0 deadwood, settled on every seat's exact deadwood);
+* **play on** (Gin, Knock Rummy: discard and let the next seat move; Tonk: draw) with my
+  strategy against the opponents' strategies until the hand ends (a void hand scores 0).
 
 It reports the expected points (Gin) or stakes (Tonk) of both, the paired difference
 knock - play on with its 95% t interval, the probability of winning the hand with each (Wilson
@@ -28,10 +29,10 @@ Modelling assumptions (stated in the output notes when they apply):
   opponents' earlier turns are not used to bias their hands.  Such hands are much weaker
   than real ones (a random 10-card Gin hand has deadwood ~57 on average, a hand after 8
   stock draws with the ``simple`` discard rule ~21), so knocking looks better than it is,
-  more so the later the turn.  ``played`` (Gin only so far): the uniformly dealt hand is
-  replayed through the opponent's ``turn - 1`` turns (each draws an unseen card, the
-  opponent's strategy discards, the discard becomes a buried card), and worlds in which the
-  opponent would already have knocked are redrawn.
+  more so the later the turn.  ``played`` (Gin and Knock Rummy, their default): the uniformly
+  dealt hand is replayed through the opponent's ``turn - 1`` turns (each draws an unseen card,
+  the opponent's strategy discards, the discard becomes a buried card), and worlds in which
+  the opponent would already have knocked are redrawn.
 * **Gin.** I am seat 0 and the non-dealer; ``turn`` is my own turn number (1-based) and the
   position is *after my draw and discard*: the 10 cards kept (11 cards: the advisor picks the
   exact best discard, highest card on ties, and plays it).  The top of the discard pile when
@@ -48,6 +49,15 @@ Modelling assumptions (stated in the output notes when they apply):
   informational (anyone may hit any spread; payouts do not depend on them).  ``opp_cards``:
   cards held per opponent (default 5).  Stock default: the cards left after the deal minus
   one draw per turn begun before mine, clipped to the cards available.
+* **Knock Rummy.** I am seat 0, the first to play (left of the dealer); ``turn`` is my own turn
+  number and the position is after my draw and discard: 10 cards with 2 players, 7 with 3-5
+  (one more: the exact best discard is played, as for Gin; ``upcard`` as for Gin).  Knocking is
+  legal at any deadwood; 0 deadwood is rummy.  Points: with ``settle=seed`` (the winner alone
+  scores) my points minus the average opponent's (``Prepared.scale``), with ``pairwise`` my
+  stake change.  Stock after my draw, default: ``52 - n*hand - 1 - (n*(turn-1) + 1)`` (every
+  draw from the stock), at least 1 and at most the cards available; an empty stock cannot be
+  played on.  ``played`` replays every opponent in seat order; if no world in
+  ``MAX_REDRAWS + 1`` deals lets them all reach my turn, the position is refused.
 """
 
 from __future__ import annotations
@@ -83,9 +93,9 @@ class Advice:
     unit: str                       # the game's score unit (points, stakes, penalty)
     hand_word: str                  # what hand_score counts (deadwood, count)
     hand: tuple[str, ...]           # the hand evaluated (Gin with 11 cards: after the discard)
-    hand_score: int                 # Gin: deadwood; Tonk: count
+    hand_score: int                 # Gin, Knock Rummy: deadwood; Tonk: count
     knock_limit: int | None         # Gin only
-    discard: str | None             # Gin with 11 cards: the discard chosen
+    discard: str | None             # one card more than a hand: the discard chosen
     turn: int
     stock: int
     players: int
@@ -170,10 +180,12 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
     return s, n, time.perf_counter() - t0, compile_s, stopped
 
 
-def _verdict(s: dict, n: int, unit: str, stopped: str):
-    ev_k = mean_from_moments(n, s["a"], s["aa"])
-    ev_p = mean_from_moments(n, s["b"], s["bb"])
-    diff = mean_from_moments(n, s["d"], s["dd"])
+def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
+    """Estimates from the integer moments; ``scale`` (> 0): the report's worth of one unit of
+    the point columns (``Prepared.scale``)."""
+    ev_k = mean_from_moments(n, s["a"], s["aa"]).scaled(scale)
+    ev_p = mean_from_moments(n, s["b"], s["bb"]).scaled(scale)
+    diff = mean_from_moments(n, s["d"], s["dd"]).scaled(scale)
     se = (diff.hi - diff.value) / t_quantile(n - 1) if n > 1 else math.inf
     if 0 < se < math.inf:
         p = 0.5 * math.erfc(-diff.value / se / math.sqrt(2))
@@ -218,10 +230,10 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
 
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
     (``"SEAT:cards"`` for another seat's) or ``(seat, cards)`` pairs; ``rules``: a rules
-    object, a dict or ``["NAME=VALUE", ...]``; ``opponent``: one strategy spec, or (Tonk) one
-    per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
+    object, a dict or ``["NAME=VALUE", ...]``; ``opponent``: one strategy spec, or (Tonk, Knock
+    Rummy) one per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
     opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``opp_model``:
-    ``uniform`` or (Gin) ``played`` (see the module docstring).
+    ``uniform`` or (Gin, Knock Rummy) ``played`` (see the module docstring).
     """
     from sim.variants import available, get_variant
     v = get_variant(variant)
@@ -250,11 +262,11 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     return _finish(variant=v.name, unit=v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
                    compile_s=comp,
                    stopped=stopped, seed=int(seed), opp_model=opp_model, notes=tuple(prep.notes),
-                   **prep.info)
+                   scale=prep.scale, **prep.info)
 
 
-def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, **kw) -> Advice:
-    ev_k, ev_p, diff, wk, wp, p, rec, conf = _verdict(s, n, unit, stopped)
+def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, scale=1.0, **kw) -> Advice:
+    ev_k, ev_p, diff, wk, wp, p, rec, conf = _verdict(s, n, unit, stopped, scale)
     if stopped == "budget" and rec == "too close to call":
         conf += " (time budget reached: a longer --budget may separate them)"
     return Advice(variant=variant, unit=unit, ev_knock=ev_k, ev_play=ev_p, diff=diff, win_knock=wk,
@@ -307,6 +319,8 @@ _EXAMPLES = """
     rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 4C" --turn 4 --rule oklahoma=on --first-upcard 7D
     rummylab knock --variant tonk --players 3 --hand "AS 2D 3C 5H" --turn 4 --spread "7S 7H 7D"
     rummylab knock --variant tonk --players 4 --hand "AS AD" --turn 3 --spread "2:7S 7H 7D" --json
+    rummylab knock --variant knock-rummy --players 4 --hand "AS 2S 3S 7H 7D 7C 9S" --turn 3
+    rummylab knock --variant knock-rummy --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C" --turn 5 --opponent strong
 """
 
 
@@ -346,15 +360,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     best discard is chosen); --upcard is the card you discard.
               tonk: the knock (drop) is at the start of your turn, before drawing; you play
                     first in each round.
-            Gin opponents' hands are replayed deals (--opp-model played); Tonk's are uniform over the unseen cards."""),
+              knock-rummy: the hand you keep after discarding (10 cards with 2 players, 7 with
+                    3-5; one more: the best discard is chosen); you play first (left of the
+                    dealer); points are net against the average opponent (settle=seed).
+            Gin and Knock Rummy opponents' hands are replayed deals (--opp-model played); Tonk's
+            are uniform over the unseen cards."""),
         epilog=_examples(_EXAMPLES))
     p.add_argument("--variant", default="gin", help="a game with a knock advisor (default gin; see "
                                                     "`rummylab variants`)")
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
     p.add_argument("--turn", type=_int("--turn", 1), required=True, help="your own turn number, 1-based")
     p.add_argument("--upcard", default=None,
-                   help="gin: the card you discard (top of the pile when the opponent moves); tonk: the "
-                        "top discard. Default: drawn from the unseen cards")
+                   help="gin, knock-rummy: the card you discard (top of the pile when the next player "
+                        "moves); tonk: the top discard. Default: drawn from the unseen cards")
     p.add_argument("--discards", default=None, help="other discards you know of (buried in the pile)")
     p.add_argument("--spread", action="append", default=[], metavar="[SEAT:]CARDS",
                    help="tonk: a spread on the table, repeatable; SEAT 0 = you (default), 1.. = opponents "
@@ -363,15 +381,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--opp-cards", type=_opp_cards_arg, default=None, metavar="N[,N...]",
                    help="tonk: cards held by every opponent, or one count per opponent (default 5)")
     p.add_argument("--stock", type=_int("--stock", 0), default=None,
-                   help="cards in the stock (gin: after your draw); default from --turn")
+                   help="cards in the stock (gin, knock-rummy: after your draw); default from --turn")
     p.add_argument("--first-upcard", default=None, help="gin with oklahoma: the hand's first upcard")
     p.add_argument("--opponent", default="simple",
-                   help="opponents' strategy (tonk: one, or one per opponent, comma separated)")
+                   help="opponents' strategy (tonk, knock-rummy: one, or one per opponent, comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
     p.add_argument("--opp-model", choices=("uniform", "played"), default=None,
-                   help="opponent's hand: 'played' (gin default): a uniform deal from the unseen cards "
-                        "replayed through its turns so far by its strategy; 'uniform' (tonk default): "
-                        "uniform from the unseen cards")
+                   help="opponent's hand: 'played' (gin, knock-rummy default): a uniform deal from the "
+                        "unseen cards replayed through its turns so far by its strategy; 'uniform' (tonk "
+                        "default): uniform from the unseen cards")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",

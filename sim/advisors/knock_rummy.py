@@ -1,0 +1,343 @@
+"""Knock Rummy's advisor: rollouts of "knock now" vs "play on" from a concrete position.
+
+Worlds as in :mod:`sim.advice`.  I am seat 0, the first to play (left of the dealer, seat
+n-1); ``turn`` is my own turn number and the position is *after my draw and discard*, so
+``n*(turn-1) + 1`` turns have been played and every opponent has had ``turn - 1``.
+
+* **A, knock now**: every seat's exact minimum deadwood is shown and the hand is settled by
+  ``knock_rummy.settle`` with me as the ender (rummy at 0 deadwood, else a knock: knocking is
+  legal at any deadwood).
+* **B, play on**: seat 1 moves with my discard on top of the pile and the hand is played out
+  by ``knock_rummy.play_from_state`` (a void hand - stock out - scores 0).
+
+Result per world (``K_PTS``/``P_PTS``): with ``settle=seed`` (points credited to the winner
+only) my points minus the average opponent's, stored as the integer ``(n-1)*score0 -
+sum(other scores)`` and scaled by ``1/(n-1)`` in the report (``Prepared.scale``); with
+``settle=pairwise`` (zero-sum) my own stake change ``score0``.  "Won": I am the hand's winner.
+
+Opponent model ``played`` (default): each opponent's uniformly dealt hand is replayed, in
+seat order, through its ``turn - 1`` turns drawing the buried cards and discarding by its
+strategy; a world in which an opponent would already have gone rummy or knocked is redrawn
+(see :func:`knock_rummy_worlds`).  ``uniform``: the dealt hands as they are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import advice as A
+from .. import rng
+from ..bits import bit as _bit
+from ..cards import card_text, cards_text, to_mask
+from ..melds import best_discard, deadwood, min_deadwood
+from ..strategies import parse_strategy, split_specs, strategy_matrix
+from ..strategies.knock import choose_discard, knock_threshold_opp
+from ..trace import no_trace
+from ..variants import COL_SCORE, column_index
+from ..variants import knock_rummy as KR
+
+
+@njit(cache=True)
+def _replay(strat, perm, r0, r_end, history, own_turn, stock_size, hands, T_value, T_total,
+            T_rank, ws):
+    """Replay each opponent's (seat 1, 2, ...) last ``history`` turns on the buried cards
+    ``perm[r0:r_end]`` (fewer when they run out); ``hands[s]`` holds the dealt hands and gets
+    the replayed ones.  Returns False if an opponent would have ended the hand on the way."""
+    n = hands.shape[0]
+    off = r0
+    for s in range(1, n):
+        k = min(history, r_end - off)
+        h = hands[s]
+        for j in range(k):
+            c = perm[off + j]
+            h2 = h | _bit(c)
+            code, dw = choose_discard(strat[s], h2, np.uint64(0), np.uint64(0), T_value,
+                                      T_total, T_rank, ws)
+            h = h2 ^ _bit(code)
+            perm[off + j] = code        # its discard takes the drawn card's place
+            # its own turn number then, and the stock after its draw (every draw from the stock)
+            t = own_turn - k + j
+            stock_then = stock_size + n * (own_turn - t) - s
+            if dw == 0 or dw <= knock_threshold_opp(strat[s], t, stock_then, n - 1):
+                return False
+        hands[s] = h
+        off += k
+    return True
+
+
+@njit(cache=True, inline="always")
+def _net(rules, row, n):
+    """My result in a settled row: seed, (n-1)*score0 - sum of the others' scores (scaled by
+    1/(n-1) in the report); pairwise, score0."""
+    if rules[KR.R_SETTLE] != KR.SETTLE_SEED:
+        return row[COL_SCORE]
+    v = (n - 1) * row[COL_SCORE]
+    for s in range(1, n):
+        v -= row[COL_SCORE + s]
+    return v
+
+
+@njit(cache=True)
+def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known, own_turn,
+                       history, seed, first_world, c_winner, row_width, out, dws, fail, T_value,
+                       T_total, T_rank, debug):
+    """Worlds ``first_world .. first_world + len(out) - 1`` of a Knock Rummy knock question.
+
+    ``n = strat.shape[0]`` seats; ``hand`` uint64: my cards after the discard, deadwood
+    ``dw0``; ``pool`` int64: the unseen cards (opponents' hands, stock, buried discards, and
+    the upcard if ``upcard == UP_SAMPLE``); ``known``: known buried discards; ``own_turn``:
+    my own turn number; ``c_winner``/``row_width``: the hand row's winner column and width.
+
+    ``history`` > 0 (opponent model "played"): every opponent's uniformly dealt hand is
+    replayed through ``history`` turns (:func:`_replay`); a world where one would have gone
+    rummy or knocked (strategy threshold with ``n-1`` opponents) is redrawn with the same
+    generator, at most ``A.MAX_REDRAWS`` times: then ``fail[0]`` gets the world and the
+    kernel returns.  ``dws[i]``: every seat's deadwood when knocking now.
+    """
+    n = strat.shape[0]
+    hs = 10 if n == 2 else 7
+    n_pool = pool.shape[0]
+    perm = np.empty(n_pool, dtype=np.int64)
+    deck = np.zeros(KR.N_CARDS, dtype=np.int64)
+    pile = np.empty(KR.N_CARDS, dtype=np.int64)
+    hands = np.zeros(n, dtype=np.uint64)
+    opp = np.zeros(n, dtype=np.uint64)
+    picked = np.zeros(n, dtype=np.uint64)
+    dw = np.zeros(n, dtype=np.int64)
+    state = np.zeros(KR.S_WIDTH, dtype=np.int64)
+    row = np.zeros(row_width, dtype=np.int64)
+    st = np.empty((n, 1), dtype=np.uint64)
+    sp = KR.N_CARDS - stock_size
+    kind = KR.END_RUMMY if dw0 == 0 else KR.END_KNOCK
+    for i in range(out.shape[0]):
+        w = first_world + i
+        ws = rng.new_state(seed, A.STREAM_WORLD, w)
+        tries = 0
+        while True:
+            rng.shuffle_into(ws, pool, perm)
+            up, pos = A.upcard_of(perm, upcard)
+            for s in range(1, n):
+                h = np.uint64(0)
+                for j in range(hs):
+                    h |= _bit(perm[pos + j])
+                pos += hs
+                opp[s] = h
+            if history == 0 or _replay(strat, perm, pos + stock_size, n_pool, history, own_turn,
+                                       stock_size, opp, T_value, T_total, T_rank, ws):
+                break
+            tries += 1
+            if tries > A.MAX_REDRAWS:
+                fail[0] = w
+                return
+        # A: knock now (rummy at 0 deadwood)
+        dw[0] = dw0
+        dws[i, 0] = dw0
+        for s in range(1, n):
+            dw[s] = deadwood(opp[s], T_value, T_total, T_rank)
+            dws[i, s] = dw[s]
+        row[:] = 0
+        KR.settle(rules, dw, 0, kind, row)
+        out[i, A.K_PTS] = _net(rules, row, n)
+        out[i, A.K_WIN] = 1 if row[c_winner] == 0 else 0
+        # B: play on; seat 1 moves with `up` (my discard) on top of the pile
+        npile = A.lay_out_rest(perm, pos, n_pool, stock_size, deck, sp, known, pile)
+        pile[npile] = up
+        npile += 1
+        hands[0] = hand
+        for s in range(1, n):
+            hands[s] = opp[s]
+        picked[:] = 0
+        state[:] = 0
+        state[KR.S_SP] = sp
+        state[KR.S_NPILE] = npile
+        state[KR.S_TURNS] = n * (own_turn - 1) + 1
+        state[KR.S_TO_MOVE] = 1
+        state[KR.S_OWN] = own_turn
+        for s in range(1, n):
+            state[KR.S_OWN + s] = own_turn - 1
+        for s in range(n):
+            st[s, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
+        row[:] = 0
+        KR.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total,
+                           T_rank, st, row, debug, no_trace())
+        out[i, A.P_PTS] = _net(rules, row, n)
+        out[i, A.P_WIN] = 1 if row[c_winner] == 0 else 0
+
+
+def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn, seed,
+             first_world, n_worlds, *, history=0, debug=False, with_deadwood=False, position=""):
+    """Python entry: int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN, P_WIN); with
+    ``with_deadwood`` also int64[n_worlds, n]: every seat's deadwood when knocking now.
+
+    ``strat_mat``: one row per seat (seat 0 = me), its length the player count (it must
+    match the rules); masks are Python ints or uint64; ``pool``/``known`` card codes;
+    ``upcard`` a code or ``UP_SAMPLE``; ``history``: opponent turns to replay (model
+    "played"); ``position``: how the position is named in the error when no world fits.
+    """
+    rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
+    strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
+    n = strat_mat.shape[0]
+    if int(rules_arr[KR.R_PLAYERS]) != n:
+        raise ValueError(f"knock-rummy: rules say players={int(rules_arr[KR.R_PLAYERS])}, "
+                         f"{n} strategies given")
+    _, t_value, t_total, t_rank = KR.GAME_CTX
+    hand = np.uint64(hand_mask)
+    dw0 = int(deadwood(hand, t_value, t_total, t_rank))
+    cols = column_index(n, KR.EXTRA_COLUMNS)
+    out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    dws = np.zeros((int(n_worlds), n), dtype=np.int64)
+    fail = np.full(1, -1, dtype=np.int64)
+    knock_rummy_worlds(rules_arr, strat_mat, hand, np.int64(dw0),
+                       np.ascontiguousarray(pool, dtype=np.int64), np.int64(stock_size),
+                       np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
+                       np.int64(own_turn), np.int64(history), np.int64(seed),
+                       np.int64(first_world), np.int64(cols["winner"]), np.int64(len(cols)), out,
+                       dws, fail, t_value, t_total, t_rank, bool(debug))
+    if fail[0] >= 0:
+        raise A.AdviceError(
+            f"opponent model 'played': in world {int(fail[0])} all {A.MAX_REDRAWS + 1} deals had an "
+            f"opponent go rummy or knock before your turn {own_turn}{position}: with these opponent "
+            "strategies the hand (almost) never lasts this long; try --opp-model uniform, an "
+            "opponent that knocks later, or an earlier --turn")
+    return (out, dws) if with_deadwood else out
+
+
+def _parse_opponents(opponent: str, n_opp: int) -> list:
+    specs = split_specs(opponent)
+    if len(specs) == 1:
+        specs = specs * n_opp
+    if len(specs) != n_opp:
+        raise A.AdviceError(f"{len(specs)} opponent strategies given for {n_opp} opponents: give one "
+                            "for all or one per opponent")
+    return [parse_strategy(x, "knock-rummy") for x in specs]
+
+
+def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
+            stock, opp_cards, first_upcard, seed, opp_model, debug) -> A.Prepared:
+    """Check a Knock Rummy knock position (see ``analysis.studies.knock_advice``) and set up
+    its worlds."""
+    n = players
+    if not KR.MIN_PLAYERS <= n <= KR.MAX_PLAYERS:
+        raise A.AdviceError(f"knock-rummy is played by {KR.MIN_PLAYERS} to {KR.MAX_PLAYERS} players, "
+                            f"not {n} (set --players)")
+    if spreads:
+        raise A.AdviceError("knock-rummy has no spreads: melds stay in the hands until the "
+                            "showdown; drop --spread")
+    if first_upcard is not None:
+        raise A.AdviceError("first upcard is a gin (oklahoma) option: drop --first-upcard")
+    if opp_cards is not None:
+        raise A.AdviceError(f"with {n} players every knock-rummy opponent holds {KR.hand_size(n)} "
+                            "cards between turns: drop --opp-cards")
+    r = A.rules_of(KR.KnockRummyRules, rules, players=n)
+    if r.players != n:
+        raise A.AdviceError(f"rule players={r.players} contradicts players={n}: give the count once")
+    hs = KR.hand_size(n)
+    drawn = n * (turn - 1) + 1          # turns played so far, mine included
+    if drawn >= KR.MAX_TURNS:
+        raise A.AdviceError(f"turn {turn} with {n} players is past the turn limit ({KR.MAX_TURNS} "
+                            "turns in a hand): the hand is over")
+    notes: list[str] = []
+    h = A.cards(hand, "hand")
+    if h.size not in (hs, hs + 1):
+        raise A.AdviceError(f"with {n} players a hand holds {hs} cards (or {hs + 1} before "
+                            f"discarding), got {h.size}")
+    up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
+    if up.size > 1:
+        raise A.AdviceError(f"upcard: give one card, got {up.size}")
+    known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
+    A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)])
+    # one card more: exact best discard (ties: the highest card, as the strategies do)
+    discard = None
+    if h.size == hs + 1:
+        bd = best_discard(h)
+        discard = max(bd.discards, key=lambda c: (c & 15, c >> 4))
+        notes.append(f"{hs + 1} cards given: the exact best discard is {card_text(discard)} "
+                     f"(deadwood {bd.deadwood} after it); playing on discards it face up")
+        if up.size:
+            notes.append(f"the upcard {card_text(int(up[0]))} given as well is taken to lie "
+                         f"under {card_text(discard)}")
+            known = np.concatenate([known, up])
+        up = np.array([discard], dtype=np.int64)
+        h = np.array([c for c in h if int(c) != discard], dtype=np.int64)
+    arr = min_deadwood(h)
+    dw = arr.deadwood
+    if dw == 0:
+        notes.append(f"deadwood 0: ending the hand now is rummy (it always wins, +{r.rummy_bonus})")
+    else:
+        melds = "; ".join(cards_text(m) for m in arr.melds) or "none"
+        notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
+                     f"{melds}); knocking is legal at any deadwood")
+    # stock after my draw
+    initial = KR.N_CARDS - n * hs - 1
+    lo = initial - drawn                # every draw so far from the stock
+    room = initial - known.size         # unseen cards left for the stock and the buried discards
+    if stock is None:
+        st = lo
+        if st < 1:
+            st = 1
+            notes.append(f"if every draw so far had come from the stock, your draw on turn {turn} "
+                         f"would have emptied it (the hand over): stock 1 assumed, give --stock")
+        if st > room:
+            st = room
+            notes.append(f"stock clipped to {room}: only {room} unseen cards are left for it")
+        if st < 1:
+            raise A.AdviceError(f"{known.size} known discards leave no card for the stock: the hand "
+                                "cannot be played on (give fewer --discards)")
+        if st == lo:
+            notes.append(f"stock {st} after your draw (default for turn {turn} with {n} players: "
+                         "every draw so far came from the stock)")
+    else:
+        st = int(stock)
+        if st == 0:
+            raise A.AdviceError("stock 0: the stock is empty after your draw, so the hand cannot be "
+                                "played on (it ends now unless you knock)")
+        if not max(lo, 1) <= st <= initial:
+            raise A.AdviceError(f"stock {st} is impossible on your turn {turn} with {n} players: after "
+                                f"your draw the stock holds {max(lo, 1)} to {initial} cards")
+        if st > room:
+            raise A.AdviceError(f"stock {st} is impossible with {known.size} known discards: at most "
+                                f"{room} unseen cards are left for the stock")
+    if up.size == 0:
+        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
+    me = parse_strategy(strategy, "knock-rummy")
+    opps = _parse_opponents(opponent, n - 1)
+    smat = strategy_matrix([me] + opps)
+    pool = A.pool_without(np.concatenate([h, up, known]))  # with hs+1 cards `up` is the discard
+    upc = int(up[0]) if up.size else A.UP_SAMPLE
+    rarr = r.to_array()
+    hmask = to_mask(h)
+    history = turn - 1 if opp_model == "played" else 0
+    if history:
+        buried = room - st
+        who = "the opponent's dealt hand was" if n == 2 else "each opponent's dealt hand was"
+        notes.append(f"opponent model 'played': {who} replayed through {history} draws and discards "
+                     "by its strategy, without rummy or knock (worlds where one would have ended "
+                     "the hand are redrawn)")
+        if buried < history * (n - 1):
+            notes.append(f"only {buried} unseen buried discards for the {history * (n - 1)} replayed "
+                         "turns: the later opponents' replays are shorter")
+    if r.settle == "seed":
+        scale = 1.0 / (n - 1)
+        notes.append("points: net points against the average opponent (your points in the hand "
+                     "minus the mean of the opponents'; settle=seed credits the winner only)"
+                     if n > 2 else
+                     "points: net points against the opponent (yours minus its; settle=seed "
+                     "credits the winner only)")
+    else:
+        scale = 1.0
+        notes.append("points: your zero-sum stake change in the hand (settle=pairwise)")
+    notes.append("play on: you keep this hand and seat 1 moves next"
+                 + (" (a hand voided by a stock-out scores 0)" if r.stock_out == "void" else ""))
+    where = f" (hand {cards_text(h)}, {n} players)"
+
+    def call(first, k):
+        return rollouts(rarr, smat, hmask, pool, st, upc, known, turn, seed, first, k,
+                        history=history, debug=debug, position=where)
+
+    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
+                   hand_score=int(dw), knock_limit=None,
+                   discard=None if discard is None else card_text(discard), turn=turn, stock=st,
+                   players=n, upcard=card_text(upc) if upc >= 0 else None,
+                   strategy=me.spec, opponent=",".join(o.spec for o in opps), rules=r.as_dict()),
+                   notes, scale=scale)
