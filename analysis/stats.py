@@ -18,16 +18,14 @@ import numpy as np
 Z95 = 1.959963984540054
 
 
-def t_quantile(df: float, z: float = Z95) -> float:
-    """Two-sided 95% Student-t quantile (Cornish-Fisher expansion around the normal; error
-    < 1e-3 for df >= 3, exact limit for large df)."""
+def t_quantile(df: float, level: float = 0.95) -> float:
+    """Two-sided Student-t quantile for a ``level`` interval (``scipy.stats.t``); the normal
+    quantile when ``df`` is not a positive finite number."""
+    from scipy import stats
+    q = 0.5 + level / 2
     if df <= 0 or not math.isfinite(df):
-        return z
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+        return float(stats.norm.ppf(q))
+    return float(stats.t.ppf(q, df))
 
 
 @dataclass(frozen=True)
