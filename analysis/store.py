@@ -43,19 +43,24 @@ def key_of(identity: dict) -> str:
 
 
 def check_out_dir(out_dir) -> Path:
-    """``out_dir`` as a Path if results can go there: an existing folder, or a new folder
-    inside an existing one.  Raises :class:`StoreError` before anything is written."""
+    """``out_dir`` as a Path if results can go there: an existing folder, or a new one (with any
+    missing folders above it) under a writable folder.  Raises :class:`StoreError`, before
+    anything is written, when a file is in the way or the place is not writable."""
     d = Path(out_dir)
     if d.exists() and not d.is_dir():
         raise StoreError(f"--out {d} is a file, not a folder")
-    if not d.exists() and not d.parent.is_dir():
-        raise StoreError(f"--out {d}: the folder {d.parent} does not exist; create it first "
-                         f"or choose another --out")
+    base = d
+    while not base.exists():
+        base = base.parent
+    if not base.is_dir():
+        raise StoreError(f"--out {d}: {base} is a file, so the folder cannot be created there")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise StoreError(f"--out {d}: cannot create or write it ({base} is not writable)")
     return d
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    check_out_dir(path.parent).mkdir(exist_ok=True)
+    check_out_dir(path.parent).mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     with os.fdopen(fd, "wb") as f:
         f.write(data)

@@ -181,13 +181,21 @@ def test_ctrl_c_prints_labelled_partial_summary_and_resumes(tmp_path):
 
 
 @pytest.mark.parametrize("cmd", ["simulate", "knock-sweep"])
-def test_out_under_a_missing_folder_is_refused_before_writing(cmd, tmp_path, capsys):
-    out = tmp_path / "missing" / "dir" / "x"
+def test_out_under_missing_folders_creates_them(cmd, tmp_path):
+    out = tmp_path / "missing" / "dir" / "x"       # e.g. runs/gin on a fresh clone
+    extra = ["--thresholds", "0..1", "--games", "0"] if cmd == "knock-sweep" else []
+    assert main([cmd, "--hands", "100", *extra, "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+    assert out.is_dir() and any(out.iterdir())
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "knock-sweep"])
+def test_out_under_a_file_is_refused_before_writing(cmd, tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("keep me")
+    out = tmp_path / "notes.txt" / "x"
     assert main([cmd, "--hands", "100", "--jobs", "1", "--no-progress", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("rummylab: error:")
-    assert str(out.parent) in err[0] and "does not exist" in err[0]
-    assert list(tmp_path.iterdir()) == []
+    assert len(err) == 1 and err[0].startswith("rummylab: error:") and "is a file" in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 def test_out_naming_a_file_is_refused(tmp_path, capsys):
@@ -208,8 +216,9 @@ def test_studies_write_and_read_their_json_through_the_store(tmp_path):
     assert sorted(p.name for p in path.parent.iterdir()) == ["odds.json"]   # no temp file left
     with pytest.raises(store.StoreError, match="no balance.json"):
         store.read_study(tmp_path / "odds-run", "balance")
-    with pytest.raises(store.StoreError, match="does not exist"):
-        store.write_study(tmp_path / "nowhere" / "run", "odds", doc)
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(store.StoreError, match="is a file"):
+        store.write_study(tmp_path / "a-file" / "run", "odds", doc)
 
 
 def test_every_user_error_is_a_user_input_error():
@@ -225,3 +234,13 @@ def test_every_user_error_is_a_user_input_error():
     for cls in (CardError, RulesError, StrategyError, VariantError, SpecError, store.StoreError,
                 SweepError, OddsError, AdviceError, UserError):
         assert issubclass(cls, UserInputError) and issubclass(cls, ValueError), cls
+
+
+def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, capsys):
+    """`make demo` on a fresh clone: runs/ and reports/ do not exist yet."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--scale", "0.002", "--out", "runs/demo", "--html", "reports/index.html",
+                 "--jobs", "1", "--no-progress"]) == 0
+    html = (tmp_path / "reports" / "index.html").read_text()
+    for name in ("gin-knock", "tonk-knock", "knock-rummy-knock", "knock-rummy-rules", "tonk-odds"):
+        assert (tmp_path / "runs" / "demo" / name).is_dir() and name in html

@@ -143,7 +143,7 @@ def format_rules_table(table: pd.DataFrame, unit: str) -> str:
              + ("games: best (cannot tell)" if "games_best" in table else "")]
     for r in table.itertuples():
         same = _span(r.indistinguishable)
-        line = f"{r.setting:<24}{r.best:>5}  {same:<24}{r.mean:+.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}]".ljust(89)
+        line = f"{r.setting:<24}{r.best:>5}  {same:<23} {r.mean:+.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}]".ljust(89)
         if "games_best" in table:
             line += f"{r.games_best} ({_span(r.games_indistinguishable)})"
         lines.append(line)
@@ -151,7 +151,12 @@ def format_rules_table(table: pd.DataFrame, unit: str) -> str:
 
 
 def _span(values) -> str:
-    values = sorted(values)
-    if values and values == list(range(values[0], values[-1] + 1)) and len(values) > 2:
-        return f"{values[0]}..{values[-1]}"
-    return ",".join(map(str, values))
+    """Thresholds as compact text: runs of three or more as ``a..b`` (``30..41,43``)."""
+    values, parts, k = sorted(values), [], 0
+    while k < len(values):
+        j = k
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        parts += [f"{values[k]}..{values[j]}"] if j - k >= 2 else [str(v) for v in values[k:j + 1]]
+        k = j + 1
+    return ",".join(parts)
