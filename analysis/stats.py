@@ -142,13 +142,13 @@ def pairwise_max_t(se: np.ndarray, level: float = 0.95, draws: int = MAX_T_DRAWS
     cov = (v[1:, :1] + v[:1, 1:] - v[1:, 1:]) / 2
     w, u = np.linalg.eigh(cov)
     rng = np.random.default_rng(seed)
-    z = np.zeros((draws, k))
-    z[:, 1:] = rng.standard_normal((draws, k - 1)) @ (u * np.sqrt(np.clip(w, 0.0, None))).T
+    z = np.zeros((k, draws))                       # arm x draw
+    z[1:] = (u * np.sqrt(np.clip(w, 0.0, None))) @ rng.standard_normal((k - 1, draws))
     worst = np.full(draws, -np.inf)
     for i in range(k - 1):
         j = np.flatnonzero(se[i, i + 1:] > 0) + i + 1
         if j.size:
-            worst = np.maximum(worst, (np.abs(z[:, j] - z[:, i:i + 1]) / se[i, j]).max(axis=1))
+            worst = np.maximum(worst, (np.abs(z[j] - z[i]) / se[i, j, None]).max(axis=0))
     if not np.isfinite(worst).any():
         return 0.0
     rank = min(draws - 1, math.ceil(level * draws + 3 * math.sqrt(draws * level * (1 - level))))

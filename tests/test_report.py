@@ -135,7 +135,8 @@ def test_report_is_valid_self_contained_html(rendered):
     assert "<script" not in text.lower() and "<link" not in text.lower()
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), "external reference"
     for title in ("Knock sweep: gin", "Sweep curve", "Games won to the target score", "Knock chart",
-                  "Per-bucket sweeps", "Sweep parameters", "Tonk on the deal", "Simulation run: gin",
+                  "Per-bucket sweeps", "The chart's policy, simulated", "Sweep parameters",
+                  "Multiple comparisons with the best", "Holm–Bonferroni", "Independent seeds", "Tonk on the deal", "Simulation run: gin",
                   "How hands end", "Hand length", "Methods", "Common random numbers"):
         assert title in text, title
 
@@ -171,7 +172,7 @@ def test_every_figure_is_labelled_with_a_legend(rendered):
     assert "games won" in figs["gin-knock-games"].axes[0]["ylabel"]
     chart = figs["gin-knock-chart"]
     assert chart.axes[0]["ylabel"] == "seat 0's own turn (bucket)"
-    assert "?: 95% CI contains 0 (undecided)" in chart.legend
+    assert "?: not called (Holm, family-wise 95%)" in chart.legend
     assert "log scale" in figs["tonk-odds-odds"].axes[0]["ylabel"]
 
 
