@@ -159,14 +159,16 @@ def test_stepped_thresholds_label_cells_by_the_deadwood_they_cover():
     assert [cell_label(t, p) for t, p in zip(early.threshold, early.prev)] == ["1-2", "3-4", "5"]
 
 
-def test_chart_policy_follows_calls_and_the_best_single_threshold_where_it_cannot_tell():
+def test_chart_policy_sums_the_called_cells_and_keeps_the_best_single_threshold_where_nothing_is_called():
     spec = SweepSpec(variant="gin", thresholds=tuple(range(7)))
-    calls = {"early": ["?"] * 6, "mid": ["?", "?", "play on", "?", "?", "?"],
-             "late": ["?", "?", "?", "knock", "knock", "?"]}
-    words = {"?": "can't tell", "knock": "knock", "play on": "play on"}
     chart = knock_chart(spec, _by_turn(np.random.default_rng(3), spec, 200))
-    chart["decision"] = [words[c] for b in BUCKETS for c in calls[b]]
-    assert chart_policy(spec, chart, best=3) == {"early": 3, "mid": 2, "late": 5}
+    calls = {"early": {1: -0.05, 5: 0.1}, "mid": {3: -0.2}, "late": {4: 0.1, 5: 0.1}}   # called margins
+    chart["margin"] = [calls[b].get(d, 0.3) for b in BUCKETS for d in spec.thresholds[1:]]
+    chart["decision"] = [("knock" if calls[b][d] > 0 else "play on") if d in calls[b] else "can't tell"
+                         for b in BUCKETS for d in spec.thresholds[1:]]
+    assert chart_policy(spec, chart, best=3) == {"early": 5, "mid": 2, "late": 5}
+    chart["decision"] = "can't tell"
+    assert chart_policy(spec, chart, best=3) == dict.fromkeys(BUCKETS, 3)
 
 
 # ---------------------------------------------------------------------------- the policy verdict

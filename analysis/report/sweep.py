@@ -53,9 +53,11 @@ on the sweep seed; the by-turn stage (the chart), the policy stage and the games
 own seed, the first 63 bits of numpy's <code>SeedSequence([seed, k])</code> with k = 1, 2, 3, so the chart
 is not judged on the deals that chose its base threshold. Sweeps stored before this played every stage on
 the sweep seed; their section says so.</p>
-<p><strong>The chart's policy is simulated.</strong> The chart is read as one threshold per bucket: the
-largest d such that every cell up to d says knock, a cell the chart cannot call counting as knock when it
-lies at or below the best single threshold. That policy and the best single threshold then play the same
+<p><strong>The chart's policy is simulated.</strong> The chart is read as one threshold per bucket. Arm d
+minus the bucket's smallest threshold is exactly the sum of the bucket's cells up to d, so the policy takes
+the d maximising the summed margins of the <em>called</em> cells up to d (“?” cells count 0; ties go to the
+threshold nearest the best single threshold, then the lower): with nothing called it is the best single
+threshold. That policy and the best single threshold then play the same
 fresh deals (the policy stage); their paired difference and its 95% interval are reported. A chart whose
 policy loses (interval below 0) is flagged and not offered as advice.</p>
 """

@@ -12,8 +12,10 @@ evaluation against the best single threshold.  Reads totals only (never simulate
 * **Knock chart**: cell (bucket, d) is arm d minus the previous threshold's arm of that bucket:
   knocking at ``prev < deadwood <= d`` instead of playing on (with consecutive thresholds,
   knocking at exactly d).  Calls are family-wise 95% over all cells (:data:`CHART_METHOD`).
-* **Chart policy** (:data:`POLICY_RULE`): per bucket the largest threshold up to which the chart
-  says knock, cells it cannot call following the best single threshold.
+* **Chart policy** (:data:`POLICY_RULE`): arm d minus the smallest threshold's arm of a bucket is
+  exactly the sum of the bucket's cells up to d, so the chart's own reading of the best
+  threshold per bucket sums the margins of the *called* cells (cells it cannot call count 0);
+  with nothing called it is the best single threshold.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ BEST_METHOD = ("multiple comparisons with the best: simultaneous 95% intervals f
                "the best of the others, from all-pairwise max-T bounds (Tukey-Kramer type, paired "
                "covariance, single step); worse = interval below 0")
 CHART_METHOD = "Holm-Bonferroni over the chart's cells (two-sided paired t tests), family-wise 95%"
-POLICY_RULE = ("per bucket, the largest threshold d such that every cell up to d says knock, a cell "
-               "the chart cannot call counting as knock when it lies at or below the best single threshold")
+POLICY_RULE = ("per bucket, the threshold d maximising the summed margins of the called cells up to d "
+               "(cells not called count 0; ties go to the threshold nearest the best single threshold, "
+               "then the lower)")
 
 
 def _pair_moments(total: dict, i: int, j: int, name: str) -> tuple[list, int]:
@@ -141,12 +144,11 @@ def chart_policy(spec, chart: pd.DataFrame, best: int) -> dict[str, int]:
     """Per bucket, the threshold of the chart's policy (:data:`POLICY_RULE`)."""
     policy = {}
     for b in BUCKETS:
-        t = spec.thresholds[0]
-        for r in chart[chart["bucket"] == b].itertuples():
-            if not (r.decision == "knock" or (r.decision == "can't tell" and r.threshold <= best)):
-                break
-            t = r.threshold
-        policy[b] = int(t)
+        cells = chart[chart["bucket"] == b]
+        called = np.where(cells["decision"] != "can't tell", cells["margin"], 0.0)
+        gain = np.concatenate([[0.0], np.cumsum(called)])     # per threshold, vs the smallest
+        top = [t for t, g in zip(spec.thresholds, gain) if g == gain.max()]
+        policy[b] = int(min(top, key=lambda t: (abs(t - best), t)))
     return policy
 
 
