@@ -159,8 +159,8 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
     ax.set_ylabel("seat 0's own turn (bucket)")
     fig.colorbar(mesh, ax=ax, label=f"EV margin of knocking\n({unit} per hand, over all hands)",
                  shrink=0.9)
-    handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label="knock: margin > 0, Holm-adjusted p < 0.05"),
-               Patch(facecolor=cmap(norm(-0.7 * lim)), label="play on: margin < 0, Holm p < 0.05"),
+    handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label="knock (Holm p < 0.05)"),
+               Patch(facecolor=cmap(norm(-0.7 * lim)), label="play on (Holm p < 0.05)"),
                Patch(facecolor="#e0e0e0", edgecolor="#8a8a8a", hatch="///",
                      label="?: not called (Holm, family-wise 95%)")]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8.5)
