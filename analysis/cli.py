@@ -370,8 +370,12 @@ def build_parser() -> Parser:
     p = sub.add_parser("knock-sweep", help="when should I knock? threshold sweep with common random numbers",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Seat 0 varies its knock threshold against a fixed opponent; every "
-                                   "threshold plays the same deals, compared by paired differences. "
-                                   "--by-turn adds per-turn-bucket sweeps and the knock chart.",
+                                   "threshold plays the same deals, compared by paired differences; "
+                                   "thresholds worse than the best are found by multiple comparisons "
+                                   "with the best (family-wise 95%). --by-turn adds per-turn-bucket "
+                                   "sweeps, the knock chart (calls Holm-controlled over its cells) and "
+                                   "the chart's policy played against the best single threshold on "
+                                   "fresh deals.",
                        epilog=_examples("""
                            rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
                            rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
@@ -380,7 +384,7 @@ def build_parser() -> Parser:
     add_run_options(p, 200_000)
     p.add_argument("--thresholds", type=_range, default=None,
                    help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default: the game's range, "
-                        "see `rummylab variants`)")
+                        "see `rummylab variants`); with a step, a chart cell a-b covers deadwood a to b")
     p.add_argument("--by-turn", action="store_true", help="also sweep per own-turn bucket and build the knock chart")
     p.add_argument("--buckets", type=_pair, default=None,
                    help="where mid and late start: own turns (default 5,9) or, with --bucket-by stock, "

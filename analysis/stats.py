@@ -5,7 +5,10 @@ Every estimate carries its 95% CI and its sample size:
 * rates: Wilson score interval (good near 0 and 1, where Wald fails);
 * means: Student-t interval from exact moments (count, sum, sum of squares) — the streaming
   accumulators keep these as integers, so the interval is the same however the run was split;
-* paired differences (common random numbers): the t interval of the per-unit differences.
+* paired differences (common random numbers): the t interval of the per-unit differences;
+* many comparisons at once: simultaneous all-pairwise bounds (:func:`pairwise_max_t`, for
+  multiple comparisons with the best, :func:`mcb_intervals`) and Holm's step-down adjustment
+  of p-values (:func:`holm`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 Z95 = 1.959963984540054
+MAX_T_DRAWS = 40_000        # Monte Carlo draws behind a max-T critical value
+MAX_T_SEED = 20_110         # fixed: the same standard errors always give the same critical value
 
 
 def t_quantile(df: float, level: float = 0.95) -> float:
@@ -77,21 +82,87 @@ def wilson(k: int, n: int, z: float = Z95) -> Estimate:
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
 
 
-def mean_from_moments(count: int, total: float, total_sq: float) -> Estimate:
-    """Mean with a t interval from (count, sum, sum of squares)."""
-    if count <= 0:
-        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+def mean_se(count: int, total: float, total_sq: float) -> tuple[float, float]:
+    """Mean and its standard error from (count, sum, sum of squares), count >= 2."""
     mean = total / count
-    if count == 1:
-        return Estimate(mean, float("-inf"), float("inf"), 1)
     # exact integer numerator where the inputs are integers: no cancellation error
     if isinstance(total, int) and isinstance(total_sq, int):
         var = (count * total_sq - total * total) / (count * (count - 1))
     else:
         var = (total_sq - total * total / count) / (count - 1)
-    se = math.sqrt(max(var, 0.0) / count)
+    return mean, math.sqrt(max(var, 0.0) / count)
+
+
+def mean_from_moments(count: int, total: float, total_sq: float) -> Estimate:
+    """Mean with a t interval from (count, sum, sum of squares)."""
+    if count <= 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    if count == 1:
+        return Estimate(total / count, float("-inf"), float("inf"), 1)
+    mean, se = mean_se(count, total, total_sq)
     h = t_quantile(count - 1) * se
     return Estimate(mean, mean - h, mean + h, count)
+
+
+def p_value(count: int, total: float, total_sq: float) -> float:
+    """Two-sided p-value of the t test of mean 0 from (count, sum, sum of squares); a series
+    with no spread has p 1 when it is all 0 and p 0 otherwise."""
+    if count < 2:
+        return 1.0
+    from scipy import stats
+    mean, se = mean_se(count, total, total_sq)
+    if se == 0:
+        return 1.0 if mean == 0 else 0.0
+    return float(2 * stats.t.sf(abs(mean) / se, count - 1))
+
+
+def holm(p) -> np.ndarray:
+    """Holm's step-down adjusted p-values: rejecting where the adjusted p < alpha keeps the
+    family-wise error rate at alpha under any dependence between the tests."""
+    p = np.asarray(p, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    steps = (p.size - np.arange(p.size)) * p[order]
+    out = np.empty(p.size)
+    out[order] = np.minimum(1.0, np.maximum.accumulate(steps))
+    return out
+
+
+def pairwise_max_t(se: np.ndarray, level: float = 0.95, draws: int = MAX_T_DRAWS,
+                   seed: int = MAX_T_SEED) -> float:
+    """Critical value c of simultaneous bounds ``d_ij +- c se_ij`` on every paired difference
+    of k arms measured on the same units: the ``level`` quantile of max over i != j of
+    (Z_i - Z_j) / se_ij, Z the arms' normal estimation errors (Tukey-Kramer's studentized
+    range, with the covariance of the paired design).  ``se`` (k x k, symmetric) are the
+    standard errors of the paired mean differences; the covariance of Z_i - Z_0 follows as
+    (se_i0^2 + se_j0^2 - se_ij^2) / 2.  Monte Carlo with a fixed seed, taking the order
+    statistic 3 binomial standard deviations above the quantile's rank (so Monte Carlo error
+    errs on the conservative side); pairs that never differ (se 0) are left out."""
+    k = se.shape[0]
+    v = se * se
+    cov = (v[1:, :1] + v[:1, 1:] - v[1:, 1:]) / 2
+    w, u = np.linalg.eigh(cov)
+    rng = np.random.default_rng(seed)
+    z = np.zeros((k, draws))                       # arm x draw
+    z[1:] = (u * np.sqrt(np.clip(w, 0.0, None))) @ rng.standard_normal((k - 1, draws))
+    worst = np.full(draws, -np.inf)
+    for i in range(k - 1):
+        j = np.flatnonzero(se[i, i + 1:] > 0) + i + 1
+        if j.size:
+            worst = np.maximum(worst, (np.abs(z[j] - z[i]) / se[i, j, None]).max(axis=0))
+    if not np.isfinite(worst).any():
+        return 0.0
+    rank = min(draws - 1, math.ceil(level * draws + 3 * math.sqrt(draws * level * (1 - level))))
+    return float(np.partition(worst, rank)[rank])
+
+
+def mcb_intervals(diff: np.ndarray, se: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray]:
+    """Simultaneous intervals for mu_i - max_{j != i} mu_j (multiple comparisons with the best)
+    from all-pairwise bounds mu_i - mu_j in d_ij +- c se_ij: [min_j (d_ij - c se_ij),
+    min_j (d_ij + c se_ij)].  ``diff[i, j]`` = d_ij, the paired mean of arm i minus arm j."""
+    off = ~np.eye(diff.shape[0], dtype=bool)
+    lo = np.where(off, diff - c * se, np.inf).min(axis=1)
+    hi = np.where(off, diff + c * se, np.inf).min(axis=1)
+    return lo, hi
 
 
 def mean_ci(x) -> Estimate:

@@ -22,6 +22,7 @@ from analysis.cli import main as cli_main
 from analysis.stats import wilson
 from analysis.store import StoreError
 from analysis.studies.knock_sweep import BUCKETS, knock_chart, load_sweep
+from analysis.studies.sweep_stats import bucket_label, policy_summary
 from analysis.studies.tonk_odds import PROB_KEYS, exact_tonk_odds
 from sim.cards import standard_pack, value_table
 
@@ -135,7 +136,8 @@ def test_report_is_valid_self_contained_html(rendered):
     assert "<script" not in text.lower() and "<link" not in text.lower()
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), "external reference"
     for title in ("Knock sweep: gin", "Sweep curve", "Games won to the target score", "Knock chart",
-                  "Per-bucket sweeps", "Sweep parameters", "Tonk on the deal", "Simulation run: gin",
+                  "Per-bucket sweeps", "The chart's policy, simulated", "Sweep parameters",
+                  "Multiple comparisons with the best", "Holm–Bonferroni", "Independent seeds", "Tonk on the deal", "Simulation run: gin",
                   "How hands end", "Hand length", "Methods", "Common random numbers"):
         assert title in text, title
 
@@ -171,7 +173,7 @@ def test_every_figure_is_labelled_with_a_legend(rendered):
     assert "games won" in figs["gin-knock-games"].axes[0]["ylabel"]
     chart = figs["gin-knock-chart"]
     assert chart.axes[0]["ylabel"] == "seat 0's own turn (bucket)"
-    assert "?: 95% CI contains 0 (undecided)" in chart.legend
+    assert "?: not called (Holm, family-wise 95%)" in chart.legend
     assert "log scale" in figs["tonk-odds-odds"].axes[0]["ylabel"]
 
 
@@ -183,6 +185,8 @@ def test_numbers_trace_to_the_stored_runs(rendered, runs):
     assert text.count('<tr class="undecided">') == int((chart["decision"] == "can't tell").sum())
     assert text.count('<tr class="knock">') == int((chart["decision"] == "knock").sum())
     assert len(chart) == len(BUCKETS) * (len(res.spec.thresholds) - 1)
+    p = policy_summary(res.spec, res.policy, res.policy_thresholds, res.best_overall)
+    assert report.esc(f"{bucket_label(res.spec, 'late')}: deadwood ≤ {p['thresholds']['late']}") in text
     odds = runs["odds_data"]
     flagged = sum(r["ci_misses_exact"] for r in odds["rows"])
     assert text.count('<tr class="flag">') == flagged
@@ -289,3 +293,15 @@ def test_stored_runs_without_a_kind_still_render(runs, tmp_path):
     assert report.detect(old) == "knock_sweep"
     assert "kind" not in json.loads((runs["sim"] / "meta.json").read_text())
     assert report.detect(runs["sim"]) == "run"
+
+
+def test_a_sweep_stored_before_stage_seeds_renders_marked(runs, tmp_path):
+    old = tmp_path / "old-seeds"
+    shutil.copytree(runs["sweep"], old)
+    info = json.loads((old / "sweep.json").read_text())
+    del info["spec"]["stage_seeds"], info["policy_thresholds"]
+    (old / "sweep.json").write_text(json.dumps(info))
+    shutil.rmtree(old / "policy")
+    page = report.report_html(report.build_report([str(old)]))
+    assert "Stored before stage seeds were separated" in page
+    assert "The chart's policy, simulated" not in page and "Knock chart" in page

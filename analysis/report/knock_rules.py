@@ -16,8 +16,10 @@ from .registry import RunSection, section
 METHODS = ("<p><strong>Rule settings.</strong> A knock-rules study runs the one-threshold sweep once "
            "per rule setting (the defaults, then each varied value with the other rules at their "
            "defaults), all on the same seed: hand <em>i</em> is the same deal in every threshold and "
-           "every setting. Per setting, the thresholds whose paired 95% CI against the best arm "
-           "contains 0 are listed as those the data cannot tell from the best.</p>")
+           "every setting. Per setting, the thresholds not shown worse than the best are listed as those "
+           "the data cannot tell from the best: multiple comparisons with the best, family-wise 95% "
+           "within the setting (simultaneous intervals for each threshold minus the best of the others "
+           "from all-pairwise max-T bounds; see the knock sweep methods).</p>")
 
 
 @section(KIND, file="knock_rules.json", methods=METHODS)
@@ -46,8 +48,8 @@ def knock_rules_section(folder: Path, anchor: str) -> RunSection:
     sec.body.append(html_table(
         ["setting", "best threshold", "cannot tell from best", f"mean {unit}/hand at best [95% CI]", "n"]
         + (["games: best (cannot tell)"] if "games_best" in table else []), rows,
-        caption="Best threshold per rule setting and the thresholds whose paired difference to it has a "
-                "95% CI containing 0.", numeric={1, 3, 4}))
+        caption="Best threshold per rule setting and the thresholds not shown worse than it (multiple "
+                "comparisons with the best, family-wise 95% per setting).", numeric={1, 3, 4}))
     sec.methods.append(kv_table([
         ("variant", esc(v.name)), ("players", str(n)), ("thresholds", esc(", ".join(map(str, spec0.thresholds)))),
         ("hands per threshold", f"{spec0.hands:,}"), ("seed", str(spec0.seed)),

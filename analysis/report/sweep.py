@@ -22,14 +22,44 @@ plays the same hands: hand <em>i</em> is the same deal, with the same random num
 in every arm. Two arms are therefore compared hand by hand: the <em>paired difference</em> is the mean
 of the per-hand differences with its t interval. Most of the deal-to-deal luck cancels, so paired
 intervals are far narrower than the difference of two independent means; “hands differing” counts the
-hands where the two arms actually scored differently. An arm whose paired interval to the best arm
-contains 0 is marked <em>indistinguishable from the best</em>.</p>
-<p><strong>The knock chart.</strong> Thresholds d and d−1 within one turn bucket play differently only on
-hands where seat 0 could knock at exactly d in that bucket (“hands affected”); their paired difference is
-the expected gain of knocking there instead of playing on, averaged over all hands. A cell is
-“knock” if its 95% interval lies above 0, “play on” if below 0, and “?” (never guessed) if it contains 0.
-Each interval is 95% on its own: among many cells where the true margin is 0 about 1 in 20 will still
-look decided, so isolated decisions next to “?” cells deserve more hands.</p>
+hands where the two arms actually scored differently.</p>
+<p><strong>Multiple comparisons with the best (MCB).</strong> Picking the best of k thresholds and then
+asking, arm by arm, whether each one's own 95% interval against it contains 0 calls some equal arm
+“worse” in most sweeps (with 11 equal arms, about 2 sweeps in 3). Instead every arm i gets a
+<em>simultaneous</em> 95% interval for μ<sub>i</sub> − max<sub>j≠i</sub> μ<sub>j</sub>, its mean minus the
+best of the others: [min<sub>j≠i</sub>(d<sub>ij</sub> − c·se<sub>ij</sub>), min<sub>j≠i</sub>(d<sub>ij</sub> +
+c·se<sub>ij</sub>)], where d<sub>ij</sub> is the paired mean difference of arms i and j, se<sub>ij</sub> its
+standard error, and c the 95% quantile of max<sub>i≠j</sub> |Z<sub>i</sub> − Z<sub>j</sub>| / se<sub>ij</sub> for
+normal estimation errors Z with the covariance of the paired design (recovered from the stored
+moments of every pair, (se<sub>i0</sub>² + se<sub>j0</sub>² − se<sub>ij</sub>²)/2; Monte Carlo with a fixed seed,
+rounded up). These all-pairwise bounds (Tukey–Kramer type, single step) hold together with probability
+95%, so the intervals for all arms do too. An arm is <em>worse</em> when its interval lies below 0; the
+others are <em>not shown worse than the best</em> (“~ same as best”). With k truly equal arms no arm is
+called worse in 95% of sweeps. (Hsu's constrained MCB would declare an arm “not the best” when its upper
+bound is 0, which an arm tied with the best also satisfies; it is not a call of “worse”.)</p>
+<p><strong>The knock chart.</strong> Consecutive thresholds prev &lt; d within one turn bucket play
+differently only on hands where seat 0 could knock at a deadwood from prev+1 to d in that bucket
+(exactly d when the thresholds step by 1; “hands affected”); their paired difference is the expected gain
+of knocking there instead of playing on, averaged over all hands. Each cell has its 95% interval and a
+two-sided paired t test of margin 0; the calls are controlled over <em>all</em> cells of the chart with
+Holm–Bonferroni: the p-values sorted p<sub>(1)</sub> ≤ … ≤ p<sub>(m)</sub> are adjusted to
+max<sub>l≤r</sub> min(1, (m − l + 1)·p<sub>(l)</sub>), and a cell is called “knock” (margin &gt; 0) or “play
+on” (margin &lt; 0) when its adjusted p is below 0.05, else “?” (never guessed). The chance of calling any
+cell whose true margin is 0 is at most 5% (any dependence between cells); Shaffer (1980) shows the
+directions of the calls keep that guarantee for independent cells. A cell whose own 95% interval excludes
+0 can therefore still be “?”.</p>
+<p><strong>Independent seeds.</strong> The overall stage (which selects the best single threshold) plays
+on the sweep seed; the by-turn stage (the chart), the policy stage and the games stage each play on their
+own seed, the first 63 bits of numpy's <code>SeedSequence([seed, k])</code> with k = 1, 2, 3, so the chart
+is not judged on the deals that chose its base threshold. Sweeps stored before this played every stage on
+the sweep seed; their section says so.</p>
+<p><strong>The chart's policy is simulated.</strong> The chart is read as one threshold per bucket. Arm d
+minus the bucket's smallest threshold is exactly the sum of the bucket's cells up to d, so the policy takes
+the d maximising the summed margins of the <em>called</em> cells up to d (“?” cells count 0; ties go to the
+threshold nearest the best single threshold, then the lower): with nothing called it is the best single
+threshold. That policy and the best single threshold then play the same
+fresh deals (the policy stage); their paired difference and its 95% interval are reported. A chart whose
+policy loses (interval below 0) is flagged and not offered as advice.</p>
 """
 
 
@@ -50,7 +80,7 @@ def _sweep_figure(name: str, table, *, value: str, lo: str, hi: str, scale: floa
     fig = new_figure(9.5, 7.0)
     ax1, ax2 = fig.subplots(2, 1, sharex=True, height_ratios=[1.15, 1])
     y = table[value].to_numpy() * scale
-    _shade_same(ax1, table, "indistinguishable from best (paired 95% CI contains 0)")
+    _shade_same(ax1, table, "not shown worse than the best (MCB, family-wise 95%)")
     ax1.fill_between(th, table[lo] * scale, table[hi] * scale, color="tab:blue", alpha=0.25, lw=0,
                      label=band_label)
     ax1.plot(th, y, "o-", color="tab:blue", ms=5, label="estimate per threshold")
@@ -88,7 +118,7 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
     from matplotlib.colors import TwoSlopeNorm
     from matplotlib.patches import Patch, Rectangle
 
-    from ..studies.knock_sweep import BUCKETS
+    from ..studies.sweep_stats import BUCKETS, cell_label
     ths = list(spec.thresholds[1:])
     m = np.full((len(BUCKETS), len(ths)), np.nan)
     undecided = np.zeros(m.shape, dtype=bool)
@@ -121,7 +151,7 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
             ax.text(j, i, f"{DECISION_MARK[r.decision]}\n{r.margin:+.{d}f}", ha="center", va="center",
                     fontsize=fs, fontweight="bold", zorder=3,
                     color="white" if abs(c - 0.5) > 0.3 else "black")
-    ax.set_xticks(range(len(ths)), [str(t) for t in ths])
+    ax.set_xticks(range(len(ths)), [cell_label(t, p) for t, p in zip(ths, spec.thresholds)])
     ax.set_yticks(range(len(BUCKETS)), [labels[b] for b in BUCKETS])
     ax.set_xlim(-0.5, len(ths) - 0.5)
     ax.set_ylim(len(BUCKETS) - 0.5, -0.5)
@@ -129,10 +159,10 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
     ax.set_ylabel("seat 0's own turn (bucket)")
     fig.colorbar(mesh, ax=ax, label=f"EV margin of knocking\n({unit} per hand, over all hands)",
                  shrink=0.9)
-    handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label="knock: margin's 95% CI > 0"),
-               Patch(facecolor=cmap(norm(-0.7 * lim)), label="play on: 95% CI < 0"),
+    handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label="knock (Holm p < 0.05)"),
+               Patch(facecolor=cmap(norm(-0.7 * lim)), label="play on (Holm p < 0.05)"),
                Patch(facecolor="#e0e0e0", edgecolor="#8a8a8a", hatch="///",
-                     label="?: 95% CI contains 0 (undecided)")]
+                     label="?: not called (Holm, family-wise 95%)")]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8.5)
     fig.suptitle(title, fontsize=12)
     return finish(fig, name, caption, [ax])
@@ -145,12 +175,18 @@ def _sweep_rows(table, d: int, diff_scale: float, diff_d: int, diff_unit: str):
         mean = Estimate(r.mean, r.mean_lo, r.mean_hi, r.n)
         win = Estimate(r.win_rate, r.win_lo, r.win_hi, r.n)
         diff = Estimate(r.diff_to_best * diff_scale, r.diff_lo * diff_scale, r.diff_hi * diff_scale, r.n)
+        k = diff_scale
         verdict = "BEST" if r.best else ("~ same as best" if r.indistinguishable else "worse")
         rows.append([esc(r.threshold), f"{r.n:,}", est_html(mean, d, sign=True), est_html(win, 2, pct=True),
                      ("0 (reference)" if r.best else est_html(diff, diff_d, sign=True) + diff_unit),
-                     f"{r.hands_differing:,}", verdict])
+                     f"{r.hands_differing:,}",
+                     f"[{k * r.mcb_lo:+.{diff_d}f}, {k * r.mcb_hi:+.{diff_d}f}]{diff_unit}", verdict])
         classes.append("best" if r.best else ("same" if r.indistinguishable else ""))
     return rows, classes
+
+
+def _sweep_header(mean: str, win: str, diff: str, differing: str, mcb: str, units: str = "hands") -> list[str]:
+    return ["threshold d", units, mean, win, diff, differing, mcb, "verdict"]
 
 
 def _stage_meta(folder: Path, name: str) -> dict | None:
@@ -158,16 +194,90 @@ def _stage_meta(folder: Path, name: str) -> dict | None:
     return load_meta(folder / name) if p.exists() else None
 
 
+def _chart_part(res, anchor: str, unit: str, what: str, act: str) -> list:
+    """The knock chart: its figure, its cells (Holm-controlled calls) and the per-bucket sweeps."""
+    from ..studies.sweep_stats import BUCKETS, CHART_METHOD, bucket_label, by_turn_tables, cell_label, knock_chart
+    spec = res.spec
+    labels = {b: bucket_label(spec, b) for b in BUCKETS}
+    chart = knock_chart(spec, res.by_turn)
+    cd = digits(chart["margin"].tolist(), sig=2, lo=2, hi=5)
+    n_dec = int((chart["decision"] != "can't tell").sum())
+    stepped = bool((chart["threshold"] - chart["prev"] > 1).any())
+    cell = f"{what} from prev+1 to d" if stepped else f"{what} exactly d"
+    out = [f"<h3 id=\"{anchor}-chart\">Knock chart: {act} at {cell}, or play on?</h3>",
+           f"<p>Each cell compares threshold d with the previous threshold prev within one turn bucket (the "
+           f"other buckets at d = {res.best_overall}): they differ only on hands where seat 0 could {act} at "
+           f"{cell} in that bucket, so their paired difference is the EV margin of knocking there rather "
+           f"than playing on, averaged over <em>all</em> {spec.hands:,} hands (the per-affected-hand margin "
+           f"is larger by the factor hands/hands affected)"
+           + (f"; the thresholds are stepped, so a column a–b covers {what} a to b" if stepped else "")
+           + f". Calls: {esc(CHART_METHOD)}: {n_dec} of {len(chart)} cells are called; the rest are "
+           f"shown as “?” and are not guessed. By-turn deals on seed {spec.seed_of('by_turn')}.</p>"]
+    out.append(_chart_figure(
+        f"{anchor}-chart", chart, spec, labels, unit, f"{what} at which seat 0 could {act} (card points)",
+        f"{spec.variant} knock chart: EV margin of knocking at {cell} vs playing on",
+        caption=("Blue: knocking is better, red: playing on is better (Holm-adjusted p below 0.05 over all "
+                 "cells, family-wise 95%); grey hatched “?”: not called, the data cannot tell. "
+                 f"Cell text: call and margin in {unit} per hand.")))
+    rows, cls = [], []
+    for r in chart.itertuples():
+        rows.append([esc(labels[r.bucket]), esc(cell_label(r.threshold, r.prev)),
+                     est_html(Estimate(r.margin, r.lo, r.hi, r.n), cd, sign=True), f"{r.p_holm:.4f}",
+                     f"{r.n:,}", f"{r.hands_affected:,}",
+                     f"{100 * r.hands_affected / r.n:.2f}%" if r.n else "n/a", esc(r.decision)])
+        cls.append({"knock": "knock", "play on": "playon"}.get(r.decision, "undecided"))
+    out.append(html_table(["turn bucket", f"{what} d", f"EV margin of knocking, {unit}/hand [95% CI]",
+                           "p (Holm)", "hands", "hands affected", "share affected", "decision"], rows, cls,
+                          caption="Knock chart cells: arm d minus the previous arm of the bucket, paired.",
+                          numeric={1, 2, 3, 4, 5, 6}, nowrap={0}))
+    out.append(f"<h4>Per-bucket sweeps (other buckets at d = {res.best_overall})</h4>")
+    for b, t in by_turn_tables(spec, res.by_turn).items():
+        bd = digits(list(t["mean"]) + list(t["diff_to_best"]), sig=2, lo=2, hi=4)
+        rows, cls = _sweep_rows(t, bd, 1.0, max(bd, 3), "")
+        out.append(html_table(_sweep_header(f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
+                                            f"paired {unit}/hand vs bucket best [95% CI]", "hands differing",
+                                            f"MCB: d minus best of the others, {unit}/hand"),
+                              rows, cls, caption=esc(f"Bucket {labels[b]}: threshold varied in this bucket "
+                                                     f"only (MCB c = {t.attrs['mcb_c']:.3f})."),
+                              numeric={0, 1, 2, 3, 4, 5, 6}))
+    return out
+
+
+def _policy_part(res, anchor: str, unit: str, what: str) -> list:
+    """The chart's policy against the best single threshold on fresh deals; flagged when it loses."""
+    from ..studies.sweep_stats import BUCKETS, bucket_label, policy_summary
+    spec = res.spec
+    p = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
+    d = digits([p["diff"], p["policy_mean"], p["best_mean"]], sig=2, lo=2, hi=5)
+    one = p["best_single"]
+    per = "; ".join(f"{bucket_label(spec, b)}: {what} ≤ {p['thresholds'][b]}" for b in BUCKETS)
+    verdict = {"better": "The chart's policy beats the best single threshold on fresh deals: it is the advice.",
+               "can't tell": "The chart's policy is not shown better or worse than the best single threshold.",
+               "same": "The chart's calls do not change the best single threshold: the policy is that threshold.",
+               "worse": (f"<strong>Flagged, not advice:</strong> the chart's policy loses to the best single "
+                         f"threshold on fresh deals (95% CI of the difference below 0); play d = {one} "
+                         f"all hand instead.")}[p["verdict"]]
+    out = [f"<h3 id=\"{anchor}-policy\">The chart's policy, simulated</h3>",
+           f"<p>Policy read off the chart: {esc(per)} ({esc(p['rule'])}). It played {p['n']:,} fresh hands "
+           f"against the best single threshold d = {one}, the same deals for both (seed "
+           f"{spec.seed_of('policy')}, independent of the chart's). {verdict}</p>"]
+    rows = [["chart policy", est_html(Estimate(p["policy_mean"], p["policy_lo"], p["policy_hi"], p["n"]), d, sign=True),
+             est_html(Estimate(p["diff"], p["diff_lo"], p["diff_hi"], p["n"]), d, sign=True),
+             f"{p['hands_differing']:,}", esc(p["verdict"])],
+            [f"best single threshold d = {one}",
+             est_html(Estimate(p["best_mean"], p["best_lo"], p["best_hi"], p["n"]), d, sign=True),
+             "0 (reference)", "", ""]]
+    out.append(html_table(["arm", f"mean {unit}/hand [95% CI]", f"paired {unit}/hand vs best single [95% CI]",
+                           "hands differing", "verdict"], rows,
+                          caption="Policy stage: the chart's policy and the best single threshold on the same deals.",
+                          numeric={1, 2, 3}))
+    return out
+
+
 @section(KIND, file="sweep.json", methods=SWEEP_METHODS)
 def sweep_section(folder: Path, anchor: str) -> RunSection:
-    from ..studies.knock_sweep import (
-        BUCKETS,
-        bucket_label,
-        by_turn_tables,
-        knock_chart,
-        load_sweep,
-        sweep_table,
-    )
+    from ..studies.knock_sweep import load_sweep
+    from ..studies.sweep_stats import BEST_METHOD, sweep_table
     res = load_sweep(folder)
     spec = res.spec
     game = get_variant(spec.variant)   # the game's declared words, never its name
@@ -177,12 +287,17 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
     who = f"seat 0 = {spec.strategy} (threshold varied) vs {spec.opponent}"
     sec = RunSection(KIND, str(folder), anchor, f"Knock sweep: {spec.variant} — {folder.name}")
     body = sec.body
-    metas = {n: _stage_meta(folder, n) for n in ("overall", "by_turn", "games")}
+    metas = {n: _stage_meta(folder, n) for n in ("overall", "by_turn", "policy", "games")}
     n_players = len(metas["overall"]["arms"][0]["strategies"]) if metas["overall"] else spec.players
     body.append(f"<p>{esc(spec.variant.capitalize())}, {n_players} players; {esc(who)}. "
                 f"{spec.hands:,} hands per threshold, the <em>same</em> deals in every arm (common random "
                 f"numbers); thresholds {esc(', '.join(map(str, spec.thresholds)))}; seed {spec.seed}. "
                 f"Best single threshold: <strong>d = {res.best_overall}</strong>.</p>")
+    if spec.stage_seeds == "shared":
+        body.append("<p><strong>Stored before stage seeds were separated:</strong> every stage of this sweep "
+                    "played on the sweep seed, so the knock chart and the games were judged on the deals "
+                    "that chose the best single threshold, and the chart's policy was not simulated. "
+                    "Rerun it into a new folder for independent stages.</p>")
 
     # (a) the sweep curve
     table = sweep_table(spec, res.overall)
@@ -197,14 +312,16 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
         diff_title="paired difference to the best threshold (same deals), 95% CI",
         band_label="95% CI of the mean (t interval)",
         caption=(f"Seat 0's mean {unit} per hand (top) and its paired difference to the best threshold "
-                 f"d = {res.best_overall} (bottom). Shaded green: thresholds whose paired 95% CI contains "
-                 f"0, i.e. statistically indistinguishable from the best"
+                 f"d = {res.best_overall} (bottom, each interval 95% on its own). Shaded green: thresholds "
+                 f"not shown worse than the best by multiple comparisons with the best (family-wise 95%)"
                  + (f" ({', '.join(same)})." if same else " (none besides the best)."))))
     rows, cls = _sweep_rows(table, d, 1.0, d, "")
-    body.append(html_table(["threshold d", "hands", f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
-                            f"paired {unit}/hand vs best [95% CI]", "hands differing from best", "verdict"],
-                           rows, cls, caption="One threshold all hand long: seat 0 per arm.",
-                           numeric={0, 1, 2, 3, 4, 5}))
+    body.append(html_table(_sweep_header(f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
+                                        f"paired {unit}/hand vs best [95% CI]", "hands differing from best",
+                                        f"MCB: d minus best of the others, {unit}/hand"),
+                           rows, cls, caption=esc(f"One threshold all hand long: seat 0 per arm. Verdict: "
+                                                  f"{BEST_METHOD} (c = {table.attrs['mcb_c']:.3f})."),
+                           numeric={0, 1, 2, 3, 4, 5, 6}))
 
     # (b) games
     if res.games:
@@ -222,55 +339,21 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
             diff_title="paired difference in games won to the best threshold, 95% CI",
             band_label="95% CI (Wilson score interval)",
             caption=("Share of whole games won by seat 0 (top) and its paired difference to the threshold "
-                     "winning most games (bottom), in percentage points. Shaded green: indistinguishable "
-                     "from the best.")))
+                     "winning most games (bottom), in percentage points. Shaded green: not shown worse "
+                     "than the best (MCB on games won, family-wise 95%).")))
         rows, cls = _sweep_rows(g, gd, 100.0, 2, " pp")
-        body.append(html_table(["threshold d", "games", f"mean net {unit}/game [95% CI]", "games won [95% CI]",
-                                "paired games won vs best [95% CI]", "games differing from best", "verdict"],
-                               rows, cls, caption="Whole games: seat 0 per arm (pp = percentage points).",
-                               numeric={0, 1, 2, 3, 4, 5}))
+        body.append(html_table(_sweep_header(f"mean net {unit}/game [95% CI]", "games won [95% CI]",
+                                            "paired games won vs best [95% CI]", "games differing from best",
+                                            "MCB: d minus best of the others, games won", "games"),
+                               rows, cls, caption=esc(f"Whole games: seat 0 per arm (pp = percentage points); "
+                                                      f"MCB critical value c = {g.attrs['mcb_c']:.3f}."),
+                               numeric={0, 1, 2, 3, 4, 5, 6}))
 
-    # (c) knock chart
+    # (c) knock chart and its policy
     if res.by_turn:
-        labels = {b: bucket_label(spec, b) for b in BUCKETS}
-        chart = knock_chart(spec, res.by_turn)
-        cd = digits(chart["margin"].tolist(), sig=2, lo=2, hi=5)
-        n_dec = int((chart["decision"] != "can't tell").sum())
-        body.append(f"<h3 id=\"{anchor}-chart\">Knock chart: {act} at {what} exactly d, or play on?</h3>")
-        body.append(f"<p>Each cell compares thresholds d and d−1 within one turn bucket (the other buckets "
-                    f"at d = {res.best_overall}): they differ only on hands where seat 0 could {act} at "
-                    f"{what} exactly d in that bucket, so their paired difference is the EV margin of "
-                    f"knocking there rather than playing on, averaged over <em>all</em> {spec.hands:,} hands "
-                    f"(the per-affected-hand margin is larger by the factor hands/hands affected). "
-                    f"{n_dec} of {len(chart)} cells are decided at 95%; the rest are shown as "
-                    f"“?” and are not guessed.</p>")
-        body.append(_chart_figure(
-            f"{anchor}-chart", chart, spec, labels, unit, f"{what} d at which seat 0 could {act} (card points)",
-            f"{spec.variant} knock chart: EV margin of knocking at exactly d vs playing on",
-            caption=("Blue: knocking is better (95% CI of the margin above 0); red: playing on is better "
-                     "(CI below 0); grey hatched “?”: the CI contains 0, the data cannot tell. "
-                     f"Cell text: decision and margin in {unit} per hand.")))
-        rows, cls = [], []
-        for r in chart.itertuples():
-            rows.append([esc(labels[r.bucket]), esc(r.threshold),
-                         est_html(Estimate(r.margin, r.lo, r.hi, r.n), cd, sign=True),
-                         f"{r.n:,}", f"{r.hands_affected:,}",
-                         f"{100 * r.hands_affected / r.n:.2f}%" if r.n else "n/a", esc(r.decision)])
-            cls.append({"knock": "knock", "play on": "playon"}.get(r.decision, "undecided"))
-        body.append(html_table(["turn bucket", f"{what} d", f"EV margin of knocking, {unit}/hand [95% CI]",
-                                "hands", "hands affected", "share affected", "decision"], rows, cls,
-                               caption="Knock chart cells: arm d minus arm d−1 of the bucket, paired.",
-                               numeric={1, 2, 3, 4, 5}, nowrap={0}))
-        body.append(f"<h4>Per-bucket sweeps (other buckets at d = {res.best_overall})</h4>")
-        bt = by_turn_tables(spec, res.by_turn)
-        for b in BUCKETS:
-            t = bt[b]
-            bd = digits(list(t["mean"]) + list(t["diff_to_best"]), sig=2, lo=2, hi=4)
-            rows, cls = _sweep_rows(t, bd, 1.0, max(bd, 3), "")
-            body.append(html_table(["threshold d", "hands", f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
-                                    f"paired {unit}/hand vs bucket best [95% CI]", "hands differing", "verdict"],
-                                   rows, cls, caption=esc(f"Bucket {labels[b]}: threshold varied in this bucket only."),
-                                   numeric={0, 1, 2, 3, 4, 5}))
+        body += _chart_part(res, anchor, unit, what, act)
+    if res.policy:
+        body += _policy_part(res, anchor, unit, what)
 
     # (d) parameters
     params = [("variant", esc(spec.variant)), ("players", esc(n_players)),
@@ -285,7 +368,9 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
                if spec.by_turn else "no"),
               ("games per threshold", f"{spec.games:,}" if spec.games else "none"),
               ("rule options given", esc(", ".join(spec.rules) or "none (defaults)")),
-              ("seed", esc(spec.seed)), ("best single threshold", esc(res.best_overall))]
+              ("seeds", esc(", ".join(f"{k} {v['seed']}" for k, v in res.stages.items()))
+               + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated)")),
+              ("best single threshold", esc(res.best_overall))]
     body.append(f"<h3 id=\"{anchor}-params\">Sweep parameters</h3>")
     body.append(kv_table(params))
 
@@ -313,6 +398,6 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
                      esc(meta.get("compile_s") is not None and f"{meta['compile_s']:.2f} s"),
                      f"<code>{esc(params_text(meta.get('versions', {})))}</code>", f"<code>{esc(meta.get('git'))}</code>"])
     m.append(html_table(["stage", "arms", "per arm", "simulated", "elapsed", "compile/cache", "versions", "git"],
-                        rows, caption="Stages (stored sub-folders overall/, by_turn/, games/)",
+                        rows, caption="Stages (stored sub-folders overall/, by_turn/, policy/, games/)",
                         numeric={1, 2, 3, 4, 5}))
     return sec

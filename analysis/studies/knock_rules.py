@@ -7,10 +7,10 @@ of each varied rule, one rule at a time (the others at their defaults, plus any 
 Every setting uses the same seed, so hand ``i`` is the same deal in every arm of every setting
 (common random numbers across thresholds; settings are compared threshold by threshold).
 
-Per setting the table gives the best threshold, the set of thresholds whose paired 95% CI
-against the best contains 0 (the thresholds the data cannot tell from the best: a
-confidence statement about where the best lies, not a single number), and the best arm's
-mean score with its CI.  Folder layout: ``knock_rules.json`` (kind ``knock_rules``) and one
+Per setting the table gives the best threshold, the set of thresholds not shown worse than
+the best by multiple comparisons with the best (family-wise 95% within the setting,
+:data:`analysis.studies.sweep_stats.BEST_METHOD`: a confidence statement about where the best
+lies, not a single number), and the best arm's mean score with its CI.  Folder layout: ``knock_rules.json`` (kind ``knock_rules``) and one
 sweep folder per setting, ``s0``, ``s1``, ...
 """
 
@@ -120,7 +120,7 @@ def load_rules_study(path) -> list[tuple[str, object]]:
 
 
 def rules_table(results) -> pd.DataFrame:
-    """Per setting: best threshold, the thresholds indistinguishable from it, the best arm's
+    """Per setting: best threshold, the thresholds not shown worse than it (MCB), the best arm's
     mean (per hand; games: games won) with its CI and n."""
     rows = []
     for label, res in results:
@@ -147,6 +147,8 @@ def format_rules_table(table: pd.DataFrame, unit: str) -> str:
         if "games_best" in table:
             line += f"{r.games_best} ({_span(r.games_indistinguishable)})"
         lines.append(line)
+    lines.append("cannot tell from best: thresholds not shown worse than the best by multiple comparisons "
+                 "with the best (family-wise 95% per setting)")
     return "\n".join(lines)
 
 

@@ -9,12 +9,19 @@ Stages (each a stored, resumable job in its own sub-folder of the sweep folder):
 
 * ``overall``: one threshold for the whole hand, for each value in ``thresholds``.
 * ``by_turn``: per own-turn bucket (early / mid / late) each threshold, with the other buckets
-  at the overall best.  Thresholds ``d`` and ``d-1`` of one bucket differ only when seat 0
-  could knock at deadwood (Tonk: count) exactly ``d`` in that bucket, so their paired
-  difference is the EV margin of knocking there rather than playing on: one cell of the knock
-  chart.  A cell whose 95% CI contains 0 is shown as "can't tell".
-* ``games`` (games with a whole-game mode): the overall arms played as whole games to ``target_score``; round win rate
-  alone misleads, so policies are also judged on games won.
+  at the overall best.  Consecutive thresholds ``prev`` < ``d`` of one bucket differ only when
+  seat 0 could knock at deadwood (Tonk: count) in ``prev+1..d`` in that bucket (with a step of
+  1: exactly ``d``), so their paired difference is the EV margin of knocking there rather than
+  playing on: one cell of the knock chart.  Calls are Holm-controlled over all cells; the
+  others are shown as "can't tell" (:mod:`analysis.studies.sweep_stats`).
+* ``policy`` (with ``by_turn``): the policy read off the chart against the best single
+  threshold, on the same fresh deals; a policy that loses is flagged, not advice.
+* ``games`` (games with a whole-game mode): the overall arms played as whole games to
+  ``target_score``; round win rate alone misleads, so policies are also judged on games won.
+
+Selection and evaluation use independent seeds: ``overall`` plays on the sweep seed, every
+other stage on :func:`stage_seed` of it.  Sweeps stored before that (``stage_seeds`` absent,
+loaded as ``"shared"``) played every stage on the sweep seed and have no ``policy`` stage.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-import pandas as pd
+import numpy as np
 
 from sim.runner import RunSpec, make_spec
 from sim.strategies import Strategy, derive, parse_strategy
@@ -33,9 +40,19 @@ from sim.variants import Knob, Variant, available, get_variant
 from .. import store
 from ..engine import ArmsJob, JobResult, run_job
 from ..errors import SweepError
-from ..stats import Estimate, mean_from_moments, wilson
+from .sweep_stats import BUCKETS, chart_policy, knock_chart, sweep_table
 
-BUCKETS = ("early", "mid", "late")
+STAGE_KEYS = {"by_turn": 1, "policy": 2, "games": 3}
+
+
+def stage_seed(seed: int, stage: str) -> int:
+    """Seed of a sweep stage: ``overall`` plays on the sweep seed; any other stage on the first
+    63 bits of numpy's SeedSequence([seed, STAGE_KEYS[stage]]), a fixed function of the seed
+    whose deals are independent of the overall stage's (and of each other's)."""
+    if stage == "overall":
+        return seed
+    state = np.random.SeedSequence([seed, STAGE_KEYS[stage]]).generate_state(1, np.uint64)[0]
+    return int(state >> np.uint64(1))
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,7 @@ class SweepSpec:
     rules: tuple[str, ...] = ()
     strategy: str = "simple"                # seat 0's base strategy
     opponent: str = "simple"                # every other seat
+    stage_seeds: str = "derived"            # "derived" (stage_seed); "shared": stored before it
 
     @property
     def game(self) -> Variant:
@@ -87,28 +105,31 @@ class SweepSpec:
     def base(self) -> Strategy:
         return parse_strategy(self.strategy, self.variant)
 
-    def spec_for(self, seat0: Strategy, n: int, mode: str = "hands") -> RunSpec:
+    def seed_of(self, stage: str) -> int:
+        return self.seed if self.stage_seeds == "shared" and stage != "policy" else stage_seed(self.seed, stage)
+
+    def spec_for(self, seat0: Strategy, n: int, mode: str = "hands", stage: str = "overall") -> RunSpec:
         probe = make_spec(self.variant, rules=list(self.rules), n=1, players=self.players)
         others = [self.opponent] * (probe.n_seats - 1)
         return make_spec(self.variant, rules=list(self.rules), strategies=[seat0, *others], n=n,
-                         seed=self.seed, players=self.players, mode=mode)
+                         seed=self.seed_of(stage), players=self.players, mode=mode)
 
     def overall_arms(self) -> list[Strategy]:
         k = self.knob()
         return [derive(self.base(), **{k.param: t, k.mid: k.same, k.late: k.same}) for t in self.thresholds]
 
-    def bucket_arms(self, best: int) -> list[tuple[str, int, Strategy]]:
+    def bucketed(self, thresholds: dict[str, int]) -> Strategy:
+        """Seat 0's base strategy with one threshold per bucket."""
         k = self.knob()
-        mid_from, late_from = self.buckets
-        arms = []
-        for b in BUCKETS:
-            for t in self.thresholds:
-                vals = {k.param: best, k.mid: best, k.late: best, k.mid_from: mid_from, k.late_from: late_from}
-                if self.bucket_by == "stock":
-                    vals[k.bucket_by] = 1
-                vals[{"early": k.param, "mid": k.mid, "late": k.late}[b]] = t
-                arms.append((b, t, derive(self.base(), **vals)))
-        return arms
+        vals = {k.param: thresholds["early"], k.mid: thresholds["mid"], k.late: thresholds["late"],
+                k.mid_from: self.buckets[0], k.late_from: self.buckets[1]}
+        if self.bucket_by == "stock":
+            vals[k.bucket_by] = 1
+        return derive(self.base(), **vals)
+
+    def bucket_arms(self, best: int) -> list[tuple[str, int, Strategy]]:
+        return [(b, t, self.bucketed({**dict.fromkeys(BUCKETS, best), b: t}))
+                for b in BUCKETS for t in self.thresholds]
 
     def check(self) -> None:
         k = self.knob()
@@ -127,6 +148,8 @@ class SweepSpec:
                 raise SweepError("stock buckets: mid starts at a larger stock than late, e.g. --buckets 20,10")
         elif not (1 < self.buckets[0] < self.buckets[1]):
             raise SweepError("buckets: mid must start after turn 1 and before late, e.g. --buckets 5,9")
+        if self.stage_seeds not in ("derived", "shared"):
+            raise SweepError(f"stage_seeds must be 'derived' or 'shared', not {self.stage_seeds!r}")
         if self.games and self.game.game_kernel is None:
             raise SweepError(f"{self.variant} has no whole-game mode: drop --games")
         self.spec_for(self.base(), 1)  # validates variant, rules, players, strategies
@@ -159,6 +182,8 @@ class SweepResult:
     overall: dict
     by_turn: dict | None = None
     games: dict | None = None
+    policy: dict | None = None             # the policy stage's total (arm 0 chart policy, arm 1 best single)
+    policy_thresholds: dict | None = None  # the chart policy's threshold per bucket
     complete: bool = True
     elapsed_s: float = 0.0
     compile_s: float = 0.0
@@ -177,44 +202,52 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
         _write_spec(out, spec)
     results: dict[str, JobResult] = {}
 
-    def stage(name, job):
+    def stage(name, arms, pairs, n, mode="hands"):
+        job = ArmsJob([spec.spec_for(s, n, mode, name) for s in arms], pairs, name.replace("_", " "))
         r = run_job(job, jobs=jobs, out_dir=(out / name) if out else None, progress=progress,
                     backend=backend, scheduler=scheduler)
         results[name] = r
-        return r
+        res.complete = res.complete and r.complete
+        return r.total
 
     overall_arms = spec.overall_arms()
-    pairs = list(combinations(range(len(overall_arms)), 2))
-    r = stage("overall", ArmsJob([spec.spec_for(s, spec.hands) for s in overall_arms], pairs, "overall"))
-    res = SweepResult(spec, -1, r.total, complete=r.complete)
-    if r.complete:
-        table = sweep_table(spec, r.total)
+    all_pairs = list(combinations(range(len(overall_arms)), 2))
+    res = SweepResult(spec, -1, None)
+    res.overall = stage("overall", overall_arms, all_pairs, spec.hands)
+    if res.complete:
+        table = sweep_table(spec, res.overall)
         res.best_overall = int(table.loc[table["best"], "threshold"].iloc[0])
         if spec.by_turn:
-            arms = spec.bucket_arms(res.best_overall)
-            n_t = len(spec.thresholds)
-            pairs = [(g * n_t + i, g * n_t + j) for g in range(len(BUCKETS))
-                     for i, j in combinations(range(n_t), 2)]
-            r = stage("by_turn", ArmsJob([spec.spec_for(s, spec.hands) for _, _, s in arms], pairs, "by turn"))
-            res.by_turn = r.total
-            res.complete = res.complete and r.complete
+            _chart_stages(spec, res, stage)
         if spec.games and res.complete:
-            pairs = list(combinations(range(len(overall_arms)), 2))
-            r = stage("games", ArmsJob([spec.spec_for(s, spec.games, "games") for s in overall_arms], pairs, "games"))
-            res.games = r.total
-            res.complete = res.complete and r.complete
+            res.games = stage("games", overall_arms, all_pairs, spec.games, "games")
     res.elapsed_s = sum(x.elapsed_s for x in results.values())
     res.compile_s = sum(x.compile_s for x in results.values())
     done = {k: x.n_simulated * len(x.total["arms"]) for k, x in results.items() if x.total}
     res.games_simulated = done.pop("games", 0)
     res.hands_simulated = sum(done.values())
-    res.stages = {k: {"from_store": v.from_store, "complete": v.complete, "elapsed_s": v.elapsed_s}
-                  for k, v in results.items()}
+    res.stages = {k: {"from_store": v.from_store, "complete": v.complete, "elapsed_s": v.elapsed_s,
+                      "seed": spec.seed_of(k)} for k, v in results.items()}
     if out is not None and res.complete:
         info = json.loads((out / "sweep.json").read_text())
         info["best_overall"] = res.best_overall
+        if res.policy_thresholds is not None:
+            info["policy_thresholds"] = res.policy_thresholds
         store.write_study(out, "sweep", info)
     return res
+
+
+def _chart_stages(spec: SweepSpec, res: SweepResult, stage) -> None:
+    """The by-turn stage (the knock chart) and, once it is complete, the policy stage: the
+    chart's policy and the best single threshold on the same fresh deals."""
+    n_t = len(spec.thresholds)
+    pairs = [(g * n_t + i, g * n_t + j) for g in range(len(BUCKETS)) for i, j in combinations(range(n_t), 2)]
+    res.by_turn = stage("by_turn", [s for _, _, s in spec.bucket_arms(res.best_overall)], pairs, spec.hands)
+    if not res.complete:
+        return
+    res.policy_thresholds = chart_policy(spec, knock_chart(spec, res.by_turn), res.best_overall)
+    best_arm = spec.overall_arms()[spec.thresholds.index(res.best_overall)]
+    res.policy = stage("policy", [spec.bucketed(res.policy_thresholds), best_arm], [(0, 1)], spec.hands)
 
 
 def _write_spec(out: Path, spec: SweepSpec) -> None:
@@ -223,6 +256,9 @@ def _write_spec(out: Path, spec: SweepSpec) -> None:
     path = out / "sweep.json"
     if path.exists():
         old = json.loads(path.read_text())
+        if "stage_seeds" not in old.get("spec", {}):
+            raise store.StoreError(f"{out} holds a sweep stored before stage seeds were separated "
+                                   f"(every stage on one seed); choose a new folder")
         if old.get("spec") != json.loads(json.dumps(info["spec"])):
             raise store.StoreError(f"{out} holds a different sweep; choose a new folder")
         return
@@ -232,104 +268,25 @@ def _write_spec(out: Path, spec: SweepSpec) -> None:
 
 
 def load_sweep(path) -> SweepResult:
-    """A complete stored sweep (for reports: never re-simulates)."""
+    """A complete stored sweep (for reports: never re-simulates).  A sweep stored before stage
+    seeds were separated loads with ``spec.stage_seeds == "shared"`` and no policy stage."""
     out = Path(path)
     info_path = out / "sweep.json"
     if not info_path.exists():
         raise store.StoreError(f"{out} holds no knock sweep (no sweep.json)")
     info = json.loads(info_path.read_text())
-    d = info["spec"]
+    d = {"stage_seeds": "shared", **info["spec"]}
     spec = SweepSpec(**{**d, "thresholds": tuple(d["thresholds"]), "buckets": tuple(d["buckets"]),
                         "rules": tuple(d["rules"])})
     if "best_overall" not in info:
         raise store.StoreError(f"{out}: the sweep did not finish; rerun the same command to resume it")
     stage = {}
-    for name in ("overall", "by_turn", "games"):
+    for name in ("overall", "by_turn", "policy", "games"):
         if (out / name / "meta.json").exists():
             stage[name] = store.load_meta(out / name)
     res = SweepResult(spec, info["best_overall"], stage["overall"]["total"],
-                      stage.get("by_turn", {}).get("total"), stage.get("games", {}).get("total"))
-    res.stages = {k: {"git": v.get("git"), "versions": v.get("versions"), "elapsed_s": v.get("elapsed_s")}
-                  for k, v in stage.items()}
+                      stage.get("by_turn", {}).get("total"), stage.get("games", {}).get("total"),
+                      stage.get("policy", {}).get("total"), info.get("policy_thresholds"))
+    res.stages = {k: {"git": v.get("git"), "versions": v.get("versions"), "elapsed_s": v.get("elapsed_s"),
+                      "seed": spec.seed_of(k)} for k, v in stage.items()}
     return res
-
-
-# ----------------------------------------------------------------------------------------
-# tables
-
-def _pair(total: dict, i: int, j: int, name: str) -> tuple[Estimate, int]:
-    """Mean of arm i minus arm j (paired), and the number of units where they differ."""
-    key = f"{i}-{j}:{name}" if f"{i}-{j}:{name}" in total["pairs"] else f"{j}-{i}:{name}"
-    c, s, ss, nz = total["pairs"][key]
-    e = mean_from_moments(c, s, ss)
-    if key.startswith(f"{j}-{i}:") and i != j:
-        e = Estimate(-e.value, -e.hi, -e.lo, e.n)
-    return e, nz
-
-
-def _arm_estimates(total: dict, i: int, focus: str, scale: float) -> dict:
-    m = total["arms"][i]["moments"]
-    return {"mean": mean_from_moments(*m[focus]).scaled(scale),
-            "win": wilson(m["rate:win0"][1], m["rate:win0"][0])}
-
-
-def sweep_table(spec: SweepSpec, total: dict, mode: str = "hands", group: list[int] | None = None,
-                labels: list | None = None) -> pd.DataFrame:
-    """Per arm: mean seat-0 score (games: net per game) and win rate with CIs, the paired
-    difference to the best arm of the group with its CI, and whether it is distinguishable."""
-    idx = group if group is not None else list(range(len(total["arms"])))
-    thresholds = labels if labels is not None else list(spec.thresholds)
-    rows = []
-    mean_name, scale = ("net0", 1.0) if mode == "games" else spec.focus()
-    ests = [_arm_estimates(total, i, mean_name, scale) for i in idx]
-    focus = "win0" if mode == "games" else mean_name
-    key = (lambda e: e["win"].value) if mode == "games" else (lambda e: e["mean"].value)
-    best_k = max(range(len(idx)), key=lambda k: key(ests[k]))
-    for k, i in enumerate(idx):
-        e = ests[k]
-        if k == best_k:
-            d, nz = Estimate(0.0, 0.0, 0.0, e["mean"].n), 0
-        else:
-            d, nz = _pair(total, i, idx[best_k], focus)
-            d = d if mode == "games" else d.scaled(scale)
-        rows.append({
-            "threshold": thresholds[k], "n": e["mean"].n,
-            "mean": e["mean"].value, "mean_lo": e["mean"].lo, "mean_hi": e["mean"].hi,
-            "win_rate": e["win"].value, "win_lo": e["win"].lo, "win_hi": e["win"].hi,
-            "diff_to_best": d.value, "diff_lo": d.lo, "diff_hi": d.hi, "hands_differing": nz,
-            "best": k == best_k,
-            "indistinguishable": k == best_k or (d.lo <= 0 <= d.hi),
-        })
-    return pd.DataFrame(rows)
-
-
-def knock_chart(spec: SweepSpec, by_turn: dict) -> pd.DataFrame:
-    """Cells bucket x threshold d (d > smallest threshold): EV margin of knocking at exactly d
-    versus playing on (arm d minus arm d-1 of that bucket, paired), CI and the decision."""
-    n_t = len(spec.thresholds)
-    name, scale = spec.focus()
-    rows = []
-    for g, b in enumerate(BUCKETS):
-        for k in range(1, n_t):
-            i, j = g * n_t + k, g * n_t + k - 1
-            e, nz = _pair(by_turn, i, j, name)
-            e = e.scaled(scale)
-            decision = "knock" if e.lo > 0 else ("play on" if e.hi < 0 else "can't tell")
-            rows.append({"bucket": b, "threshold": spec.thresholds[k], "margin": e.value,
-                         "lo": e.lo, "hi": e.hi, "n": e.n, "hands_affected": nz, "decision": decision})
-    return pd.DataFrame(rows)
-
-
-def bucket_label(spec: SweepSpec, b: str) -> str:
-    m, late = spec.buckets
-    if spec.bucket_by == "stock":
-        return {"early": f"early (stock > {m})", "mid": f"mid (stock {late + 1}-{m})",
-                "late": f"late (stock <= {late})"}[b]
-    return {"early": f"early (own turns 1-{m - 1})", "mid": f"mid (turns {m}-{late - 1})",
-            "late": f"late (turns {late}+)"}[b]
-
-
-def by_turn_tables(spec: SweepSpec, by_turn: dict) -> dict[str, pd.DataFrame]:
-    n_t = len(spec.thresholds)
-    return {b: sweep_table(spec, by_turn, group=list(range(g * n_t, (g + 1) * n_t)))
-            for g, b in enumerate(BUCKETS)}

@@ -6,12 +6,16 @@ import json
 
 from sim.variants import get_variant
 
-from .knock_sweep import (
+from .knock_sweep import SweepResult
+from .sweep_stats import (
+    BEST_METHOD,
     BUCKETS,
-    SweepResult,
+    CHART_METHOD,
     bucket_label,
     by_turn_tables,
+    cell_label,
     knock_chart,
+    policy_summary,
     sweep_table,
 )
 
@@ -23,26 +27,81 @@ def sweep_dict(res: SweepResult) -> dict:
          "complete": res.complete, "unit": unit, "elapsed_s": round(res.elapsed_s, 2),
          "compile_s": round(res.compile_s, 2), "hands_simulated": res.hands_simulated,
          "games_simulated": res.games_simulated,
-         "stages": res.stages}
+         "stages": res.stages, "methods": {"best": BEST_METHOD}, "mcb_critical": {}}
     if res.overall:
-        d["overall"] = sweep_table(spec, res.overall).to_dict(orient="records")
+        t = sweep_table(spec, res.overall)
+        d["overall"], d["mcb_critical"]["overall"] = t.to_dict(orient="records"), t.attrs["mcb_c"]
     if res.by_turn:
-        d["by_turn"] = {b: t.to_dict(orient="records") for b, t in by_turn_tables(spec, res.by_turn).items()}
+        tables = by_turn_tables(spec, res.by_turn)
+        d["by_turn"] = {b: t.to_dict(orient="records") for b, t in tables.items()}
+        d["mcb_critical"]["by_turn"] = {b: t.attrs["mcb_c"] for b, t in tables.items()}
         d["knock_chart"] = knock_chart(spec, res.by_turn).to_dict(orient="records")
+        d["methods"]["knock_chart"] = CHART_METHOD
+    if res.policy:
+        d["policy"] = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
     if res.games:
-        d["games"] = sweep_table(spec, res.games, mode="games").to_dict(orient="records")
+        t = sweep_table(spec, res.games, mode="games")
+        d["games"], d["mcb_critical"]["games"] = t.to_dict(orient="records"), t.attrs["mcb_c"]
     return d
 
 
 def _table(df, mean_name: str, win_name: str, diff_name: str, diff_scale: float = 1.0) -> list[str]:
-    lines = [f"{'thr':>4} {mean_name:>28} {win_name:>24} {diff_name:>32}  verdict"]
+    lines = [f"{'thr':>4} {mean_name:>28} {win_name:>24} {diff_name:>32} {'vs best of the others, MCB':>28}  verdict"]
     k = diff_scale
     for r in df.itertuples():
         verdict = "BEST" if r.best else ("~ same as best" if r.indistinguishable else "worse")
         lines.append(f"{r.threshold:>4} {r.mean:>+9.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}] "
                      f"{100 * r.win_rate:>7.2f}% [{100 * r.win_lo:.2f}, {100 * r.win_hi:.2f}] "
-                     f"{k * r.diff_to_best:>+9.3f} [{k * r.diff_lo:+.3f}, {k * r.diff_hi:+.3f}]       {verdict}")
+                     f"{k * r.diff_to_best:>+9.3f} [{k * r.diff_lo:+.3f}, {k * r.diff_hi:+.3f}]       "
+                     f"[{k * r.mcb_lo:+.3f}, {k * r.mcb_hi:+.3f}]".ljust(128) + f"  {verdict}")
+    lines.append(f"  verdict: {BEST_METHOD} (c = {df.attrs['mcb_c']:.3f})")
     return lines
+
+
+def _chart_lines(res: SweepResult, what: str, unit: str) -> list[str]:
+    spec = res.spec
+    chart = knock_chart(spec, res.by_turn)
+    stepped = any(chart["threshold"] - chart["prev"] > 1)
+    cell = f"{what} a to b (column a-b)" if stepped else f"{what} exactly d"
+    out = [f"knock chart: knock at {cell}, or play on?  EV margin of knocking ({unit}/hand over all "
+           f"hands, paired) with 95% CI; other buckets at threshold {res.best_overall}",
+           f"  calls: {CHART_METHOD} over {len(chart)} cells; by-turn deals on seed {spec.seed_of('by_turn')}"
+           + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated: "
+              "the same deals as the overall stage)")]
+    first = chart[chart.bucket == BUCKETS[0]]
+    out.append(f"{'':<28}" + "".join(f"{cell_label(t, p):>8}" for t, p in zip(first.threshold, first.prev)))
+    for b in BUCKETS:
+        sub = chart[chart.bucket == b]
+        marks = {"knock": "KNOCK", "play on": "play", "can't tell": "?"}
+        out.append(f"{bucket_label(spec, b):<28}" + "".join(f"{marks[x]:>8}" for x in sub.decision))
+    out.append("  KNOCK: knocking is better; play: playing on is better (Holm-adjusted p < 0.05); "
+               "?: not called")
+    if stepped:
+        out.append(f"  stepped thresholds: cell a-b is arm b minus the previous arm, knocking at {what} a to b "
+                   f"instead of playing on")
+    out.append("")
+    out.append(f"{'bucket':<8}{what:>9}{'margin':>10}{'95% CI':>22}{'p (Holm)':>10}{'hands affected':>16}  decision")
+    for r in chart.itertuples():
+        out.append(f"{r.bucket:<8}{cell_label(r.threshold, r.prev):>9}{r.margin:>+10.4f}   "
+                   f"[{r.lo:+.4f}, {r.hi:+.4f}]{r.p_holm:>10.4f}{r.hands_affected:>16,}  {r.decision}")
+    return out
+
+
+def _policy_lines(res: SweepResult, what: str, unit: str) -> list[str]:
+    p = policy_summary(res.spec, res.policy, res.policy_thresholds, res.best_overall)
+    t = p["thresholds"]
+    per = ", ".join(f"{b} {what} <= {t[b]}" for b in BUCKETS)
+    line = (f"chart policy ({per}) vs best single threshold {p['best_single']} on {p['n']:,} fresh deals "
+            f"(seed {res.spec.seed_of('policy')}): {p['policy_mean']:+.3f} [{p['policy_lo']:+.3f}, "
+            f"{p['policy_hi']:+.3f}] vs {p['best_mean']:+.3f} [{p['best_lo']:+.3f}, {p['best_hi']:+.3f}] "
+            f"{unit}/hand; paired difference {p['diff']:+.4f} [{p['diff_lo']:+.4f}, {p['diff_hi']:+.4f}], "
+            f"{p['hands_differing']:,} hands differ")
+    verdict = {"better": "the chart's policy beats the best single threshold: advice",
+               "can't tell": "not shown better or worse than the best single threshold",
+               "same": "the chart's calls do not change the best single threshold",
+               "worse": (f"FLAGGED, NOT ADVICE: the chart's policy loses to the best single threshold; "
+                         f"play {what} <= {p['best_single']} all hand")}[p["verdict"]]
+    return [line, f"  policy: {p['rule']}", f"  verdict: {verdict}"]
 
 
 def format_sweep(res: SweepResult, as_json: bool = False) -> str:
@@ -64,24 +123,13 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
                       f"paired {unit}/hand vs best [CI]")
         out.append("")
     if res.games:
-        out.append(f"whole games to the target score ({spec.games:,} games per threshold): best = most games won")
+        out.append(f"whole games to the target score ({spec.games:,} games per threshold, seed "
+                   f"{spec.seed_of('games')}): best = most games won")
         out += _table(sweep_table(spec, res.games, mode="games"), f"mean net {unit}/game [95% CI]",
                       "games won [95% CI]", "paired games won vs best, pct pts", 100.0)
         out.append("")
     if res.by_turn:
-        chart = knock_chart(spec, res.by_turn)
-        out.append(f"knock chart: knock at {what} exactly d, or play on?  EV margin of knocking "
-                   f"({unit}/hand over all hands, paired) with 95% CI; other buckets at threshold {res.best_overall}")
-        ths = list(spec.thresholds[1:])
-        out.append(f"{'':<28}" + "".join(f"{t:>8}" for t in ths))
-        for b in BUCKETS:
-            sub = chart[chart.bucket == b]
-            marks = {"knock": "KNOCK", "play on": "play", "can't tell": "?"}
-            out.append(f"{bucket_label(spec, b):<28}" + "".join(f"{marks[x]:>8}" for x in sub.decision))
-        out.append("  KNOCK: knocking is better (CI > 0); play: playing on is better (CI < 0); ?: the data cannot tell")
-        out.append("")
-        out.append(f"{'bucket':<8}{what:>9}{'margin':>10}{'95% CI':>22}{'hands affected':>16}  decision")
-        for r in chart.itertuples():
-            out.append(f"{r.bucket:<8}{r.threshold:>9}{r.margin:>+10.4f}   [{r.lo:+.4f}, {r.hi:+.4f}]"
-                       f"{r.hands_affected:>16,}  {r.decision}")
+        out += _chart_lines(res, what, unit)
+    if res.policy:
+        out += ["", *_policy_lines(res, what, unit)]
     return "\n".join(out)

@@ -1,0 +1,184 @@
+"""Statistics of a knock sweep's stored totals: the sweep table with multiple comparisons with
+the best, the knock chart with Holm's control of its many cells, the chart's own policy and its
+evaluation against the best single threshold.  Reads totals only (never simulates).
+
+* **Sweep table**: an arm is *worse* than the best when its simultaneous interval for
+  mu_i - max_{j != i} mu_j lies below 0 (:data:`BEST_METHOD`); all the others are
+  *indistinguishable* from the best (not shown worse).  The intervals come from all-pairwise
+  bounds mu_i - mu_j in d_ij +- c se_ij, c the 95% quantile of the largest studentized paired
+  difference (:func:`analysis.stats.pairwise_max_t`), so with k truly equal arms none is marked
+  worse in 95% of sweeps.  (Hsu's constrained MCB would mark an arm "not the best" when its
+  upper bound is 0, which is also true of an arm *tied* with the best: it is not a "worse" call.)
+* **Knock chart**: cell (bucket, d) is arm d minus the previous threshold's arm of that bucket:
+  knocking at ``prev < deadwood <= d`` instead of playing on (with consecutive thresholds,
+  knocking at exactly d).  Calls are family-wise 95% over all cells (:data:`CHART_METHOD`).
+* **Chart policy** (:data:`POLICY_RULE`): arm d minus the smallest threshold's arm of a bucket is
+  exactly the sum of the bucket's cells up to d, so the chart's own reading of the best
+  threshold per bucket sums the margins of the *called* cells (cells it cannot call count 0);
+  with nothing called it is the best single threshold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..stats import Estimate, holm, mcb_intervals, mean_from_moments, mean_se, p_value, pairwise_max_t, wilson
+
+BUCKETS = ("early", "mid", "late")
+ALPHA = 0.05
+BEST_METHOD = ("multiple comparisons with the best: simultaneous 95% intervals for each arm minus "
+               "the best of the others, from all-pairwise max-T bounds (Tukey-Kramer type, paired "
+               "covariance, single step); worse = interval below 0")
+CHART_METHOD = "Holm-Bonferroni over the chart's cells (two-sided paired t tests), family-wise 95%"
+POLICY_RULE = ("per bucket, the threshold d maximising the summed margins of the called cells up to d "
+               "(cells not called count 0; ties go to the threshold nearest the best single threshold, "
+               "then the lower)")
+
+
+def _pair_moments(total: dict, i: int, j: int, name: str) -> tuple[list, int]:
+    """Moments (count, sum, sum of squares) of arm i minus arm j (paired), and the number of
+    units where they differ."""
+    key = f"{i}-{j}:{name}"
+    if key in total["pairs"]:
+        c, s, ss, nz = total["pairs"][key]
+        return [c, s, ss], nz
+    c, s, ss, nz = total["pairs"][f"{j}-{i}:{name}"]
+    return [c, -s, ss], nz
+
+
+def _pair(total: dict, i: int, j: int, name: str) -> tuple[Estimate, int]:
+    """Mean of arm i minus arm j (paired) with its 95% t interval, and the units where they differ."""
+    m, nz = _pair_moments(total, i, j, name)
+    return mean_from_moments(*m), nz
+
+
+def _arm_estimates(total: dict, i: int, focus: str, scale: float) -> dict:
+    m = total["arms"][i]["moments"]
+    return {"mean": mean_from_moments(*m[focus]).scaled(scale),
+            "win": wilson(m["rate:win0"][1], m["rate:win0"][0])}
+
+
+def mcb(total: dict, idx: list[int], name: str, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """Simultaneous 95% intervals (lo, hi) for mu_i - max_{j != i} mu_j over the arms ``idx``
+    (series ``name`` times ``scale``) and the critical value c (:data:`BEST_METHOD`)."""
+    k = len(idx)
+    diff, se = np.zeros((k, k)), np.zeros((k, k))
+    for a in range(k):
+        for b in range(a + 1, k):
+            m, _ = _pair_moments(total, idx[a], idx[b], name)
+            d, s = mean_se(*m) if m[0] >= 2 else (m[1] / max(m[0], 1), np.inf)
+            diff[a, b], diff[b, a] = d * scale, -d * scale
+            se[a, b] = se[b, a] = s * scale
+    c = pairwise_max_t(np.where(np.isfinite(se), se, 0.0))
+    lo, hi = mcb_intervals(diff, se, c)
+    return lo, hi, c
+
+
+def sweep_table(spec, total: dict, mode: str = "hands", group: list[int] | None = None,
+                labels: list | None = None) -> pd.DataFrame:
+    """Per arm: mean seat-0 score (games: net per game) and win rate with CIs, the paired
+    difference to the best arm of the group with its 95% CI, the arm's simultaneous interval
+    against the best of the others (``mcb_lo``/``mcb_hi``, :data:`BEST_METHOD`; games: games
+    won) and whether it is indistinguishable from the best (not shown worse).  ``attrs``:
+    ``method`` and the critical value ``mcb_c``."""
+    idx = group if group is not None else list(range(len(total["arms"])))
+    thresholds = labels if labels is not None else list(spec.thresholds)
+    mean_name, scale = ("net0", 1.0) if mode == "games" else spec.focus()
+    ests = [_arm_estimates(total, i, mean_name, scale) for i in idx]
+    focus, focus_scale = ("win0", 1.0) if mode == "games" else (mean_name, scale)
+    key = (lambda e: e["win"].value) if mode == "games" else (lambda e: e["mean"].value)
+    best_k = max(range(len(idx)), key=lambda k: key(ests[k]))
+    lo, hi, c = mcb(total, idx, focus, focus_scale)
+    rows = []
+    for k, i in enumerate(idx):
+        e = ests[k]
+        if k == best_k:
+            d, nz = Estimate(0.0, 0.0, 0.0, e["mean"].n), 0
+        else:
+            d, nz = _pair(total, i, idx[best_k], focus)
+            d = d.scaled(focus_scale)
+        rows.append({
+            "threshold": thresholds[k], "n": e["mean"].n,
+            "mean": e["mean"].value, "mean_lo": e["mean"].lo, "mean_hi": e["mean"].hi,
+            "win_rate": e["win"].value, "win_lo": e["win"].lo, "win_hi": e["win"].hi,
+            "diff_to_best": d.value, "diff_lo": d.lo, "diff_hi": d.hi, "hands_differing": nz,
+            "mcb_lo": float(lo[k]), "mcb_hi": float(hi[k]),
+            "best": k == best_k,
+            "indistinguishable": not hi[k] < 0,
+        })
+    table = pd.DataFrame(rows)
+    table.attrs.update(method=BEST_METHOD, mcb_c=c)
+    return table
+
+
+def knock_chart(spec, by_turn: dict) -> pd.DataFrame:
+    """Cells bucket x threshold d (d > smallest threshold): EV margin of knocking at
+    ``prev < deadwood <= d`` versus playing on (arm d minus arm prev of that bucket, paired),
+    its 95% CI, two-sided p-value, Holm-adjusted p-value over all cells and the call."""
+    n_t = len(spec.thresholds)
+    name, scale = spec.focus()
+    rows = []
+    for g, b in enumerate(BUCKETS):
+        for k in range(1, n_t):
+            i, j = g * n_t + k, g * n_t + k - 1
+            m, nz = _pair_moments(by_turn, i, j, name)
+            e = mean_from_moments(*m).scaled(scale)
+            rows.append({"bucket": b, "threshold": spec.thresholds[k], "prev": spec.thresholds[k - 1],
+                         "margin": e.value, "lo": e.lo, "hi": e.hi, "n": e.n, "hands_affected": nz,
+                         "p": p_value(*m)})
+    chart = pd.DataFrame(rows)
+    chart["p_holm"] = holm(chart["p"].to_numpy())
+    called = chart["p_holm"] < ALPHA
+    chart["decision"] = np.where(called, np.where(chart["margin"] > 0, "knock", "play on"), "can't tell")
+    chart.attrs["method"] = CHART_METHOD
+    return chart
+
+
+def cell_label(threshold: int, prev: int) -> str:
+    """A chart column: 'd' for consecutive thresholds, else the range 'prev+1-d' it covers."""
+    return str(threshold) if threshold - prev == 1 else f"{prev + 1}-{threshold}"
+
+
+def chart_policy(spec, chart: pd.DataFrame, best: int) -> dict[str, int]:
+    """Per bucket, the threshold of the chart's policy (:data:`POLICY_RULE`)."""
+    policy = {}
+    for b in BUCKETS:
+        cells = chart[chart["bucket"] == b]
+        called = np.where(cells["decision"] != "can't tell", cells["margin"], 0.0)
+        gain = np.concatenate([[0.0], np.cumsum(called)])     # per threshold, vs the smallest
+        top = [t for t, g in zip(spec.thresholds, gain) if g == gain.max()]
+        policy[b] = int(min(top, key=lambda t: (abs(t - best), t)))
+    return policy
+
+
+def policy_summary(spec, total: dict, thresholds: dict[str, int], best: int) -> dict:
+    """The policy stage (arm 0 the chart's policy, arm 1 the best single threshold, the same
+    deals): both means, the paired difference with its 95% CI and the verdict: ``better`` (CI
+    above 0), ``worse`` (below 0: flagged, not advice), ``can't tell`` or ``same`` (never
+    differed).  JSON-able."""
+    name, scale = spec.focus()
+    pol, one = (_arm_estimates(total, i, name, scale) for i in (0, 1))
+    d, nz = _pair(total, 0, 1, name)
+    d = d.scaled(scale)
+    verdict = "same" if nz == 0 else ("better" if d.lo > 0 else "worse" if d.hi < 0 else "can't tell")
+    return {"thresholds": dict(thresholds), "best_single": best, "n": d.n, "rule": POLICY_RULE,
+            "policy_mean": pol["mean"].value, "policy_lo": pol["mean"].lo, "policy_hi": pol["mean"].hi,
+            "best_mean": one["mean"].value, "best_lo": one["mean"].lo, "best_hi": one["mean"].hi,
+            "diff": d.value, "diff_lo": d.lo, "diff_hi": d.hi, "hands_differing": nz,
+            "verdict": verdict, "advice": verdict != "worse"}
+
+
+def by_turn_tables(spec, by_turn: dict) -> dict[str, pd.DataFrame]:
+    n_t = len(spec.thresholds)
+    return {b: sweep_table(spec, by_turn, group=list(range(g * n_t, (g + 1) * n_t)))
+            for g, b in enumerate(BUCKETS)}
+
+
+def bucket_label(spec, b: str) -> str:
+    m, late = spec.buckets
+    if spec.bucket_by == "stock":
+        return {"early": f"early (stock > {m})", "mid": f"mid (stock {late + 1}-{m})",
+                "late": f"late (stock <= {late})"}[b]
+    return {"early": f"early (own turns 1-{m - 1})", "mid": f"mid (turns {m}-{late - 1})",
+            "late": f"late (turns {late}+)"}[b]
