@@ -374,10 +374,14 @@ def _card_bit(suit, rank):
 
 
 @njit(cache=True)
-def layoff_deadwood(def_mask, melds, n_melds, run_value, suit_total, rank_value, max_run):
+def layoff_deadwood(def_mask, melds, n_melds, run_value, suit_total, rank_value, max_run,
+                    deadwood_only=False):
     """Defender's minimum deadwood when it may lay off onto the knocker's melds (chained on
-    runs: every prefix of the cards extending a run end is an option).  Returns
-    (deadwood, laid_off_mask) of the best choice."""
+    runs: every prefix of the cards extending a run end is an option).  ``deadwood_only``
+    (Gin's ``layoff_mode=seed``): the defender first takes a minimum-deadwood arrangement of
+    its own cards and lays off only its deadwood cards, i.e. a laid-off set L counts only if
+    ``deadwood(hand - L) + value(L)`` is the hand's deadwood.  Returns (deadwood,
+    laid_off_mask) of the best choice."""
     # options: chains (ordered card lists) and set completions
     chain_cards = np.zeros((2 * MAX_MELDS, 13), dtype=np.uint64)
     chain_len = np.zeros(2 * MAX_MELDS, dtype=np.int64)
@@ -418,7 +422,8 @@ def layoff_deadwood(def_mask, melds, n_melds, run_value, suit_total, rank_value,
             if ln2:
                 chain_len[n_chains] = ln2
                 n_chains += 1
-    best = deadwood(def_mask, run_value, suit_total, rank_value)
+    full = deadwood(def_mask, run_value, suit_total, rank_value)
+    best = full
     best_laid = np.uint64(0)
     if n_chains == 0:
         return best, best_laid
@@ -438,6 +443,8 @@ def layoff_deadwood(def_mask, melds, n_melds, run_value, suit_total, rank_value,
             for t in range(take[j]):
                 laid |= chain_cards[j, t]
         d = deadwood(def_mask & ~laid, run_value, suit_total, rank_value)
+        if deadwood_only and d + hand_value(laid, suit_total) != full:
+            continue
         if d < best:
             best = d
             best_laid = laid

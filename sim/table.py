@@ -23,7 +23,10 @@ Kernels (all ``cache=True``, arrays and scalars only):
   :func:`hit_closure` (hits chained along runs), :func:`apply_hits`, :func:`add_spread`,
   :func:`lay_plan` (carry out a plan), :func:`claim_spreads` (card conservation, legality);
 * :func:`enum_melds` (every meld a hand can lay down) and the turn planner :func:`plan_play`
-  (which spreads and hits to make: go out if possible, else leave the lowest count).
+  (which spreads and hits to make: go out if possible, else leave the lowest count);
+* the end of a hand: :func:`lay_down_plan` / :func:`lay_down_all` (every hand lays down what
+  it can, lowest count left, no discard: Tonk's stock-out lay-down) and :func:`check_open_table`
+  (debug: card conservation, legal spreads, hand sizes).
 
 Python helper: :func:`spread_kind`.
 
@@ -48,8 +51,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import popcount
+from .bits import bit, claim_cards, popcount
 from .cards import N_RANKS, N_SUITS, SUIT_SHIFT, value_table
+from .trace import E_HIT, E_SPREAD, log
 
 BOOK, RUN = 0, 1          # spread kinds: book (set) and run
 MAX_SPREADS = 18          # table capacity: 52 // 3 = 17 spreads at most
@@ -285,6 +289,30 @@ def lay_plan(hand, owner, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards, n_sp,
 
 
 @njit(cache=True)
+def check_open_table(hands, max_hand, stock, stock_pos, discard, n_pile, sp_kind, sp_cards, n_sp, n_cards):
+    """Debug: every card of the pack exactly once (hands, ``stock[stock_pos:]``,
+    ``discard[:n_pile]``, spreads); spreads legal; hands hold <= ``max_hand`` cards.
+    Raises ValueError."""
+    seen = U0
+    n = 0
+    for s in range(hands.shape[0]):
+        if hands[s] & seen:
+            raise ValueError("card conservation: a card is in two hands")
+        if popcount(hands[s]) > max_hand:
+            raise ValueError("a hand holds too many cards")
+        seen |= hands[s]
+        n += popcount(hands[s])
+    seen, k = claim_cards(seen, stock, stock_pos, stock.shape[0])
+    n += k
+    seen, k = claim_cards(seen, discard, 0, n_pile)
+    n += k
+    seen, k = claim_spreads(seen, sp_kind, sp_cards, n_sp)
+    n += k
+    if n != n_cards or seen != FULL:
+        raise ValueError("card conservation: cards missing")
+
+
+@njit(cache=True)
 def claim_spreads(seen, sp_kind, sp_cards, n_sp):
     """Card conservation for the table: add the cards of the first ``n_sp`` spreads to the
     uint64 ``seen``, raising ValueError on an illegal spread or a card already seen.
@@ -430,6 +458,58 @@ def plan_play(hand, taken, run_hm, book_hm, spread_ok, hit_ok, must, needs_new, 
         return NO_PLAN, -1, -1, U0
     return best, ba, bb, bh
 
+
+@njit(cache=True)
+def lay_down_plan(hand, run_hm, book_hm, mm, mk):
+    """The spreads and hits that leave ``hand`` the lowest count when no discard follows (a
+    lay-down at the end of a hand): ``(count, a, b, hits)``, a and b as :func:`plan_play`'s."""
+    nm = enum_melds(hand, mm, mk)
+    best = hand_value(hand)
+    ba = -1
+    bb = -1
+    bh = U0
+    for a in range(-1, nm):
+        ua = mm[a] if a >= 0 else U0
+        for b in range(a, nm):
+            ub = U0
+            if b != a:
+                if a < 0:
+                    break
+                ub = mm[b]
+                if ua & ub:
+                    continue
+            rest = hand & ~(ua | ub)
+            hits = hit_closure(rest, run_hm, book_hm, U0)
+            v = hand_value(rest & ~hits)
+            if v < best:
+                best = v
+                ba = a
+                bb = b if b != a else -1
+                bh = hits
+    return best, ba, bb, bh
+
+
+@njit(cache=True)
+def lay_down_all(hands, first, sp_owner, sp_kind, sp_cards, n_sp, mm, mk, debug, trace):
+    """Every hand lays down what it can (:func:`lay_down_plan`), in turn order from seat
+    ``first``, each seeing the table left by the seats before it (Tonk's stock-out lay-down).
+    Hands and table updated in place, events logged to ``trace``; returns the new number of
+    spreads."""
+    n = hands.shape[0]
+    for k in range(n):
+        s = (first + k) % n
+        run_hm, book_hm = table_hit_masks(sp_kind, sp_cards, n_sp)
+        if not can_lay(hands[s], run_hm, book_hm):
+            continue
+        _, a, b, hits = lay_down_plan(hands[s], run_hm, book_hm, mm, mk)
+        n_old = n_sp
+        hands[s], n_sp, _ = lay_plan(hands[s], s, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards, n_sp, debug)
+        for i in range(n_old, n_sp):
+            log(trace, E_SPREAD, s, np.int64(sp_cards[i]), 0)
+        for c in range(64):
+            if hits & bit(c):
+                log(trace, E_HIT, s, c, 0)
+    return n_sp
 
 
 # ----------------------------------------------------------------------------------------

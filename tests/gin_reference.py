@@ -22,6 +22,7 @@ Supported strategy parameters: every ``threshold`` parameter except ``random_tie
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 
 import naive
 import numpy as np
@@ -49,6 +50,9 @@ DEFAULT_RULES = {
     "oklahoma": False,
     "big_gin": False,
     "big_gin_bonus": 31,
+    "undercut_on_tie": True,
+    "openspiel_wall": False,
+    "layoff_mode": "joint",
 }
 DEFAULT_STRATEGY = {p.name: p.default for p in PARAMS}
 
@@ -115,11 +119,15 @@ def knock_threshold(s: dict, own_turn: int, stock_left: int) -> int:
 
 
 def wants_upcard(s: dict, hand: set, up: int) -> bool:
-    """upcard=0: take it if it forms a meld with the hand, i.e. the 11 cards' minimum deadwood
-    is below the hand's deadwood plus the upcard's value (the upcard is melded in every minimum
-    arrangement of the 11 cards).  upcard=1: take it if, after the best legal discard (any hand
-    card: the taken card may not be thrown back), the deadwood drops by >= upcard_gain."""
+    """upcard_knock >= 0: take it if some discard other than the upcard then leaves deadwood
+    <= upcard_knock.  Else upcard=0: take it if it forms a meld with the hand, i.e. the 11
+    cards' minimum deadwood is below the hand's deadwood plus the upcard's value (the upcard is
+    melded in every minimum arrangement of the 11 cards).  upcard=1: take it if, after the best
+    legal discard (any hand card: the taken card may not be thrown back), the deadwood drops by
+    >= upcard_gain."""
     h11 = frozenset(hand | {up})
+    if s["upcard_knock"] >= 0 and min(dw(h11 - {c}) for c in hand) <= s["upcard_knock"]:
+        return True
     base = dw(frozenset(hand))
     if s["upcard"] == 0:
         return dw(h11) < base + VALUES[up]
@@ -130,10 +138,16 @@ def wants_upcard(s: dict, hand: set, up: int) -> bool:
 def choose_discard(s: dict, hand: frozenset, forbidden: set, opp_picked: set):
     """Minimise deadwood_after + near_weight * near + opp_weight * danger over the legal
     discards; ties go to the highest card: highest rank, then highest suit code (C, D, H, S).
-    Returns (card, deadwood after)."""
+    Returns (card, deadwood after).  discard_rule=1: the highest legal card that is deadwood
+    in some minimum arrangement of the hand (discarding it lowers the deadwood by its value),
+    if there is one."""
     if s["random_ties"] != 0:
         raise NotImplementedError("the reference supports random_ties=0 only")
     legal = sorted((c for c in hand if c not in forbidden), key=lambda c: (rank(c), suit(c)), reverse=True)
+    if s["discard_rule"] == 1:
+        for c in legal:
+            if dw(hand - {c}) == dw(hand) - VALUES[c]:
+                return c, dw(hand - {c})
     best = None
     for c in legal:  # highest first; only a strictly better score replaces the current choice
         rest = hand - {c}
@@ -172,6 +186,21 @@ def shown_melds(knocker_hand: frozenset, arrange: int) -> list[frozenset]:
         used |= m
     assert sum(VALUES[c] for c in knocker_hand - used) == dw(knocker_hand), "shown arrangement not minimal"
     return melds
+
+
+def seed_layoff_deadwood(defender: frozenset, melds: list[frozenset]) -> int:
+    """layoff_mode=seed: the defender arranges its own cards first (minimum deadwood), then
+    lays off deadwood cards only: brute force over the sets L that can be laid off and are
+    deadwood in some minimum arrangement (the rest's deadwood + value(L) is the minimum)."""
+    full = dw(defender)
+    candidates = sorted(c for c in defender if any(naive._may_join(c, m) for m in melds))
+    best = full
+    for k in range(1, len(candidates) + 1):
+        for laid in combinations(candidates, k):
+            rest = defender - set(laid)
+            if dw(rest) + sum(VALUES[c] for c in laid) == full and naive.layoff_assignment(laid, melds):
+                best = min(best, dw(rest))
+    return best
 
 
 # --------------------------------------------------------------------------------------------
@@ -222,15 +251,22 @@ class _Hand:
             outcome, winner, dd, pts = GIN, knocker, raw, raw + self.rules["gin_bonus"]
         else:
             if self.strat[d]["layoff"]:
-                dd = naive.layoff_deadwood(dh, shown_melds(kh, self.strat[knocker]["arrange"]))
+                melds = shown_melds(kh, self.strat[knocker]["arrange"])
+                if self.rules["layoff_mode"] == "seed":
+                    dd = seed_layoff_deadwood(dh, melds)
+                else:
+                    dd = naive.layoff_deadwood(dh, melds)
             else:
                 dd = raw
-            if dd <= knock_dw:  # undercut, ties to the defender
+            if dd < knock_dw or (dd == knock_dw and self.rules["undercut_on_tie"]):  # undercut
                 outcome, winner, pts = UNDERCUT, d, knock_dw - dd + self.rules["undercut_bonus"]
+            elif dd == knock_dw:  # undercut_on_tie off: a tie scores nothing, nobody wins
+                outcome, winner, pts = KNOCK, -1, 0
             else:
                 outcome, winner, pts = KNOCK, knocker, dd - knock_dw
         scores = [0, 0]
-        scores[winner], scores[1 - winner] = pts, -pts
+        if winner >= 0:
+            scores[winner], scores[1 - winner] = pts, -pts
         dws = [0, 0]
         dws[knocker], dws[d] = knock_dw, dd
         return self._end(knocker, outcome, stock_left, score0=scores[0], score1=scores[1],
@@ -262,9 +298,18 @@ class _Hand:
         self.pile.append(c)
         if after <= min(self.limit, knock_threshold(s, self.own_turns[p], stock_left)):
             return self._showdown(p, after, False, stock_left)
-        if stock_left <= self.rules["void_stock_left"] or self.turns >= MAX_TURNS:
+        # openspiel_wall: after a stock draw the next player may still knock with the upcard
+        wall = self.rules["openspiel_wall"] and not from_pile
+        if (stock_left <= self.rules["void_stock_left"] and not wall) or self.turns >= MAX_TURNS:
             return self._void(p, stock_left)
         return False
+
+    def wall_knock(self, p: int) -> bool:
+        """At the wall: taking the upcard, can p knock (best discard other than the upcard
+        within the rules' limit and the strategy's threshold)?"""
+        h11 = frozenset(self.hands[p] | {self.pile[-1]})
+        best = min(dw(h11 - {c}) for c in self.hands[p])
+        return best <= min(self.limit, knock_threshold(self.strat[p], self.own_turns[p] + 1, len(self.stock)))
 
     def play(self) -> dict:
         non_dealer = 1 - self.dealer
@@ -280,8 +325,14 @@ class _Hand:
             else:  # both passed: the non-dealer must draw from the stock
                 p, force_stock = non_dealer, True
         while True:
-            from_pile = (not force_stock and bool(self.pile)
-                         and wants_upcard(self.strat[p], self.hands[p], self.pile[-1]))
+            if self.rules["openspiel_wall"] and len(self.stock) <= self.rules["void_stock_left"] and not force_stock:
+                if not self.wall_knock(p):  # the wall: pass, the hand is void
+                    self._void(p, len(self.stock))
+                    return self.row
+                from_pile = True
+            else:
+                from_pile = (not force_stock and bool(self.pile)
+                             and wants_upcard(self.strat[p], self.hands[p], self.pile[-1]))
             force_stock = False
             if self.turn(p, from_pile):
                 return self.row

@@ -69,6 +69,91 @@ def test_undercut_on_tie_goes_to_defender():
     assert play(deck, rules={"undercut_bonus": 10})["score1"] == 10
 
 
+def test_tie_scores_nothing_without_undercut_on_tie():
+    # the deal of test_undercut_on_tie_goes_to_defender: both deadwoods 3 (OpenSpiel's rule)
+    deck = deck_for("AS 2S 3S 4H 5H 6H 7D 8D 9D QC", "7C 8C 9C TH JH QH KS KD KC 3D", "5C", "3C")
+    row = play(deck, rules={"undercut_on_tie": False})
+    assert row["outcome"] == gin.O_KNOCK and row["ender"] == 0 and row["winner"] == -1
+    assert row["deadwood0"] == row["deadwood1"] == 3 and row["knock_deadwood"] == 3
+    assert row["score0"] == row["score1"] == row["points"] == 0
+
+
+def test_layoff_mode_seed_lays_off_deadwood_of_the_defenders_own_arrangement():
+    # knocker: 5-6-7S, 4-5-6H, 7-8-9D + 2C (deadwood 2).  The defender's minimum arrangement
+    # is 8-8-8 (S H C) with deadwood AH 2H 7H AD QD 6C 7C (34).  joint: break the set, lay off
+    # 8S on 5-6-7S and 7H 8H on 4-5-6H, meld 6-7-8C: AH 2H AD QD = 14.  seed: lay off the
+    # deadwood 7H only: 34 - 7 = 27.
+    deck = deck_for("5S 6S 7S 4H 5H 6H 7D 8D 9D QC", "8S AH 2H 7H 8H AD QD 6C 7C 8C", "3C", "2C")
+    joint = play(deck)
+    assert joint["outcome"] == gin.O_KNOCK and joint["deadwood0"] == 2
+    assert joint["deadwood1"] == 14 and joint["score0"] == 12
+    seed = play(deck, rules={"layoff_mode": "seed"})
+    assert seed["deadwood1"] == 27 and seed["score0"] == 25
+
+
+def play_position(hands, stock, pile_top, rules, to_move=0, turns=40, strategies="simple"):
+    """Play on from a constructed position: two hands, the stock (top first) and the top
+    discard; every other card lies below it in the pile."""
+    hand_codes = [list(parse_cards(h)) for h in hands]
+    stock, top = list(parse_cards(stock)), list(parse_cards(pile_top))
+    used = set(hand_codes[0] + hand_codes[1] + stock + top)
+    pile = np.array([c for c in standard_pack() if c not in used] + top, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    deck[52 - len(stock):] = stock
+    state = np.zeros(gin.S_WIDTH, dtype=np.int64)
+    state[gin.S_SP], state[gin.S_NPILE], state[gin.S_TURNS] = 52 - len(stock), len(pile), turns
+    state[gin.S_OWN0], state[gin.S_OWN1], state[gin.S_TO_MOVE] = turns // 2, turns // 2, to_move
+    state[gin.S_LIMIT] = rules.get("knock_limit", 10)
+    masks = np.array([sum(1 << int(c) for c in h) for h in hand_codes], dtype=np.uint64)
+    pile_buf = np.zeros(52, dtype=np.int64)
+    pile_buf[:len(pile)] = pile
+    t = gin._TABLES
+    row = np.zeros(len(COLS), dtype=np.int64)
+    gin.play_from_state(gin.GinRules.from_options(rules).to_array(), strategy_matrix(parse_strategies(strategies, "gin", 2)),
+                        masks, deck, pile_buf, np.zeros(2, dtype=np.uint64), state, t.run_value, t.run_cover,
+                        t.run_starts, t.suit_total, t.rank_value, np.zeros((2, 1), dtype=np.uint64), row, True,
+                        NO_TRACE)
+    return {name: int(row[i]) for name, i in C.items()}
+
+
+@pytest.mark.parametrize("wall, limit, outcome, ender", [
+    (False, 10, gin.O_VOID, 0),   # seat 0's discard leaves 2 stock cards: void at once
+    (True, 10, gin.O_KNOCK, 1),   # the wall: seat 1 takes 9D (7-8-9D), discards KC, knocks with 10
+    (True, 9, gin.O_VOID, 1),     # the wall: 10 is over the limit, seat 1 passes, void
+])
+def test_openspiel_wall_lets_the_next_player_knock_only_with_the_upcard(wall, limit, outcome, ender):
+    # seat 0 draws KS (stock 3 -> 2), cannot use it and discards its highest card, 9D
+    defender = "AC 3C 5C 7C 2H 4D 6S 8H 4S"
+    row = play_position(["9D " + defender, "AS 2S 3S 4H 5H 6H 7D 8D QC KC"], "KS JD TD", "QH",
+                        {"openspiel_wall": wall, "knock_limit": limit})
+    assert row["outcome"] == outcome and row["ender"] == ender and row["stock_left"] == 2
+    if outcome == gin.O_KNOCK:
+        assert row["knock_deadwood"] == 10 and row["turns"] == 42
+        assert row["deadwood0"] == dw(defender + " KS") - 4  # 4S laid off on A-2-3S
+        assert row["score1"] == row["deadwood0"] - 10
+
+
+def test_openspiel_simple_takes_the_upcard_to_knock():
+    # QH melds with nothing, but taking it and discarding KC leaves deadwood 10: SimpleGinRummyBot
+    # takes it and knocks at once; simple passes it and knocks after drawing 2H (deadwood 2)
+    deck = deck_for("AS 2S 3S 4H 5H 6H 7D 8D 9D KC", "2C 4C 6C 8C TC 2D 4D 6D QS JD", "QH", "2H")
+    bot = play(deck, strategies="openspiel-simple")
+    assert bot["ender"] == 0 and bot["turns"] == 1 and bot["knock_deadwood"] == 10
+    assert play(deck)["knock_deadwood"] == 2
+
+
+def test_openspiel_discard_rule_throws_the_highest_legal_deadwood_card():
+    from sim.strategies import knock as K
+    t = gin._TABLES
+    srow = parse_strategies("openspiel-simple", "gin", 1)[0].row
+    hand = np.uint64(sum(1 << int(c) for c in parse_cards("5S 5H 5D 5C 7D 8D 9D JD QC KC 2H")))
+    st = np.zeros(1, dtype=np.uint64)
+    for forbidden, want in (("", "KC"), ("KC", "QC"), ("KC QC", "JD")):
+        fmask = np.uint64(sum(1 << int(c) for c in parse_cards(forbidden)))
+        code, after = K.choose_discard(srow, hand, fmask, np.uint64(0), t.run_value, t.suit_total, t.rank_value, st)
+        assert code == parse_cards(want)[0] and after == dw("5S 5H 5D 5C 7D 8D 9D JD QC KC 2H") - VALUES[code]
+
+
 def test_chained_layoff_on_knockers_run():
     # knocker ends with 5-6-7S, 4-5-6H, 7-8-9D + 2C (deadwood 2); defender lays off 8S then
     # 9S (the second only after the first) onto 5-6-7S: deadwood 20 -> 3
@@ -161,9 +246,9 @@ def test_void_when_discard_leaves_void_stock_left(void_left):
 
 
 STRATS = ["simple", "tracker", "gin-hunter", "patient", "threshold(random_ties=1,upcard=1,upcard_gain=3,arrange=1)",
-          "threshold(knock=5,gin_after=6,bucket_by=1,mid_from=15,knock_mid=3)"]
+          "threshold(knock=5,gin_after=6,bucket_by=1,mid_from=15,knock_mid=3)", "openspiel-simple"]
 RULESETS = [{}, {"discard_stock_draw": True}, {"oklahoma": True}, {"big_gin": True, "first_upcard_offer": False},
-            {"knock_limit": 0}]
+            {"knock_limit": 0}, {"undercut_on_tie": False, "openspiel_wall": True, "layoff_mode": "seed"}]
 
 
 @settings(max_examples=40, deadline=None)

@@ -43,6 +43,10 @@ CONFIGS = [(s, r, DEALS) for s in STRATEGIES for r in RULES] + [
     (("threshold(knock=5,gin_after=6,bucket_by=1,mid_from=15,late_from=8,knock_mid=3,knock_late=1,arrange=1),"
       "threshold(upcard=1,upcard_gain=0,near_weight=1,opp_weight=4,arrange=1)"), {"discard_stock_draw": True}, DEALS),
     ("gin-hunter", {"big_gin": True, "knock_limit": 0, "first_upcard_offer": False}, DEALS),
+    # OpenSpiel's rules and bot (scripts/crosscheck_openspiel.py); the seed's layoffs; the wall
+    ("openspiel-simple", {"undercut_on_tie": False, "discard_stock_draw": True, "openspiel_wall": True}, DEALS),
+    ("simple,gin-hunter", {"layoff_mode": "seed", "undercut_on_tie": False}, DEALS),
+    ("gin-hunter,openspiel-simple", {"openspiel_wall": True, "layoff_mode": "seed"}, DEALS),
 ]
 SEED = 20040
 
@@ -128,6 +132,11 @@ HAND_BUILT = [
      {"discard_stock_draw": True, "knock_limit": 9}),
     (deck_for("AS 2S 4H 5H 6H 7H 8C 9C TC JC", "2C 4C 6C QC KC 2D 4D 6D QS JD", "3S"), "simple", {"big_gin": True}),
     (deck_for("AS 2S 4H 5H 6H 7H 8C 9C TC JC", "2C 4C 6C QC KC 2D 4D 6D QS JD", "3S"), "simple", {}),
+    (deck_for("AS 2S 3S 4H 5H 6H 7D 8D 9D QC", "7C 8C 9C TH JH QH KS KD KC 3D", "5C", "3C"), "simple",
+     {"undercut_on_tie": False}),
+    (deck_for("5S 6S 7S 4H 5H 6H 7D 8D 9D QC", "8S AH 2H 7H 8H AD QD 6C 7C 8C", "3C", "2C"), "simple",
+     {"layoff_mode": "seed"}),
+    (deck_for("AS 2S 3S 4H 5H 6H 7D 8D 9D KC", "2C 4C 6C 8C TC 2D 4D 6D QS JD", "QH", "2H"), "openspiel-simple", {}),
 ]
 
 

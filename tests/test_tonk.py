@@ -21,6 +21,7 @@ from sim.strategies import (
     strategy_matrix,
 )
 from sim.strategies import tonk as ST
+from sim.trace import NO_TRACE
 from sim.variants import get_variant, hand_columns
 from sim.variants import tonk as TK
 
@@ -69,7 +70,9 @@ def test_variant_is_registered_with_its_columns():
 def test_rules_defaults_and_docstring_table():
     r = TK.TonkRules()
     assert (r.players, r.tonk_deal_min, r.tonk_tie_new_dealer, r.no_upcard, r.must_spread,
-            r.tonk_out_needs_new_spread) == (2, 49, True, False, False, False)
+            r.tonk_out_needs_new_spread, r.stockout_laydown, r.knocker_tie_paid) == (
+        2, 49, True, False, False, False, True, False)
+    assert TK.TonkRules.VERSION == 2  # 2: the stock-out lay-down is on by default
     for f in TK.TonkRules.options():
         assert f"| {f.name}" in TK.__doc__ and f.metadata["help"]
     assert TK.TonkRules.from_options(["tonk_deal_min=50", "must_spread=on"]).tonk_deal_min == 50
@@ -111,9 +114,9 @@ def test_kernel_refuses_mismatched_inputs():
 
 # --- payouts straight from rules/tonk.md -----------------------------------------------------
 
-def settle_knock(counts, knocker):
+def settle_knock(counts, knocker, tie_paid=False):
     pay = np.zeros(len(counts), dtype=np.int64)
-    outcome = TK.OUTCOMES[TK.settle_knock(np.array(counts, dtype=np.int64), knocker, pay)]
+    outcome = TK.OUTCOMES[TK.settle_knock(np.array(counts, dtype=np.int64), knocker, pay, tie_paid)]
     return outcome, pay.tolist()
 
 
@@ -132,6 +135,16 @@ def test_knock_payouts(counts, knocker, outcome, pay):
     assert ref.knock_payout(counts, knocker) == (outcome, pay)
 
 
+@pytest.mark.parametrize("counts, knocker, pay", [
+    ([5, 5], 0, [-2, 2]),                 # 2x to the tied seat; the 1x each tied seat gets cancel
+    ([5, 5, 9], 0, [-1, 3, -2]),          # the knocker is paid as one of the tied lowest
+    ([6, 9, 6, 2], 2, [1, -1, -5, 5]),    # not tied for lowest: as without the option
+    ([3, 20], 0, [1, -1]),                # strictly lowest: knock won as always
+])
+def test_knocker_tie_paid_collects_as_one_of_the_tied_lowest(counts, knocker, pay):
+    assert settle_knock(counts, knocker, True)[1] == pay == ref.knock_payout(counts, knocker, True)[1]
+
+
 @pytest.mark.parametrize("counts, pay", [([3, 9], [1, -1]), ([3, 3], [0, 0]),
                                          ([3, 3, 7], [1, 1, -2]), ([8, 2, 5, 2], [-2, 2, -2, 2]),
                                          ([4, 4, 4], [0, 0, 0])])
@@ -146,8 +159,9 @@ def test_stock_out_pays_the_lowest_and_each_tied_lowest(counts, pay):
 def test_settlements_match_reference_and_sum_to_zero(n, data):
     counts = data.draw(hs.lists(hs.integers(0, 50), min_size=n, max_size=n))
     knocker = data.draw(hs.integers(0, n - 1))
-    o, pay = settle_knock(counts, knocker)
-    assert (o, pay) == ref.knock_payout(counts, knocker) and sum(pay) == 0
+    tie_paid = data.draw(hs.booleans())
+    o, pay = settle_knock(counts, knocker, tie_paid)
+    assert (o, pay) == ref.knock_payout(counts, knocker, tie_paid) and sum(pay) == 0
     got = np.zeros(n, dtype=np.int64)
     TK.settle_lowest(np.array(counts, dtype=np.int64), got)
     assert got.tolist() == ref.stock_out_payout(counts) and got.sum() == 0
@@ -171,6 +185,11 @@ def test_drop_strictly_lowest_wins_single_stake():
 def test_drop_tied_pays_double_plus_lowest_single():
     res = play(["AS 4H", "2D 3D"], "drop,simple", stock=STOCK, discard="7C")
     assert res["outcome"] == "knock_caught" and res["pay"].tolist() == [-3, 3]
+
+
+def test_drop_tied_with_knocker_tie_paid_pays_double_only():
+    res = play(["AS 4H", "2D 3D"], "drop,simple", stock=STOCK, discard="7C", rules={"knocker_tie_paid": True})
+    assert res["outcome"] == "knock_caught" and res["pay"].tolist() == [-2, 2]
 
 
 def test_drop_waits_for_min_turn_and_not_when_forbidden():
@@ -216,6 +235,23 @@ def test_stock_out_when_the_next_player_declines_the_discard():
     assert res["counts"].tolist() == [11, 5, 20, 19] and res["pay"].tolist() == [-1, 3, -1, -1]
     res = play(["AS 4H", "2S 3D", "JC QC"], "simple", stock="", discard="7C")
     assert res["pay"].tolist() == [1, 1, -2]  # both lowest paid by everyone
+
+
+@pytest.mark.parametrize("laydown, counts, pay, n_spreads", [
+    (True, [11, 9, 6], [-1, -1, 2], 1),   # seat 1 lays 2-3-4S, then seat 2 hits 5S on it
+    (False, [11, 18, 11], [1, -2, 1], 0),  # hands compared as they are: seats 0 and 2 tie
+])
+def test_stock_out_lay_down_in_turn_order_from_the_player_to_move(laydown, counts, pay, n_spreads):
+    # seat 0 declines 7C with the stock empty; it lays down first, so its AS cannot go on the
+    # 2-3-4S that seat 1 spreads after it
+    res = play(["AS KH", "2S 3S 4S 9D", "5S 6D"], "simple", stock="", discard="7C",
+               rules={"stockout_laydown": laydown})
+    assert res["outcome"] == "stock_out" and res["ender"] == 0
+    assert res["counts"].tolist() == counts and res["pay"].tolist() == pay
+    p = res["position"]
+    assert p["ctr"][TK.C_SPREADS] == n_spreads
+    if laydown:
+        assert p["sp_owner"][0] == 1 and int(p["sp_cards"][0]) == mask("2S 3S 4S 5S")
 
 
 def test_stock_out_player_may_take_a_useful_discard_first():
@@ -326,7 +362,7 @@ SPECS = ["simple", "drop", "hold", "careful", "tonk(spread_eagerness=0.5,hit=0,m
 def test_random_play_keeps_every_invariant(n, seed, data):
     spec = ",".join(data.draw(hs.sampled_from(SPECS)) for _ in range(n))
     rules = {k: data.draw(hs.booleans()) for k in ("no_upcard", "must_spread", "tonk_out_needs_new_spread",
-                                                     "tonk_tie_new_dealer")}
+                                                     "tonk_tie_new_dealer", "stockout_laydown", "knocker_tie_paid")}
     rules["tonk_deal_min"] = data.draw(hs.sampled_from([49, 50]))
     # debug=True: card conservation, legal spreads and hand sizes checked at every turn
     rows = run_rows(n, spec, seed=seed, first=data.draw(hs.integers(0, 10**6)), count=60, **rules)
@@ -353,7 +389,7 @@ def check_rows(rows, n, rules):
     assert (kc[knock] == counts[knock][np.arange(knock.sum()), ender[knock]]).all()
     assert (kc[~knock] == -1).all() and (kt[~knock] == -1).all() and (kt[knock] >= 1).all()
     for i in idx[knock]:
-        o, pay = ref.knock_payout(counts[i].tolist(), int(ender[i]))
+        o, pay = ref.knock_payout(counts[i].tolist(), int(ender[i]), rules.get("knocker_tie_paid", False))
         assert TK.OUTCOMES[outcome[i]] == o and scores[i].tolist() == pay
     for i in idx[outcome == TK.O_STOCK_OUT]:
         assert scores[i].tolist() == ref.stock_out_payout(counts[i].tolist())
@@ -478,6 +514,33 @@ def test_plan_play_finds_the_best_spreads_and_hits(data):
     if score >= 2000:
         top = ref._highest([c for c in rest_cards if c != taken])
         assert score == 2000 + ref.count(rest_cards) - ref.VALUES[top]
+
+
+@given(data=hs.data())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_lay_down_plan_leaves_the_lowest_count(data):
+    suits = data.draw(hs.lists(hs.integers(0, 3), min_size=1, max_size=4, unique=True))
+    lo = data.draw(hs.integers(0, 8))
+    pool = [card_code(r, s) for s in suits for r in range(lo, min(lo + 5, 13))]
+    hand = data.draw(hs.lists(hs.sampled_from(pool), min_size=1, max_size=5, unique=True))
+    spreads = _table_spreads(data.draw, set(hand))
+    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
+    for i, sp in enumerate(spreads):
+        sp_kind[i] = TB.BOOK if len({c & 15 for c in sp}) == 1 else TB.RUN
+        sp_cards[i] = sum(1 << c for c in sp)
+    run_hm, book_hm = (np.uint64(x) for x in TB.table_hit_masks(sp_kind, sp_cards, len(spreads)))
+    mm = np.zeros(TB.MAX_MELDS, dtype=np.uint64)
+    mk = np.zeros(TB.MAX_MELDS, dtype=np.int64)
+    best, *_ = TB.lay_down_plan(np.uint64(sum(1 << c for c in hand)), run_hm, book_hm, mm, mk)
+    assert best == ref.lay_down_count(hand, spreads)
+    # carried out for one seat, the table stays legal and the hand keeps that count
+    hands = np.array([sum(1 << c for c in hand)], dtype=np.uint64)
+    n_sp = TB.lay_down_all(hands, 0, np.zeros(TB.MAX_SPREADS, dtype=np.int64), sp_kind, sp_cards,
+                           len(spreads), mm, mk, True, NO_TRACE)
+    assert TB.hand_value(hands[0]) == best
+    for i in range(n_sp):
+        assert ref.is_spread([c for c in ALL if int(sp_cards[i]) >> c & 1])
 
 
 @given(hand=hs.lists(hs.sampled_from(ALL), min_size=0, max_size=8, unique=True))

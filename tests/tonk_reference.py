@@ -44,21 +44,22 @@ def _net(n, transfers):
     return pay
 
 
-def knock_payout(counts, knocker):
+def knock_payout(counts, knocker, tie_paid=False):
     """'If the knocker's count is strictly the lowest, the knocker wins 1x stake [from each
     other player]. Otherwise the knocker pays 2x stake to every player whose count is <= the
     knocker's, and the player with the lowest count also receives 1x stake from every player
     (ties for lowest: each of them is paid). A knocker who is not strictly lowest never
-    collects.'  Returns (outcome, pay)."""
+    collects.'  ``tie_paid`` (option knocker_tie_paid): 'a knocker tied for lowest collect[s]
+    as one of the tied'.  Returns (outcome, pay)."""
     n = len(counts)
     others = [s for s in range(n) if s != knocker]
     if all(counts[knocker] < counts[s] for s in others):
         return "knock_won", _net(n, [(s, knocker, 1) for s in others])
     transfers = [(knocker, s, 2) for s in others if counts[s] <= counts[knocker]]
     low = min(counts[s] for s in others)
-    for w in others:
-        if counts[w] == low:
-            transfers += [(s, w, 1) for s in range(n) if s != w]
+    tied = [w for w in others if counts[w] == low] + ([knocker] if tie_paid and counts[knocker] == low else [])
+    for w in tied:
+        transfers += [(s, w, 1) for s in range(n) if s != w]
     return "knock_caught", _net(n, transfers)
 
 
@@ -100,6 +101,12 @@ def reachable(hand, table):
                     nt = tuple(sorted(tab[:i] + (tuple(sorted(s + (c,))),) + tab[i + 1:]))
                     stack.append((h - {c}, nt, sp, True))
     return out
+
+
+def lay_down_count(hand, table) -> int:
+    """Stock-out lay-down ('players play all the cards they can from their hand'): the lowest
+    count of any hand reachable by laying spreads and hitting, no discard to follow."""
+    return min(count(rest) for rest in reachable(hand, table))
 
 
 def _forced_meld(rest) -> bool:

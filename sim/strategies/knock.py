@@ -23,6 +23,11 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
 * ``layoff``: as defender, lay off onto the knocker's melds (1) or not (0).
 * ``arrange``: as knocker, show any minimum-deadwood arrangement (0) or, among them, the one
   leaving the fewest layoff spots (1) (rules/gin.md [choice]).
+* ``upcard_knock`` >= 0: also take the upcard when the best legal discard then leaves deadwood
+  <= ``upcard_knock``; ``discard_rule=1``: discard the highest-ranked card that is deadwood in
+  a minimum arrangement of the 11 cards (the scoring rule when none may be discarded).  With
+  ``layoff=0`` these make the ``openspiel-simple`` preset, OpenSpiel's SimpleGinRummyBot
+  (scripts/crosscheck_openspiel.py).
 
 Presets differ by game (``variant_presets``): Gin's are ``presets``; Knock Rummy's are tuned
 for 7/10-card hands and 2-5 players (see :mod:`sim.variants.knock_rummy`).
@@ -32,6 +37,7 @@ The decision kernels (njit, shared by every knock game): :func:`knock_threshold`
 :func:`wants_upcard`.  They see one strategy row ``srow`` (float64[PARAM_WIDTH]).
 """
 
+import numpy as np
 from numba import njit
 
 from .. import rng
@@ -60,10 +66,15 @@ PARAMS = (
     Param("arrange", 0, 0, 1, "as knocker, show 0: any min-deadwood arrangement; 1: the one "
                               "leaving the fewest layoff spots", True),
     Param("per_opp", 0, -30, 30, "added to the knock threshold per opponent beyond the first", True),
+    Param("upcard_knock", -1, -1, 100, "also take the upcard when a legal discard then leaves deadwood "
+                                        "<= this (-1: no)", True),
+    Param("discard_rule", 0, 0, 1, "0: minimise the discard score; 1: the highest-ranked card left as "
+                                    "deadwood by a minimum arrangement of the 11 cards", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
- P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP) = range(1, len(PARAMS) + 1)
+ P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
+ P_UPCARD_KNOCK, P_DISCARD_RULE) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -136,6 +147,23 @@ def knock_threshold(srow, own_turn, stock_left):
 
 
 @njit(cache=True)
+def _highest_deadwood(hand, forbidden, run_value, suit_total, rank_value):
+    """The highest card (rank, then suit) not in ``forbidden`` that is deadwood in some
+    minimum arrangement of ``hand`` (removing it lowers the deadwood by its value), with the
+    deadwood left; (-1, 0) if there is none."""
+    full = deadwood(hand, run_value, suit_total, rank_value)
+    for r in range(N_RANKS - 1, -1, -1):
+        for s in range(3, -1, -1):
+            code = s * SUIT_SHIFT + r
+            b = _bit(code)
+            if hand & b and not (forbidden & b):
+                d = deadwood(hand ^ b, run_value, suit_total, rank_value)
+                if d == full - rank_value[r]:
+                    return code, d
+    return -1, 0
+
+
+@njit(cache=True)
 def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, rank_value, st):
     """Discard minimising deadwood_after + near_weight*near + opp_weight*danger; ties go to
     the highest card (or a random one with random_ties).  Returns (card code, deadwood after).
@@ -149,6 +177,10 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
     both weights zero, once the bound exceeds it.  Exact, and most turns need one to three
     evaluations.
     """
+    if srow[P_DISCARD_RULE] == 1:
+        code, d = _highest_deadwood(hand, forbidden, run_value, suit_total, rank_value)
+        if code >= 0:
+            return code, d
     near_w = srow[P_NEAR_W]
     opp_w = srow[P_OPP_W]
     rnd = srow[P_RANDOM_TIES] != 0
@@ -192,11 +224,19 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
 
 @njit(cache=True)
 def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
-    """Take the upcard?  upcard=0: it forms a meld (the 11-card deadwood drops below hand
-    deadwood + its value); upcard=1: after the best legal discard deadwood drops by
+    """Take the upcard?  Yes if ``upcard_knock`` >= 0 and a discard other than the upcard then
+    leaves deadwood <= it; else upcard=0: it forms a meld (the 11-card deadwood drops below
+    hand deadwood + its value); upcard=1: after the best legal discard deadwood drops by
     >= upcard_gain."""
     b = _bit(up)
     h11 = hand | b
+    if srow[P_UPCARD_KNOCK] >= 0:
+        m = hand
+        while m:
+            low = m & (~m + np.uint64(1))
+            if deadwood(h11 ^ low, run_value, suit_total, rank_value) <= srow[P_UPCARD_KNOCK]:
+                return True
+            m ^= low
     if srow[P_UPCARD] == 0:
         if not _may_meld(hand, up):
             return False  # in no meld: the 11-card deadwood is exactly dw_hand + its value
@@ -234,6 +274,7 @@ FAMILY = register(StrategyFamily(
         "tracker": {"near_weight": 0.5, "opp_weight": 3.0},
         "gin-hunter": {"knock": 0},
         "patient": {"knock": 10, "knock_mid": 6, "knock_late": 3, "mid_from": 5, "late_from": 9},
+        "openspiel-simple": {"upcard_knock": 10, "discard_rule": 1, "layoff": 0},
     },
     # Knock Rummy (sweeps and the comparison: sim/variants/knock_rummy.py docstring)
     variant_presets={"knock-rummy": {

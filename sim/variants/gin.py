@@ -15,10 +15,15 @@
 | game_bonus           | 0       | optional game bonus (100 in the common house rule) |
 | line_bonus           | 0       | optional bonus per hand won (25 in the common house rule) |
 | shutout_double       | off     | a game won while the loser scored nothing counts double |
+| undercut_on_tie      | on      | equal deadwood (no gin) is an undercut; off: the hand scores 0 (OpenSpiel) |
+| openspiel_wall       | off     | at void_stock_left the next player may still take the upcard, but only to knock (OpenSpiel's wall); else void |
+| layoff_mode          | joint   | joint: the defender chooses its arrangement and layoffs together; seed: it arranges its own cards first (minimum deadwood), then lays off deadwood cards only |
 
 Layoffs: the defender lays off onto the knocker's melds, chained along runs, and keeps the
-arrangement of its own cards + layoffs with least deadwood (strategy option ``layoff``).
-The knocker shows a minimum-deadwood arrangement.
+arrangement of its own cards + layoffs with least deadwood (strategy option ``layoff``;
+``layoff_mode=seed``: among its minimum-deadwood arrangements, laying off deadwood only).
+The knocker shows a minimum-deadwood arrangement.  A tie without undercut (``undercut_on_tie``
+off) is a ``knock`` row with no winner (-1) and 0 points.
 
 Kernels: :func:`play_chunk` (one row per hand, columns :data:`VARIANT.columns`),
 :func:`play_game_chunk` (one row per game to ``target_score``, played by :mod:`sim.games`),
@@ -36,7 +41,8 @@ from .. import rng
 from ..bits import bit as _bit
 from ..bits import check_closed_hands
 from ..cards import standard_pack
-from ..melds import MAX_MELDS, arrangement, arrangement_fewest_spots, deadwood, layoff_deadwood, meld_tables
+from ..melds import (MAX_MELDS, arrangement, arrangement_fewest_spots, best_discards, deadwood, layoff_deadwood,
+                     meld_tables)
 from ..rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from .. import games
@@ -68,6 +74,11 @@ class GinRules(RulesBase):
     game_bonus: int = option(0, "game: bonus to the game winner (house rule: 100)", 0, 10000)
     line_bonus: int = option(0, "game: bonus per hand won (house rule: 25)", 0, 1000)
     shutout_double: bool = option(False, "game: a shutout (loser scored 0) counts double")
+    undercut_on_tie: bool = option(True, "equal deadwood (no gin) is an undercut (off: the hand scores 0, OpenSpiel)")
+    openspiel_wall: bool = option(False, "at void_stock_left the next player may take the upcard only to knock, "
+                                         "else the hand is void (OpenSpiel's wall)")
+    layoff_mode: str = option("joint", "joint: defender's arrangement and layoffs chosen together; seed: "
+                                       "arrange own melds first, then lay off deadwood only", choices=("joint", "seed"))
 
     def validate(self) -> None:
         super().validate()
@@ -88,6 +99,9 @@ R_TARGET = GinRules.index("target_score")
 R_GAME_BONUS = GinRules.index("game_bonus")
 R_LINE_BONUS = GinRules.index("line_bonus")
 R_SHUTOUT = GinRules.index("shutout_double")
+R_UNDERCUT_TIE = GinRules.index("undercut_on_tie")
+R_WALL = GinRules.index("openspiel_wall")
+R_LAYOFF_SEED = GinRules.index("layoff_mode")  # choice index: 0 joint, 1 seed
 
 N_CARDS = 52
 HAND = 10
@@ -131,19 +145,24 @@ def _showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T
                                                    T_rank, melds)
             else:
                 _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
-            dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13)
+            dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13,
+                                    rules[R_LAYOFF_SEED] != 0)
         else:
             dd = dd_raw
-        if dd <= dw_knocker:
+        if dd < dw_knocker or (dd == dw_knocker and rules[R_UNDERCUT_TIE] != 0):
             pts = dw_knocker - dd + np.int64(rules[R_UNDERCUT_BONUS])
             winner = d
             outcome = O_UNDERCUT
+        elif dd == dw_knocker:  # a tie scores nothing (undercut_on_tie off)
+            pts = 0
+            winner = -1
+            outcome = O_KNOCK
         else:
             pts = dd - dw_knocker
             winner = knocker
             outcome = O_KNOCK
-    row[C_SCORE + winner] = pts
-    row[C_SCORE + 1 - winner] = -pts
+    row[C_SCORE + max(winner, 0)] = pts
+    row[C_SCORE + 1 - max(winner, 0)] = -pts
     row[C_DW + knocker] = dw_knocker
     row[C_DW + d] = dd
     row[C_WINNER] = winner
@@ -196,18 +215,33 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
                                      T_rank, row)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
-    if stock_left <= rules[R_VOID_LEFT] or state[S_TURNS] >= MAX_TURNS:
-        _end(row, p, state[S_TURNS], stock_left, -1)
-        row[COL_OUTCOME] = O_VOID
-        for q in range(2):
-            row[C_SCORE + q] = 0
-            row[C_DW + q] = dw[q]
-        row[C_WINNER] = -1
-        row[C_POINTS] = 0
-        row[C_KNOCK_DW] = -1
-        log(trace, TR.E_END, p, O_VOID, 0)
+    # the wall (openspiel_wall): after a stock draw the next player may still knock with the upcard
+    if (stock_left <= rules[R_VOID_LEFT] and (rules[R_WALL] == 0 or from_pile)) or state[S_TURNS] >= MAX_TURNS:
+        _void(row, p, state[S_TURNS], stock_left, dw, trace)
         return True
     return False
+
+
+@njit(cache=True)
+def _void(row, p, turns, stock_left, dw, trace):
+    """Fill ``row`` for a void hand ended by ``p``: no score."""
+    _end(row, p, turns, stock_left, -1)
+    row[COL_OUTCOME] = O_VOID
+    for q in range(2):
+        row[C_SCORE + q] = 0
+        row[C_DW + q] = dw[q]
+    row[C_WINNER] = -1
+    row[C_POINTS] = 0
+    row[C_KNOCK_DW] = -1
+    log(trace, TR.E_END, p, O_VOID, 0)
+
+
+@njit(cache=True)
+def _wall_knock(srow, hand, up, own_turn, limit, stock_left, T_value, T_total, T_rank):
+    """At the wall: can the player knock by taking the upcard (best legal discard within the
+    rules' limit and the strategy's threshold)?"""
+    best, _ = best_discards(hand | _bit(up), _bit(up), T_value, T_total, T_rank)
+    return best <= limit and best <= knock_threshold(srow, own_turn, stock_left)
 
 
 @njit(cache=True)
@@ -237,7 +271,15 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_c
     p = state[S_TO_MOVE]
     while True:
         from_pile = False
-        if state[S_FORCE_STOCK] == 0 and state[S_NPILE] > 0:
+        stock_left = N_CARDS - state[S_SP]
+        if rules[R_WALL] != 0 and stock_left <= rules[R_VOID_LEFT] and state[S_FORCE_STOCK] == 0:
+            if not _wall_knock(strat[p], hands[p], pile[state[S_NPILE] - 1], state[S_OWN0 + p] + 1,
+                               state[S_LIMIT], stock_left, T_value, T_total, T_rank):
+                log(trace, TR.E_PASS, p, pile[state[S_NPILE] - 1], 0)
+                _void(row, p, state[S_TURNS], stock_left, dw, trace)
+                return
+            from_pile = True
+        elif state[S_FORCE_STOCK] == 0 and state[S_NPILE] > 0:
             from_pile = wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1],
                                      T_value, T_total, T_rank)
         state[S_FORCE_STOCK] = 0

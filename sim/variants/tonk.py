@@ -10,6 +10,8 @@ pagat.com and Wikipedia).
 | no_upcard                 | off     | no upcard after the deal; the first player draws from the stock |
 | must_spread               | off     | a player holding a spread must lay it down on the turn (three aces may be kept) |
 | tonk_out_needs_new_spread | off     | a tonk out pays 2x only if the going-out turn laid a new spread; out by hits alone pays 1x |
+| stockout_laydown          | on      | at a stock out every hand lays down its spreads and hits, from the player to move on, before counts are compared (seed 003) |
+| knocker_tie_paid          | off     | a caught knocker tied for the lowest count is paid as one of the tied (seed 000) |
 
 Counts: A=1, 2..10 face value, J Q K=10; a seat's count is the sum of the cards still in its
 hand (spread cards no longer count).
@@ -41,10 +43,14 @@ pays that much to the receiver):
     seat 2 (-6), seat 3 pays 1 to each of them (-2), seats 1 and 2 get +4 each (the 1 each
     pays the other cancels).  Counts 6, 9, 6, 2 with knocker 2 -> seat 2 pays 2 to seat 0
     (equal count) and 2+1 to seat 3 (lowest), seats 0 and 1 pay 1 to seat 3: pays
-    +1, -1, -5, +5.  Two seats, both counting 5: the knocker pays 2 + 1 = 3.
+    +1, -1, -5, +5.  Two seats, both counting 5: the knocker pays 2 + 1 = 3.  With
+    ``knocker_tie_paid`` a knocker whose count equals ``low`` is paid as one of the tied
+    (two seats counting 5: the knocker pays 2, the 1s cancel).
 * ``stock_out``: the stock is empty and the player to move does not take the top discard
-  (that seat is the ender): every seat with the lowest count receives 1 from every seat but
-  itself (ties: each is paid; payments between tied seats cancel).
+  (that seat is the ender): with ``stockout_laydown`` every hand first lays down the spreads
+  and hits that leave it the lowest count (:func:`sim.table.lay_down_all`), the ender first,
+  then in turn order; every seat with the lowest count receives 1 from every seat but itself
+  (ties: each is paid; payments between tied seats cancel).
 
 Play: deal 5 each one at a time from the left of the dealer, then the upcard; play starts left
 of the dealer, clockwise.  A turn: drop, or draw (stock top or top discard), spread/hit (hits
@@ -86,20 +92,20 @@ from numba import njit
 
 from .. import rng
 from ..bits import bit as _bit
-from ..bits import claim_cards, popcount
+from ..bits import popcount
 from ..cards import parse_cards, standard_pack
 from ..rules import RulesBase, RulesError, option
 from ..advice import AdvisorSpec
 from ..strategies import tonk as T
 from ..table import (
-    FULL,
     MAX_MELDS,
     MAX_SPREADS,
     U0,
     can_lay,
-    claim_spreads,
+    check_open_table,
     hand_value,
     is_legal_spread,
+    lay_down_all,
     lay_plan,
     meld_cards,
     plan_play,
@@ -119,7 +125,7 @@ EXTRA_COLUMNS = ("knock_count", "knock_turn", "n_spreads", "deal_tonks", "redeal
 
 @dataclass(frozen=True)
 class TonkRules(RulesBase):
-    VERSION = 1
+    VERSION = 2  # 2: stockout_laydown on by default
     players: int = option(2, "number of players", 2, 6)
     tonk_deal_min: int = option(49, "a dealt hand counting at least this is a tonk (49 or 50)", 49, 50)
     tonk_tie_new_dealer: bool = option(True, "tied deal tonks: own row, next hand has the next dealer "
@@ -128,6 +134,8 @@ class TonkRules(RulesBase):
     must_spread: bool = option(False, "a player holding a spread must lay it down (three aces may be kept)")
     tonk_out_needs_new_spread: bool = option(False, "tonk out pays 2x only if that turn laid a new "
                                                     "spread; out by hits alone pays 1x")
+    stockout_laydown: bool = option(True, "at a stock out every hand lays down its spreads and hits first")
+    knocker_tie_paid: bool = option(False, "a caught knocker tied for the lowest count is paid as one of the tied")
 
     def validate(self) -> None:
         super().validate()
@@ -143,6 +151,8 @@ R_TIE_NEW_DEALER = TonkRules.index("tonk_tie_new_dealer")
 R_NO_UPCARD = TonkRules.index("no_upcard")
 R_MUST_SPREAD = TonkRules.index("must_spread")
 R_OUT_NEEDS_SPREAD = TonkRules.index("tonk_out_needs_new_spread")
+R_LAYDOWN = TonkRules.index("stockout_laydown")
+R_TIE_PAID = TonkRules.index("knocker_tie_paid")
 
 N_CARDS = 52
 HAND_SIZE = 5
@@ -181,8 +191,8 @@ def settle_lowest(counts, pay):
 
 
 @njit(cache=True)
-def settle_knock(counts, knocker, pay):
-    """A drop by ``knocker``; returns O_KNOCK_WON or O_KNOCK_CAUGHT (see module docstring)."""
+def settle_knock(counts, knocker, pay, tie_paid=False):
+    """A drop by ``knocker`` (``tie_paid``: knocker_tie_paid); returns O_KNOCK_WON or O_KNOCK_CAUGHT."""
     pay[:] = 0
     n = counts.shape[0]
     kc = counts[knocker]
@@ -201,7 +211,7 @@ def settle_knock(counts, knocker, pay):
             pay[knocker] -= 2
             pay[s] += 2
     for w in range(n):
-        if w != knocker and counts[w] == low:
+        if (w != knocker or tie_paid) and counts[w] == low:
             for s in range(n):
                 if s != w:
                     pay[s] -= 1
@@ -213,34 +223,22 @@ def settle_knock(counts, knocker, pay):
 # one hand
 
 @njit(cache=True)
-def check_table(hands, stock, discard, sp_kind, sp_cards, ctr):
-    """Debug: every card of the pack exactly once; spreads legal; hands <= 6 cards."""
-    seen = U0
-    n = 0
-    for s in range(hands.shape[0]):
-        if hands[s] & seen:
-            raise ValueError("card conservation: a card is in two hands")
-        if popcount(hands[s]) > HAND_SIZE + 1:
-            raise ValueError("a hand holds more than 6 cards")
-        seen |= hands[s]
-        n += popcount(hands[s])
-    seen, k = claim_cards(seen, stock, ctr[C_STOCK], stock.shape[0])
-    n += k
-    seen, k = claim_cards(seen, discard, 0, ctr[C_PILE])
-    n += k
-    seen, k = claim_spreads(seen, sp_kind, sp_cards, ctr[C_SPREADS])
-    n += k
-    if n != N_CARDS or seen != FULL:
-        raise ValueError("card conservation: cards missing")
-
-
-@njit(cache=True)
 def _end(hands, counts, info, ender, outcome, turn):
     for s in range(hands.shape[0]):
         counts[s] = hand_value(hands[s])
     info[I_ENDER] = ender
     info[I_OUTCOME] = outcome
     info[I_TURNS] = turn
+
+
+@njit(cache=True)
+def _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, sp_cards, ctr, mm, mk, debug, trace):
+    """End by stock out with ``seat`` to move: the lay-down (``stockout_laydown``), then the
+    lowest counts are paid."""
+    if rules[R_LAYDOWN] != 0:
+        ctr[C_SPREADS] = lay_down_all(hands, seat, sp_owner, sp_kind, sp_cards, ctr[C_SPREADS], mm, mk, debug, trace)
+    _end(hands, counts, info, seat, O_STOCK_OUT, turn)
+    settle_lowest(counts, pay)
 
 
 @njit(cache=True)
@@ -269,10 +267,11 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
     first = True
     while True:
         if debug:
-            check_table(hands, stock, discard, sp_kind, sp_cards, ctr)
+            check_open_table(hands, HAND_SIZE + 1, stock, ctr[C_STOCK], discard, ctr[C_PILE], sp_kind, sp_cards,
+                             ctr[C_SPREADS], N_CARDS)
         if turn >= MAX_TURNS:
-            _end(hands, counts, info, seat, O_STOCK_OUT, turn)
-            settle_lowest(counts, pay)
+            _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, sp_cards, ctr, mm, mk,
+                       debug, trace)
             return
         srow = strat[seat]
         h = hands[seat]
@@ -288,7 +287,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             if T.wants_drop(srow, cnt, own_turn, n, min_opp):
                 log(trace, TR.E_DROP, seat, cnt, 0)
                 _end(hands, counts, info, seat, 0, turn)
-                info[I_OUTCOME] = settle_knock(counts, seat, pay)
+                info[I_OUTCOME] = settle_knock(counts, seat, pay, rules[R_TIE_PAID] != 0)
                 info[I_KNOCK_COUNT] = cnt
                 info[I_KNOCK_TURN] = own_turn
                 return
@@ -300,8 +299,8 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             top = discard[ctr[C_PILE] - 1]
             take = T.wants_take(srow, h, top, run_hm | book_hm)
         if not take and ctr[C_STOCK] >= stock.shape[0]:
-            _end(hands, counts, info, seat, O_STOCK_OUT, turn)
-            settle_lowest(counts, pay)
+            _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, sp_cards, ctr, mm, mk,
+                       debug, trace)
             return
         if take:
             ctr[C_PILE] -= 1
