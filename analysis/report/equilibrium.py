@@ -165,9 +165,8 @@ def _est(e: dict, dg: int = 3) -> str:
 
 
 def _br_table(rows: list[dict], first: str, caption: str) -> str:
-    cells = [[esc(_tick(r.get("opponent", r["field"]))), esc(_tick(r["best"])), _est(r["mean"]),
-              f"{r['mean']['n']:,}", esc(_tick(", ".join(n for n in r["indistinguishable"] if n != r["best"]) or "—"))]
-             for r in rows]
+    cells = [[esc(_tick(r.get("opponent", r["field"]))), esc(_tick(r["best"])), _est(r["mean"]), f"{r['mean']['n']:,}",
+              esc(_tick(", ".join(n for n in r["indistinguishable"] if n != r["best"]) or "—"))] for r in rows]
     return html_table([first, "best response", "mean [95% CI]", "n deals", "cannot tell from best"], cells,
                       caption=caption, numeric={2, 3})
 

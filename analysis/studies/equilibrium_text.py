@@ -138,25 +138,47 @@ def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
         ws = sorted(eq["weights"].items(), key=lambda kv: -kv[1])
         reply = eq["best_reply"]
         verdict = (f"{act(spec, by_name[ws[0][0]])} (a pure equilibrium)" if len(ws) == 1 else
-                   "mix " + ", ".join(f"{w:.0%} {what(spec, by_name[n])}" for n, w in ws) + " (the equilibrium)")
+                   "play the equilibrium mix " + ", ".join(f"{w:.0%} {what(spec, by_name[n])}" for n, w in ws))
         lines.append((f"against a player who best-responds, {verdict}",
-                      f"the game's value is 0: every policy in the mix earns 0 against it, and the best "
-                      f"policy outside it, {reply['policy']}, gains {ci(reply['gain'])} {unit}"))
+                      "the game's value is 0"
+                      + ("" if len(ws) == 1 else ": every policy in the mix earns 0 against it,")
+                      + f" and the best policy outside it, {reply['policy']}, gains {ci(reply['gain'])} {unit}"))
     else:
         it = d["iteration"]
         path = " -> ".join(it["path"])
         if it["outcome"] == "fixed point":
             dev = it["deviation"]
             lines.append((f"against players who best-respond, {act(spec, by_name[it['cycle'][0]])} (a fixed point)",
-                          f"best-response iteration from {it['start']} ({path}) settles there: against a table "
-                          f"of it no policy does better beyond noise (the best other, {dev['policy']}: "
-                          f"{ci(dev['mean'])} {unit})"))
+                          f"the best responses run {path} and settle there: against a table of it no policy "
+                          f"does better beyond noise (the best other, {dev['policy']}: {ci(dev['mean'])} {unit})"))
         else:
             lines.append(("against players who best-respond, no single policy is stable",
-                          f"best-response iteration from {it['start']} ({path}) cycles "
-                          f"{' -> '.join(it['cycle'] + it['cycle'][:1])}"))
+                          f"the best responses run {path} and cycle {' -> '.join(it['cycle'] + it['cycle'][:1])}"))
     head = f"{lines[0][0]}; {lines[-1][0]}."
-    return [head[0].upper() + head[1:]] + [f"{s[0].upper()}{s[1:]}: {t}." for s, t in lines]
+    named = {b["best"] for b in d["best_responses"]} | set(d.get("equilibrium", {}).get("weights", {})) \
+        | set(d.get("iteration", {}).get("cycle", []))
+    return ([head[0].upper() + head[1:]] + [f"{s[0].upper()}{s[1:]}: {t}." for s, t in lines]
+            + edge_notes(spec, [p for p in pols if p.name in named]))
+
+
+def edge_notes(spec: EquilibriumSpec, named: list[Policy]) -> list[str]:
+    """A warning for each answer at the end of the thresholds tried that is not the end of the
+    legal range (the strategy parameter's bounds, capped by the rules' knock limit)."""
+    sw = spec.sweep()
+    k, family = sw.knob(), sw.base().family
+    p = family.params[family.index(k.param)]
+    lo, hi = max(int(p.lo), 0), int(p.hi)
+    if k.limit_rule is not None:
+        hi = min(hi, int(getattr(sw.spec_for(sw.base(), 1).rules, k.limit_rule)))
+    out = []
+    for pol in named:
+        if pol.threshold == max(spec.thresholds) < hi:
+            out.append(f"{pol.short} is the largest threshold tried: a larger one may do better "
+                       "(widen --thresholds).")
+        elif pol.threshold == min(spec.thresholds) > lo:
+            out.append(f"{pol.short} is the smallest threshold tried: a smaller one may do better "
+                       "(widen --thresholds).")
+    return out
 
 
 # ----------------------------------------------------------------------------------------
@@ -224,11 +246,14 @@ def format_equilibrium(d: dict, as_json: bool = False) -> str:
            f"seed {d['seed']}" + (f"; rules {', '.join(d['rules'])}" if d["rules"] else ""),
            _policies_line(d),
            f"simulated {d['hands_simulated']:,} hands in {d['elapsed_s']:.1f} s (+{d['compile_s']:.1f} s "
-           f"compile/cache load)" + ("" if d["complete"] else "  -- PARTIAL (interrupted)")]
+           f"compile/cache load)"
+           + ("; the rest read from the store" if any(s["from_store"] for s in d["stages"].values()) else "")
+           + ("" if d["complete"] else "  -- PARTIAL (interrupted)")]
     if not d["complete"]:
         return "\n".join(out)
     out += ["", *d["answer"][:1], "", *d["answer"][1:], "",
-            f"best responses, {d['measure']}; cannot tell: {d['method']}", *_br_table(d["best_responses"], "against"), ""]
+            f"best responses, {d['measure']}; cannot tell: {d['method']}",
+            *_br_table(d["best_responses"], "against"), ""]
     if "equilibrium" in d:
         out += [*_matrix_lines(d), "", *_equilibrium_lines(d)]
     else:

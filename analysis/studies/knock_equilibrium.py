@@ -110,12 +110,13 @@ class EquilibriumSpec:
         out = [Policy(s, t) for t, s in zip(sw.thresholds, sw.overall_arms())]
         base = sw.base()
         named = [(n, parse_strategy(n, self.variant)) for n in base.family.presets_for(self.variant)]
-        for alias, strat in named + [(self.strategy, base)] + [(e, parse_strategy(e, self.variant)) for e in self.extra]:
-            same = [k for k, p in enumerate(out) if p.strategy.values == strat.values]
-            if not same:
+        named += [(self.strategy, base)] + [(e, parse_strategy(e, self.variant)) for e in self.extra]
+        for alias, strat in named:
+            k = next((k for k, p in enumerate(out) if p.strategy.values == strat.values), None)
+            if k is None:
                 out.append(Policy(strat, None, (alias,)))
-            elif alias not in out[same[0]].aliases:
-                out[same[0]] = Policy(out[same[0]].strategy, out[same[0]].threshold, out[same[0]].aliases + (alias,))
+            elif alias not in out[k].aliases:
+                out[k] = Policy(out[k].strategy, out[k].threshold, out[k].aliases + (alias,))
         return out
 
     def opponents(self, policies: list[Policy]) -> list[tuple[str, int]]:
