@@ -16,6 +16,7 @@ from analysis.stats import mean_ci
 from analysis.studies.equilibrium_text import summarize
 from analysis.studies.knock_equilibrium import (
     EquilibriumSpec,
+    FieldJob,
     FieldStats,
     best_response,
     iterate_best_responses,
@@ -128,8 +129,25 @@ def test_seatings_play_each_table_once():
     assert len(three) == 9 and all(seats.count(2) == 2 for seats, _ in three)
 
 
+def test_policies_merge_identical_strategies_and_add_extras():
+    spec = EquilibriumSpec(variant="gin", thresholds=(0, 5, 10), extra=("simple(near_weight=0.5)", "tracker"))
+    pols = spec.policies()
+    assert [p.name for p in pols] == ["<=0 (gin-hunter)", "<=5", "<=10 (simple)", "tracker", "patient",
+                                      "simple(near_weight=0.5)"]
+    assert [n for n, _ in spec.opponents(pols)] == ["simple", "tracker", "gin-hunter", "patient",
+                                                   "simple(near_weight=0.5)"]
+    assert spec.start(pols) == 2 and spec.n_seats == 2
+
+
 # ----------------------------------------------------------------------------------------
 # real runs (small)
+
+def test_chunks_split_anywhere_merge_to_the_same_moments():
+    spec = EquilibriumSpec(variant="knock-rummy", players=3, thresholds=(5, 20), hands=300, seed=2)
+    job = FieldJob(spec, spec.policies(), [1], "test")
+    whole = job.compute(0, 300, None)
+    parts = job.merge(job.merge(None, job.compute(0, 123, None)), job.compute(123, 300, None))
+    assert parts == whole and whole["count"] == [150, 150]
 
 def test_payoffs_are_the_seat_swapped_means_of_plain_runs():
     spec = EquilibriumSpec(variant="gin", thresholds=(2, 8), hands=1500, seed=5)

@@ -42,6 +42,7 @@ from sim.strategies import Strategy, parse_strategy
 
 from .. import store
 from ..engine import Job, JobResult, run_job
+from ..errors import SweepError
 from ..stats import Estimate, mean_from_moments, t_quantile
 from .knock_sweep import SweepSpec
 
@@ -98,6 +99,8 @@ class EquilibriumSpec:
 
     def check(self) -> None:
         self.sweep().check()
+        if self.hands < 2:
+            raise SweepError(f"--hands {self.hands}: give at least 2 deals per seating (a CI needs two)")
         self.policies()
 
     @property
@@ -247,9 +250,6 @@ class FieldStats:
         """(count, sum, sum of squares) of Y[q] - Y[r], deal by deal."""
         c = self.cross
         return self.n, self._sum(q) - self._sum(r), c[q][q] - 2 * c[q][r] + c[r][r]
-
-    def diff(self, q: int, r: int) -> Estimate:
-        return mean_from_moments(*self.diff_moments(q, r)).scaled(self.scale)
 
     def half_mean(self, h: int, q: int) -> float:
         return self.sums[h][q] / self.counts[h] * self.scale
