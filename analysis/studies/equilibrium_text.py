@@ -118,8 +118,8 @@ def act(spec: EquilibriumSpec, pol: Policy) -> str:
 
 def ci(e: dict, digits: int = 3) -> str:
     """'+0.123 [+0.045, +0.201]' from an estimate dict."""
-    lo, hi = e["ci95"]
-    return f"{e['value']:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+    v, lo, hi = (round(x, digits) + 0.0 for x in (e["value"], *e["ci95"]))   # no "-0.000"
+    return f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
 
 
 def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
@@ -141,7 +141,7 @@ def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
                    "play the equilibrium mix " + ", ".join(f"{w:.0%} {what(spec, by_name[n])}" for n, w in ws))
         lines.append((f"against a player who best-responds, {verdict}",
                       "the game's value is 0"
-                      + ("" if len(ws) == 1 else ": every policy in the mix earns 0 against it,")
+                      + ("" if len(ws) == 1 else " (every policy in the mix earns 0 against it),")
                       + f" and the best policy outside it, {reply['policy']}, gains {ci(reply['gain'])} {unit}"))
     else:
         it = d["iteration"]
