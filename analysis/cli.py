@@ -181,6 +181,9 @@ def _pair(text: str) -> tuple[int, int]:
 
 
 def cmd_knock_sweep(args) -> int:
+    if args.equilibrium:
+        from .studies.equilibrium_text import cmd_equilibrium
+        return cmd_equilibrium(args)
     from .studies.knock_sweep import SweepSpec, run_sweep
     from .studies.sweep_text import format_sweep
     spec = SweepSpec(variant=args.variant, thresholds=args.thresholds or (), by_turn=args.by_turn,
@@ -380,6 +383,7 @@ def build_parser() -> Parser:
                            rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
                            rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
                            rummylab knock-sweep --variant tonk --players 3 --thresholds 0..20 --by-turn
+                           rummylab knock-sweep --variant gin --equilibrium --out runs/gin-equilibrium
                        """))
     add_run_options(p, 200_000)
     p.add_argument("--thresholds", type=_range, default=None,
@@ -399,6 +403,11 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print tables as JSON")
     p.add_argument("--out", type=_folder, default=None, metavar="DIR",
                    help="store the sweep in DIR (rerun resumes/reuses)")
+    from .studies.equilibrium_text import HANDS, EquilibriumFlag
+    p.add_argument("--equilibrium", action=EquilibriumFlag,
+                   help="instead: a tournament of the thresholds and the game's presets (seats swapped, "
+                        f"same deals; --hands per seating, default {HANDS:,}): best responses and the "
+                        "equilibrium (2 players) or best-response iteration (3+ players)")
     p.set_defaults(func=cmd_knock_sweep)
 
     p = sub.add_parser("knock-rules", help="how rule options move the best knock threshold",

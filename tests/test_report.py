@@ -78,8 +78,11 @@ def runs(tmp_path_factory):
     assert cli_main(["knock-rules", "--variant", "gin", "--vary", "undercut_bonus=10", "--hands", "2000",
                      "--thresholds", "0..4:2", "--jobs", "1", "--no-progress", "--out", str(rules)]) == 0
     odds = _write_tonk_odds(base / "tonk-odds")
+    eq = base / "gin-eq"
+    assert cli_main(["knock-sweep", "--variant", "gin", "--equilibrium", "--thresholds", "0..10:5", "--hands", "1000",
+                     "--jobs", "1", "--seed", "3", "--no-progress", "--out", str(eq)]) == 0
     return {"sweep": sweep, "sim": sim, "odds": base / "tonk-odds", "odds_data": odds, "base": base,
-            "rules": rules}
+            "rules": rules, "eq": eq}
 
 
 def _no_simulation(*args, **kwargs):
@@ -96,7 +99,8 @@ def rendered(runs, tmp_path_factory):
         for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (engine, "run_job"),
                           (engine, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
             mp.setattr(mod, name, _no_simulation)
-        rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"])])
+        rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"]),
+                                   str(runs["eq"])])
         pngs = report.write_report(rep, out)
     return {"report": rep, "pngs": pngs, "html": out, "text": out.read_text(encoding="utf-8")}
 

@@ -1,0 +1,301 @@
+"""The answer of a knock-equilibrium study (:mod:`.knock_equilibrium`) as a dict (JSON, the
+report), as sentences and as the CLI's text; ``rummylab knock-sweep --equilibrium``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from ..errors import SweepError
+from ..stats import Estimate
+from .knock_equilibrium import (
+    HANDS,
+    KIND,
+    METHOD,
+    EquilibriumResult,
+    EquilibriumSpec,
+    Policy,
+    best_response,
+    iterate_best_responses,
+    payoff_matrix,
+    perturbed_equilibria,
+    run_equilibrium,
+    solve_matrix_game,
+    support,
+    symmetrise,
+)
+
+MATRIX_MAX = 16     # the text prints the payoff matrix up to this many policies
+
+
+def summarize(res: EquilibriumResult) -> dict:
+    """Everything the text, JSON and report show, from the stored moments (never simulates)."""
+    spec, pols = res.spec, res.policies
+    names = [p.name for p in pols]
+    what, _ = spec.focus()
+    d = {"kind": KIND, "variant": spec.variant, "players": spec.n_seats, "measure": what,
+         "hands_per_seating": spec.hands, "seed": spec.seed, "rules": list(spec.rules),
+         "strategy": spec.strategy, "thresholds": list(spec.thresholds),
+         "policies": [p.as_dict() for p in pols], "method": METHOD, "complete": res.complete,
+         "elapsed_s": round(res.elapsed_s, 2), "compile_s": round(res.compile_s, 2),
+         "hands_simulated": res.hands_simulated, "stages": res.stages}
+    if not res.complete:
+        return d
+    brs = {p: best_response(fs) for p, fs in res.fields.items()}
+
+    def br(p: int, **extra) -> dict:
+        b = brs[p]
+        return {**extra, "field": names[p], "best": names[b.best], "mean": b.value.as_dict(),
+                "indistinguishable": [names[k] for k in b.same]}
+    d["best_responses"] = [br(p, opponent=alias) for alias, p in spec.opponents(pols)]
+    if spec.n_seats == 2:
+        d.update(_matrix_game(res, brs, names))
+    else:
+        it = iterate_best_responses(lambda p: (brs[p].best, brs[p].same), spec.start(pols))
+        last = res.fields[it.path[-1]]
+        dev = max((q for q in range(len(pols)) if q != it.path[-1]), key=lambda q: last.value(q).value)
+        d["iteration"] = {"start": names[it.path[0]], "path": [names[p] for p in it.path],
+                          "outcome": it.outcome, "cycle": [names[p] for p in it.cycle],
+                          "steps": [br(p) for p in it.path],
+                          "deviation": {"policy": names[dev], "mean": last.value(dev).as_dict()}}
+    d["answer"] = answer(spec, pols, d)
+    return d
+
+
+def _negate(e: Estimate) -> Estimate:
+    return Estimate(-e.value, -e.hi, -e.lo, e.n)
+
+
+def _matrix_game(res: EquilibriumResult, brs: dict, names: list[str]) -> dict:
+    """The payoff matrix, its equilibrium, the best reply to it and how robust it is."""
+    n = len(names)
+    raw, h = payoff_matrix(res.fields, n)
+    a = symmetrise(raw)
+    x, value = solve_matrix_game(a)
+    against = [res.fields[j].mix(x) for j in range(n)]          # the mix against each policy
+    outside = [j for j in range(n) if j not in support(x)] or list(range(n))
+    reply = min(outside, key=lambda j: against[j].value)        # the strongest policy outside the mix
+    halves = [solve_matrix_game(symmetrise(payoff_matrix(res.fields, n, k)[0]))[0] for k in (0, 1)]
+    pert = perturbed_equilibria(a, h)
+
+    def weights(w) -> dict:
+        return {names[k]: float(w[k]) for k in support(w)}
+    return {
+        "matrix": {"policies": names, "payoff": a.tolist(), "half_width": h.tolist(),
+                   "asymmetry_max": float(np.abs(raw + raw.T).max()),
+                   "best_response": [names[brs[j].best] for j in range(n)]},
+        "equilibrium": {
+            "weights": weights(x), "value": round(value, 9) + 0.0,   # LP noise and -0.0 print as 0
+            "against": [{"policy": names[j], "mean": against[j].as_dict()} for j in range(n)],
+            "best_reply": {"policy": names[reply], "gain": _negate(against[reply]).as_dict()},
+            "halves": [weights(w) for w in halves],
+            "perturbed": {"games": len(pert),
+                          "support_changed": sum(support(w) != support(x) for _, _, w in pert),
+                          "in_some_support": [names[k] for k in sorted({k for _, _, w in pert for k in support(w)})],
+                          "max_tv": max(0.5 * float(np.abs(w - x).sum()) for _, _, w in pert)}},
+    }
+
+
+# ----------------------------------------------------------------------------------------
+# sentences
+
+def what(spec: EquilibriumSpec, pol: Policy) -> str:
+    """A policy in words: 'knock at deadwood <= 6 (= simple)' or its preset name."""
+    if pol.threshold is None:
+        return pol.name
+    k, game = spec.sweep().knob(), spec.sweep().game
+    return (f"{k.action} at {game.hand_word} <= {pol.threshold}"
+            + (f" (= {', '.join(pol.aliases)})" if pol.aliases else ""))
+
+
+def act(spec: EquilibriumSpec, pol: Policy) -> str:
+    """What to do, in words: 'knock at deadwood <= 6' or 'play tracker'."""
+    return what(spec, pol) if pol.threshold is not None else f"play {pol.name}"
+
+
+def ci(e: dict, digits: int = 3) -> str:
+    """'+0.123 [+0.045, +0.201]' from an estimate dict."""
+    v, lo, hi = (round(x, digits) + 0.0 for x in (e["value"], *e["ci95"]))   # no "-0.000"
+    return f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
+    """The answer in sentences: the headline, one sentence per opponent, then against a player
+    who best-responds."""
+    by_name = {p.name: p for p in pols}
+    unit = d["measure"]
+    lines = []
+    for b in d["best_responses"]:
+        same = [n for n in b["indistinguishable"] if n != b["best"]]
+        lines.append((f"against {b['opponent']}, {act(spec, by_name[b['best']])}",
+                      f"{ci(b['mean'])} {unit}, n = {b['mean']['n']:,} deals"
+                      + (f"; cannot tell from {', '.join(same)}" if same else "")))
+    if "equilibrium" in d:
+        eq = d["equilibrium"]
+        ws = sorted(eq["weights"].items(), key=lambda kv: -kv[1])
+        reply = eq["best_reply"]
+        verdict = (f"{act(spec, by_name[ws[0][0]])} (a pure equilibrium)" if len(ws) == 1 else
+                   "play the equilibrium mix " + ", ".join(f"{w:.0%} {what(spec, by_name[n])}" for n, w in ws))
+        lines.append((f"against a player who best-responds, {verdict}",
+                      "the game's value is 0"
+                      + ("" if len(ws) == 1 else " (every policy in the mix earns 0 against it),")
+                      + f" and the best policy outside it, {reply['policy']}, gains {ci(reply['gain'])} {unit}"))
+    else:
+        it = d["iteration"]
+        path = " -> ".join(it["path"])
+        if it["outcome"] == "fixed point":
+            dev = it["deviation"]
+            lines.append((f"against players who best-respond, {act(spec, by_name[it['cycle'][0]])} (a fixed point)",
+                          f"the best responses run {path} and settle there: against a table of it no policy "
+                          f"does better beyond noise (the best other, {dev['policy']}: {ci(dev['mean'])} {unit})"))
+        else:
+            lines.append(("against players who best-respond, no single policy is stable",
+                          f"the best responses run {path} and cycle {' -> '.join(it['cycle'] + it['cycle'][:1])}"))
+    head = f"{lines[0][0]}; {lines[-1][0]}."
+    named = {b["best"] for b in d["best_responses"]} | set(d.get("equilibrium", {}).get("weights", {})) \
+        | set(d.get("iteration", {}).get("cycle", []))
+    return ([head[0].upper() + head[1:]] + [f"{s[0].upper()}{s[1:]}: {t}." for s, t in lines]
+            + edge_notes(spec, [p for p in pols if p.name in named]))
+
+
+def edge_notes(spec: EquilibriumSpec, named: list[Policy]) -> list[str]:
+    """A warning for each answer at the end of the thresholds tried that is not the end of the
+    legal range (the strategy parameter's bounds, capped by the rules' knock limit)."""
+    sw = spec.sweep()
+    k, family = sw.knob(), sw.base().family
+    p = family.params[family.index(k.param)]
+    lo, hi = max(int(p.lo), 0), int(p.hi)
+    if k.limit_rule is not None:
+        hi = min(hi, int(getattr(sw.spec_for(sw.base(), 1).rules, k.limit_rule)))
+    out = []
+    for pol in named:
+        if pol.threshold == max(spec.thresholds) < hi:
+            out.append(f"{pol.short} is the largest threshold tried: a larger one may do better "
+                       "(widen --thresholds).")
+        elif pol.threshold == min(spec.thresholds) > lo:
+            out.append(f"{pol.short} is the smallest threshold tried: a smaller one may do better "
+                       "(widen --thresholds).")
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# text
+
+def _policies_line(d: dict) -> str:
+    return "policies: " + ", ".join(p["name"] for p in d["policies"])
+
+
+def _br_table(rows: list[dict], first: str) -> list[str]:
+    out = [f"{first:<26}{'best response':<22}{'mean [95% CI]':>34}{'n':>9}  cannot tell from best"]
+    for r in rows:
+        same = [n for n in r["indistinguishable"] if n != r["best"]]
+        out.append(f"{r.get('opponent', r['field']):<26}{r['best']:<22}{ci(r['mean']):>34}"
+                   f"{r['mean']['n']:>9,}  {', '.join(same) or '-'}")
+    return out
+
+
+def _matrix_lines(d: dict) -> list[str]:
+    m = d["matrix"]
+    short = [p["name"].split(" (")[0] for p in d["policies"]]
+    out = [f"payoff matrix: row's mean {d['measure']} against column, seats swapped; antisymmetric deal by "
+           f"deal (max |A + A^T| = {m['asymmetry_max']:.2g} before symmetrising to (A - A^T)/2)"]
+    if len(short) > MATRIX_MAX:
+        return out + [f"  ({len(short)} policies: see --json or the report's heatmap)"]
+    out.append(f"{'':>10}" + "".join(f"{s[:7]:>8}" for s in short))
+    for s, row in zip(short, m["payoff"]):
+        out.append(f"{s[:10]:>10}" + "".join(f"{v:>+8.3f}" for v in row))
+    hw = np.array(m["half_width"])
+    out.append(f"  95% CI half-widths: {hw[hw > 0].min():.3f} to {hw.max():.3f}")
+    return out
+
+
+def _equilibrium_lines(d: dict) -> list[str]:
+    eq, unit = d["equilibrium"], d["measure"]
+    against = {r["policy"]: r["mean"] for r in eq["against"]}
+    out = [f"equilibrium of the symmetric zero-sum game (linear programming): value {eq['value']:+.3f}",
+           f"{'weight':>8}  {'policy':<22}{'the mix against it, ' + unit + ' [95% CI]':>40}"]
+    for n, w in sorted(eq["weights"].items(), key=lambda kv: -kv[1]):
+        out.append(f"{w:>8.3f}  {n:<22}{ci(against[n]):>40}")
+    r = eq["best_reply"]
+    out.append(f"best policy outside the mix: {r['policy']}, gains {ci(r['gain'])} {unit} against it")
+    p = eq["perturbed"]
+    halves = ["; ".join(f"{n} {w:.2f}" for n, w in h.items()) for h in eq["halves"]]
+    out.append(f"robustness: equilibrium of the even deals: {halves[0]}; of the odd deals: {halves[1]}")
+    out.append(f"  each policy's payoffs moved by +/- their CI half-widths ({p['games']} games): support changed "
+               f"in {p['support_changed']}; policies in some support: {', '.join(p['in_some_support'])}; "
+               f"largest shift (total variation) {p['max_tv']:.2f}")
+    return out
+
+
+def _iteration_lines(d: dict) -> list[str]:
+    it = d["iteration"]
+    return ([f"best-response iteration on a homogeneous field from {it['start']}: {' -> '.join(it['path'])}: "
+             + (f"fixed point {it['cycle'][0]}" if it["outcome"] == "fixed point"
+                else f"cycle {' -> '.join(it['cycle'] + it['cycle'][:1])}")]
+            + _br_table(it["steps"], "field (all other seats)"))
+
+
+def format_equilibrium(d: dict, as_json: bool = False) -> str:
+    if as_json:
+        return json.dumps(d, indent=2)
+    out = [f"knock equilibrium: {d['variant']}, {d['players']} players, {len(d['policies'])} policies, "
+           f"{d['hands_per_seating']:,} deals per seating (every policy in every seat on the same deals), "
+           f"seed {d['seed']}" + (f"; rules {', '.join(d['rules'])}" if d["rules"] else ""),
+           _policies_line(d),
+           f"simulated {d['hands_simulated']:,} hands in {d['elapsed_s']:.1f} s (+{d['compile_s']:.1f} s "
+           f"compile/cache load)"
+           + ("; the rest read from the store" if any(s["from_store"] for s in d["stages"].values()) else "")
+           + ("" if d["complete"] else "  -- PARTIAL (interrupted)")]
+    if not d["complete"]:
+        return "\n".join(out)
+    out += ["", *d["answer"][:1], "", *d["answer"][1:], "",
+            f"best responses, {d['measure']}; cannot tell: {d['method']}",
+            *_br_table(d["best_responses"], "against"), ""]
+    if "equilibrium" in d:
+        out += [*_matrix_lines(d), "", *_equilibrium_lines(d)]
+    else:
+        out += _iteration_lines(d)
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------------------
+# CLI
+
+class EquilibriumFlag(argparse.Action):
+    """``--equilibrium``: sets ``equilibrium`` and, unless ``--hands`` is given, ``hands`` to
+    None (the study's own default; argparse leaves an option not given at its default object,
+    so the identity test tells a default from an explicit value)."""
+
+    def __init__(self, option_strings, dest, **kw):
+        super().__init__(option_strings, dest, nargs=0, default=False, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, True)
+        if namespace.hands is parser.get_default("hands"):
+            namespace.hands = None
+
+
+def cmd_equilibrium(args) -> int:
+    """``rummylab knock-sweep --equilibrium``: run, print the answer (text or --json)."""
+    bad = [flag for flag, on in (("--by-turn", args.by_turn), ("--games", args.games),
+                                 ("--buckets", args.buckets), ("--bucket-by", args.bucket_by != "turn")) if on]
+    if bad:
+        raise SweepError(f"--equilibrium plays one policy all hand long: drop {', '.join(bad)}")
+    spec = EquilibriumSpec(variant=args.variant, thresholds=args.thresholds or (),
+                           hands=HANDS if args.hands is None else args.hands, seed=args.seed,
+                           players=args.players, rules=tuple(args.rule), strategy=args.strategy,
+                           extra=(args.opponent,) if args.opponent != "simple" else ())
+    res = run_equilibrium(spec, out_dir=args.out, jobs=args.jobs, progress=None if not args.no_progress else False,
+                          backend=args.backend, scheduler=args.scheduler)
+    d = summarize(res)
+    if args.out:
+        d["out"] = str(args.out)
+    print(format_equilibrium(d, as_json=args.json))
+    if not res.complete:
+        print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
+              file=sys.stderr)
+        return 130
+    return 0

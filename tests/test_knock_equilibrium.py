@@ -1,0 +1,253 @@
+"""Knock equilibrium: the matrix-game LP, the symmetrisation, best responses with their
+Bonferroni set, best-response iteration, and small real runs through the CLI and the report."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from analysis import report
+from analysis.cli import build_parser
+from analysis.cli import main as cli_main
+from analysis.stats import mean_ci
+from analysis.studies.equilibrium_text import summarize
+from analysis.studies.knock_equilibrium import (
+    EquilibriumSpec,
+    FieldJob,
+    FieldStats,
+    best_response,
+    iterate_best_responses,
+    load_equilibrium,
+    run_equilibrium,
+    seatings,
+    solve_matrix_game,
+    symmetrise,
+)
+from sim.runner import play_hands
+
+
+# ----------------------------------------------------------------------------------------
+# the matrix game
+
+def test_rock_paper_scissors_is_uniform_with_value_zero():
+    a = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+    x, v = solve_matrix_game(a)
+    assert np.allclose(x, 1 / 3, atol=1e-9) and abs(v) < 1e-9
+
+
+def test_a_dominant_strategy_is_played_pure():
+    x, v = solve_matrix_game(np.array([[3.0, 2.0], [1.0, 0.0]]))   # row 0 dominates row 1
+    assert np.allclose(x, [1, 0]) and v == pytest.approx(2.0)
+    sym = symmetrise(np.array([[0, 1, 2], [-1, 0, 1], [-2, -1, 0.0]]))   # policy 0 beats both
+    x, v = solve_matrix_game(sym)
+    assert np.allclose(x, [1, 0, 0]) and abs(v) < 1e-9
+
+
+def test_an_unbalanced_rock_paper_scissors_weights_by_the_payoffs():
+    a = np.array([[0, -1, 2], [1, 0, -1], [-2, 1, 0]], dtype=float)   # rock beats scissors by 2
+    x, v = solve_matrix_game(a)
+    assert np.allclose(x, [0.25, 0.5, 0.25], atol=1e-9) and abs(v) < 1e-9
+    assert np.all(a.T @ x >= -1e-9)                                  # no pure reply gains
+
+
+def test_symmetrise_keeps_the_antisymmetric_part():
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=(5, 5))
+    s = symmetrise(a)
+    assert np.allclose(s, -s.T) and np.allclose(np.diag(s), 0)
+    assert np.allclose(symmetrise(s), s)                             # antisymmetric input unchanged
+    assert np.allclose(s + (a + a.T) / 2, a)                         # a = antisymmetric + symmetric part
+
+
+# ----------------------------------------------------------------------------------------
+# best responses from exact moments
+
+def _field_stats(y: np.ndarray, scale: float = 0.5) -> FieldStats:
+    """Moments of per-deal Y (deals x candidates) as the field job keeps them."""
+    y = y.astype(np.int64)
+    even, odd = y[0::2], y[1::2]
+    return FieldStats([len(even), len(odd)], [even.sum(0).tolist(), odd.sum(0).tolist()],
+                      (y.T @ y).tolist(), scale)
+
+
+def test_best_response_set_is_the_bonferroni_one_sided_comparison_with_the_best():
+    rng = np.random.default_rng(7)
+    base = rng.integers(-30, 30, size=(4000, 1))
+    shifts = np.array([0, 3, 2, -4, 3])                              # candidates 1 and 4 tie at the top
+    y = base + shifts + rng.integers(-20, 20, size=(4000, 5))
+    fs = _field_stats(y)
+    br = best_response(fs)
+    means = y.mean(axis=0) * 0.5
+    assert br.best == int(np.argmax(means))
+    assert br.value.value == pytest.approx(means[br.best])
+    e = mean_ci(y[:, br.best] * 0.5)
+    assert (br.value.lo, br.value.hi) == pytest.approx((e.lo, e.hi))
+    t = stats.t.ppf(1 - 0.05 / 4, len(y) - 1)
+    same = []
+    for q in range(5):
+        d = y[:, br.best] - y[:, q]
+        if q == br.best or d.mean() - t * d.std(ddof=1) / np.sqrt(len(d)) <= 0:
+            same.append(q)
+    assert br.same == same and {1, 4} <= set(same) and 3 not in same
+    x = np.array([0.2, 0.3, 0, 0, 0.5])
+    mix = fs.mix(x)
+    direct = mean_ci(y @ x * 0.5)
+    assert (mix.value, mix.lo, mix.hi) == pytest.approx((direct.value, direct.lo, direct.hi))
+    assert fs.half_mean(1, 2) == pytest.approx(y[1::2, 2].mean() * 0.5)
+
+
+def test_best_response_iteration_settles_at_a_fixed_point():
+    def payoff(q, p):                        # best response to p: (p + 6) // 2
+        return -(q - (p + 6) // 2) ** 2
+
+    def respond(p):
+        best = max(range(11), key=lambda q: payoff(q, p))
+        return best, [best]
+    it = iterate_best_responses(respond, 0)
+    assert it.outcome == "fixed point" and it.path == [0, 3, 4, 5] and it.cycle == [5]
+
+
+def test_best_response_iteration_detects_a_cycle():
+    it = iterate_best_responses(lambda p: ((p + 1) % 3, [(p + 1) % 3]), 0)   # rock, paper, scissors
+    assert it.outcome == "cycle" and it.path == [0, 1, 2] and it.cycle == [0, 1, 2]
+    it = iterate_best_responses(lambda p: ({0: 1, 1: 2, 2: 1}[p], [{0: 1, 1: 2, 2: 1}[p]]), 0)
+    assert it.outcome == "cycle" and it.cycle == [1, 2]
+
+
+def test_a_field_within_noise_of_its_best_response_is_a_fixed_point():
+    it = iterate_best_responses(lambda p: (4, [4, p]), 2)     # 4 is best, but 2 cannot be told from it
+    assert it.outcome == "fixed point" and it.path == [2]
+
+
+def test_seatings_play_each_table_once():
+    two = seatings(4, 2, [0, 1, 2, 3])
+    assert len(two) == 12 and all(len(feeds) == 2 for _, feeds in two)     # (i, j) serves fields i and j
+    three = seatings(4, 3, [2])
+    assert len(three) == 9 and all(seats.count(2) == 2 for seats, _ in three)
+
+
+def test_policies_merge_identical_strategies_and_add_extras():
+    spec = EquilibriumSpec(variant="gin", thresholds=(0, 5, 10), extra=("simple(near_weight=0.5)", "tracker"))
+    pols = spec.policies()
+    assert [p.name for p in pols] == ["<=0 (gin-hunter)", "<=5", "<=10 (simple)", "tracker", "patient",
+                                      "simple(near_weight=0.5)"]
+    assert [n for n, _ in spec.opponents(pols)] == ["simple", "tracker", "gin-hunter", "patient",
+                                                   "simple(near_weight=0.5)"]
+    assert spec.start(pols) == 2 and spec.n_seats == 2
+
+
+# ----------------------------------------------------------------------------------------
+# real runs (small)
+
+def test_chunks_split_anywhere_merge_to_the_same_moments():
+    spec = EquilibriumSpec(variant="knock-rummy", players=3, thresholds=(5, 20), hands=300, seed=2)
+    job = FieldJob(spec, spec.policies(), [1], "test")
+    whole = job.compute(0, 300, None)
+    parts = job.merge(job.merge(None, job.compute(0, 123, None)), job.compute(123, 300, None))
+    assert parts == whole and whole["count"] == [150, 150]
+
+def test_payoffs_are_the_seat_swapped_means_of_plain_runs():
+    spec = EquilibriumSpec(variant="gin", thresholds=(2, 8), hands=1500, seed=5)
+    res = run_equilibrium(spec, jobs=1, progress=False)
+    names = [p.name for p in res.policies]
+    i, j = names.index("<=2"), names.index("<=8")
+    ij = play_hands("gin", strategies=[res.policies[i].strategy, res.policies[j].strategy], n_hands=1500, seed=5)
+    ji = play_hands("gin", strategies=[res.policies[j].strategy, res.policies[i].strategy], n_hands=1500, seed=5)
+    per_deal = (ij["score0"] + ji["score1"]) / 2
+    e = res.fields[j].value(i)
+    assert e.value == pytest.approx(per_deal.mean()) and e.n == 1500
+    assert (e.lo, e.hi) == pytest.approx((mean_ci(per_deal).lo, mean_ci(per_deal).hi))
+    assert res.fields[i].value(j).value == pytest.approx(-e.value)          # antisymmetric deal by deal
+    assert res.fields[i].value(i).value == 0
+
+
+def test_hands_default_only_when_not_given():
+    p = build_parser()
+    assert p.parse_args(["knock-sweep", "--equilibrium"]).hands is None
+    assert p.parse_args(["knock-sweep", "--hands", "200000", "--equilibrium"]).hands == 200_000
+    assert p.parse_args(["knock-sweep", "--equilibrium", "--hands", "5000"]).hands == 5000
+    assert p.parse_args(["knock-sweep"]).hands == 200_000 and not p.parse_args(["knock-sweep"]).equilibrium
+
+
+def test_contradictory_options_are_refused(capsys):
+    assert cli_main(["knock-sweep", "--equilibrium", "--by-turn", "--hands", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummylab: error: --equilibrium") and "--by-turn" in err and "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def gin_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("eq") / "gin-eq"
+    args = ["knock-sweep", "--variant", "gin", "--equilibrium", "--thresholds", "0..10:5", "--hands", "2000",
+            "--jobs", "1", "--seed", "3", "--no-progress", "--out", str(out)]
+    return out, args
+
+
+def test_gin_run_through_the_cli_answers_and_stores(gin_run, capsys):
+    out, args = gin_run
+    assert cli_main(args) == 0
+    text = capsys.readouterr().out
+    head = text.split("\n\n")[1]
+    assert head.startswith("Against simple, ") and "; against a player who best-responds, " in head
+    assert "policies: <=0 (gin-hunter), <=5, <=10 (simple), tracker, patient" in text
+    doc = json.loads((out / "equilibrium.json").read_text())
+    assert doc["kind"] == "knock_equilibrium" and doc["complete"] and (out / "tournament" / "meta.json").exists()
+    assert cli_main(args + ["--json"]) == 0                                  # reused from the store
+    d = json.loads(capsys.readouterr().out)
+    assert d["hands_simulated"] == 0 and d["stages"]["tournament"]["from_store"]
+    assert [b["opponent"] for b in d["best_responses"]] == ["simple", "tracker", "gin-hunter", "patient"]
+    a = np.array(d["matrix"]["payoff"])
+    assert d["matrix"]["asymmetry_max"] == 0 and np.allclose(a, -a.T)
+    eq = d["equilibrium"]
+    assert sum(eq["weights"].values()) == pytest.approx(1) and eq["value"] == pytest.approx(0, abs=1e-9)
+    x = np.array([eq["weights"].get(n, 0) for n in d["matrix"]["policies"]])
+    assert np.all(x @ a >= -1e-9)                                            # no policy beats the mix
+    for b in d["best_responses"]:
+        assert b["best"] in b["indistinguishable"] and b["mean"]["n"] == 2000
+    other = list(args)
+    other[other.index("--seed") + 1] = "4"
+    assert cli_main(other) == 2                                              # a different study there
+    assert "holds a different equilibrium study" in capsys.readouterr().err
+
+
+def test_gin_run_renders_its_report_section(gin_run, monkeypatch):
+    out, args = gin_run
+    if not (out / "equilibrium.json").exists():
+        assert cli_main(args) == 0
+    import analysis.studies.knock_equilibrium as ke
+    for name in ("run_chunk", "run_job"):                 # the report never simulates
+        monkeypatch.setattr(ke, name, lambda *a, **k: pytest.fail("the report simulated"))
+    assert report.detect(out) == "knock_equilibrium"
+    rep = report.build_report([str(out)])
+    (sec,) = rep.sections
+    assert sec.kind == "knock_equilibrium" and sec.methods and "Knock equilibrium" in rep.methods[0]
+    (fig,) = sec.figures
+    assert fig.title and "equilibrium weight" in fig.legend and "best response to the column" in fig.legend
+    assert fig.axes[0]["xlabel"] == "opponent (column)" and fig.axes[0]["ylabel"] == "policy (row)"
+    html = report.report_html(rep)
+    d = summarize(load_equilibrium(out))
+    assert d["answer"][0] in html.replace("≤", "<=").replace("&lt;", "<") and "±" in html
+    assert html.count("<tr class=\"best\">") == len(d["equilibrium"]["weights"])   # the support's rows
+
+
+def test_three_players_iterate_best_responses(tmp_path, capsys):
+    out = tmp_path / "kr3"
+    assert cli_main(["knock-sweep", "--variant", "knock-rummy", "--players", "3", "--equilibrium",
+                     "--thresholds", "0..20:10", "--hands", "1000", "--jobs", "1", "--no-progress",
+                     "--out", str(out), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    it = d["iteration"]
+    assert it["path"][0] == "simple" and it["outcome"] in ("fixed point", "cycle")
+    assert d["measure"] == "net points per hand against the field"
+    assert "against players who best-respond" in d["answer"][0]
+    doc = json.loads((out / "equilibrium.json").read_text())
+    names = [p["name"] for p in doc["policies"]]
+    assert names[0] == "<=0 (rummy-hunter)"
+    assert {names.index(b["field"]) for b in d["best_responses"]} <= set(doc["fields"])
+    for step in it["steps"]:
+        assert step["best"] in step["indistinguishable"]
+    rep = report.build_report([str(out)])
+    assert rep.sections[0].figures[0].axes[0]["ylabel"].startswith("mean net points")
