@@ -259,7 +259,7 @@ def cmd_tonk_odds(args) -> int:
     return 0
 
 
-DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000}
+DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000}
 DEMO_DEALS = 1_000_000
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
 
@@ -277,10 +277,13 @@ def _scale(text: str) -> float:
 
 def cmd_demo(args) -> int:
     """The README's main job: knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy, how
-    Knock Rummy's penalty and bonus move its best threshold, tonk deal odds, the report."""
+    Knock Rummy's penalty and bonus move its best threshold, knock policies against each other
+    (Gin, 3-player Tonk), tonk deal odds, the report."""
     from pathlib import Path
 
     from .report import render_report
+    from .studies.equilibrium_text import summarize
+    from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
     from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
     from .studies.knock_sweep import SweepSpec, run_sweep
     from .studies.sweep_text import format_sweep
@@ -317,6 +320,20 @@ def cmd_demo(args) -> int:
         return 130
     print(format_rules_table(table, "points") + "\n", flush=True)
     dirs.append(str(out / "knock-rummy-rules"))
+    for name, eq in [
+        ("gin-equilibrium", EquilibriumSpec(variant="gin", thresholds=tuple(range(0, 11)),
+                                            hands=max(2, int(DEMO_HANDS["equilibrium"] * k)), seed=args.seed)),
+        ("tonk-equilibrium", EquilibriumSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16, 3)),
+                                             hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
+    ]:
+        print(f"== {name}: {eq.variant} knock policies against each other, {eq.hands:,} deals per seating",
+              flush=True)
+        res = run_equilibrium(eq, out_dir=out / name, jobs=args.jobs, progress=progress)
+        if not res.complete:
+            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
+            return 130
+        print("\n".join(summarize(res)["answer"]) + "\n", flush=True)
+        dirs.append(str(out / name))
     print("== tonk deal odds: exact vs simulated", flush=True)
     _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
                            out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)

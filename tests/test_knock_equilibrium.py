@@ -133,9 +133,9 @@ def test_policies_merge_identical_strategies_and_add_extras():
     spec = EquilibriumSpec(variant="gin", thresholds=(0, 5, 10), extra=("simple(near_weight=0.5)", "tracker"))
     pols = spec.policies()
     assert [p.name for p in pols] == ["<=0 (gin-hunter)", "<=5", "<=10 (simple)", "tracker", "patient",
-                                      "simple(near_weight=0.5)"]
+                                      "openspiel-simple", "simple(near_weight=0.5)"]
     assert [n for n, _ in spec.opponents(pols)] == ["simple", "tracker", "gin-hunter", "patient",
-                                                   "simple(near_weight=0.5)"]
+                                                   "openspiel-simple", "simple(near_weight=0.5)"]
     assert spec.start(pols) == 2 and spec.n_seats == 2
 
 
@@ -192,13 +192,14 @@ def test_gin_run_through_the_cli_answers_and_stores(gin_run, capsys):
     text = capsys.readouterr().out
     head = text.split("\n\n")[1]
     assert head.startswith("Against simple, ") and "; against a player who best-responds, " in head
-    assert "policies: <=0 (gin-hunter), <=5, <=10 (simple), tracker, patient" in text
+    assert "policies: <=0 (gin-hunter), <=5, <=10 (simple), tracker, patient, openspiel-simple" in text
     doc = json.loads((out / "equilibrium.json").read_text())
     assert doc["kind"] == "knock_equilibrium" and doc["complete"] and (out / "tournament" / "meta.json").exists()
     assert cli_main(args + ["--json"]) == 0                                  # reused from the store
     d = json.loads(capsys.readouterr().out)
     assert d["hands_simulated"] == 0 and d["stages"]["tournament"]["from_store"]
-    assert [b["opponent"] for b in d["best_responses"]] == ["simple", "tracker", "gin-hunter", "patient"]
+    assert [b["opponent"] for b in d["best_responses"]] == ["simple", "tracker", "gin-hunter", "patient",
+                                                            "openspiel-simple"]
     a = np.array(d["matrix"]["payoff"])
     assert d["matrix"]["asymmetry_max"] == 0 and np.allclose(a, -a.T)
     eq = d["equilibrium"]
