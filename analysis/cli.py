@@ -259,7 +259,8 @@ def cmd_tonk_odds(args) -> int:
     return 0
 
 
-DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000}
+DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
+              "seats": 200_000}
 DEMO_DEALS = 1_000_000
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
 
@@ -278,7 +279,8 @@ def _scale(text: str) -> float:
 def cmd_demo(args) -> int:
     """The README's main job: knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy, how
     Knock Rummy's penalty and bonus move its best threshold, knock policies against each other
-    (Gin, 3-player Tonk), tonk deal odds, the report."""
+    (Gin, 3-player Tonk), Gin's seat edge with and without the first-upcard offer, tonk deal odds,
+    the report."""
     from pathlib import Path
 
     from .report import render_report
@@ -333,6 +335,21 @@ def cmd_demo(args) -> int:
             print("interrupted; rerun `make demo` to resume", file=sys.stderr)
             return 130
         print("\n".join(summarize(res)["answer"]) + "\n", flush=True)
+        dirs.append(str(out / name))
+    from sim.runner import make_spec
+
+    from .engine import run
+    from .summary import summarize as summarize_run
+    for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
+        spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)
+        print(f"== {name}: Gin seat edge{' with ' + rule[0] if rule else ''}, {spec.n:,} hands", flush=True)
+        res = run(spec, jobs=args.jobs, out_dir=out / name, progress=progress)
+        if not res.complete:
+            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
+            return 130
+        first = summarize_run(spec, res.acc)["positions"][0]["mean_score"]
+        print(f"first to play (non-dealer): {first['value']:+.3f} [{first['ci95'][0]:+.3f}, {first['ci95'][1]:+.3f}] "
+              f"points per hand\n", flush=True)
         dirs.append(str(out / name))
     print("== tonk deal odds: exact vs simulated", flush=True)
     _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
