@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from analysis.studies import knock_advice as KA
+from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
 from sim.advisors import gin as GA
@@ -191,6 +192,66 @@ def test_sampling_stops_on_ci_budget_or_no_difference():
     assert KA._verdict(s, n, "points", stopped)[6] == "too close to call"
     s, n, _, _, stopped = KA._sample(fake(lambda w: 0 * w), **dict(opts, worlds=2500))
     assert stopped == "worlds" and n == 2500
+
+
+def _rows(d):
+    """A fake world sampler serving the differences ``d`` (knock pts; play on scores 0)."""
+    def call(first, n):
+        out = np.zeros((n, K.N_OUT), dtype=np.int64)
+        out[:, K.K_PTS] = d[first:first + n]
+        return out
+    return call
+
+
+def test_sequential_sampler_makes_few_false_calls_however_often_it_looks():
+    """A true difference of exactly 0 (uniform integers -8..8, sd 4.9), looked at every 100
+    worlds up to 10,000 (100 looks): the confidence sequence calls knock/play on in at most
+    5% of the runs; stopping at the first t interval that excludes 0 calls it in ~40%."""
+    from scipy import stats
+    reps, n_max, look = 400, 10_000, 100
+    d = np.random.default_rng(0).integers(-8, 9, (reps, n_max))
+    calls = 0
+    for r in range(reps):
+        s, n, _, _, stopped = KA._sample(_rows(d[r]), budget_s=1e9, min_worlds=look,
+                                         max_worlds=n_max, worlds=None, batch=look)
+        calls += KA._verdict(s, n, "points", stopped)[6] != "too close to call"
+        assert stopped in ("ci", "max_worlds")
+    n = np.arange(look, n_max + 1, look)
+    c, c2 = np.cumsum(d, 1)[:, look - 1::look], np.cumsum(d * d, 1)[:, look - 1::look]
+    se = np.sqrt((c2 - c * c / n) / (n - 1) / n)
+    naive = (np.abs(c / n) > stats.t.ppf(0.975, n - 1) * se).any(1).mean()
+    assert calls / reps <= 0.05 and naive > 0.25
+
+
+def test_sequential_sampler_finds_a_typical_difference_within_the_budget():
+    """knock - play on = 0.3 with sd 4.9 (uniform -8..8 plus a 30% chance of +1): found
+    ("knock", interval above 0) in every one of 200 runs within 40,000 worlds (a fraction of
+    what a 3 s budget samples for Gin), after 2,000-8,000 worlds."""
+    stops = []
+    for r in range(200):
+        g = np.random.default_rng(1000 + r)
+        d = g.integers(-8, 9, 40_000) + (g.random(40_000) < 0.3)
+        s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1e9, min_worlds=2000, max_worlds=40_000,
+                                         worlds=None)
+        assert KA._verdict(s, n, "points", stopped)[6] == "knock" and stopped == "ci"
+        stops.append(n)
+    assert np.median(stops) <= 6000
+
+
+def test_intervals_are_confidence_sequences_unless_the_size_is_fixed():
+    d = np.random.default_rng(5).integers(-8, 9, 4000)
+    s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1e-9, min_worlds=4000, max_worlds=10**6,
+                                     worlds=None)
+    seq = KA._verdict(s, n, "points", stopped)
+    s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1, min_worlds=1, max_worlds=1, worlds=4000)
+    fixed = KA._verdict(s, n, "points", stopped)
+    assert fixed[2].value == seq[2].value and fixed[2].n == seq[2].n == 4000
+    # the same worlds: the sequence is 1.7 times as wide at 4,000 worlds (the price of looking)
+    assert seq[2].half_width > 1.5 * fixed[2].half_width
+    assert "confidence sequence" in seq[7] and "anytime-valid p" in seq[7] and "CI" in fixed[7]
+    a = advise("gin", GIN_8, turn=3, upcard="5C", budget_s=0.2, seed=1)
+    assert a.intervals == SQ.METHOD and any("Waudby-Smith" in x for x in a.notes)
+    assert advise("gin", GIN_8, turn=3, upcard="5C", worlds=500, seed=1).intervals == SQ.FIXED_METHOD
 
 
 # ----------------------------------------------------------------------------------------

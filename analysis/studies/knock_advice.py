@@ -11,17 +11,19 @@ both choices on the same world (common random numbers; kernels in :mod:`sim.advi
   strategy against the opponents' strategies until the hand ends (a void hand scores 0).
 
 It reports the expected points (Gin) or stakes (Tonk) of both, the paired difference
-knock - play on with its 95% t interval, the probability of winning the hand with each (Wilson
-intervals) and a recommendation: ``knock`` when the 95% CI of the difference lies above 0,
-``play on`` when below, else ``too close to call``.  Sampling runs in batches of
-:data:`BATCH` worlds until, after at least ``min_worlds``, the CI excludes 0 (or every world
-gave the same result for both choices), or the time budget / ``max_worlds`` is reached.
-``worlds=N`` samples exactly N worlds instead.  World ``w`` depends only on (inputs, seed, w):
-a run that stops on the CI, on ``max_worlds`` or on ``worlds`` is reproducible; one that stops
-on the time budget may use a different number of the same worlds on another machine.
-The CI is looked at after every batch, so with a true difference of about zero the advisor
-says ``knock``/``play on`` somewhat more often than 5% of the time; the one-sided confidence
-shows how clear-cut the call is.
+knock - play on, the probability of winning the hand with each and a recommendation:
+``knock`` when the 95% interval of the difference lies above 0, ``play on`` when below, else
+``too close to call``.  Sampling runs in batches of :data:`BATCH` worlds until, after at
+least ``min_worlds``, the interval excludes 0 (or every world gave the same result for both
+choices), or the time budget / ``max_worlds`` is reached.  Because it stops on what it has
+seen, every interval is a 95% **confidence sequence** (the asymptotic confidence sequence of
+Waudby-Smith, Arnold, Wu, Ramdas & Howard 2021, normal mixture: :mod:`.sequential`), valid
+at whatever time sampling stopped, with an anytime-valid p-value for "no difference": a
+true difference of 0 gets a ``knock``/``play on`` call at most 5% of the time however many
+looks.  ``worlds=N`` samples exactly N worlds with no look before the end and reports t and
+Wilson intervals.  World ``w`` depends only on (inputs, seed, w): a run that stops on the
+interval, on ``max_worlds`` or on ``worlds`` is reproducible; one that stops on the time
+budget may use a different number of the same worlds on another machine.
 
 Modelling assumptions (stated in the output notes when they apply):
 
@@ -76,7 +78,8 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.stats import Estimate, mean_from_moments, t_quantile, wilson
+from analysis.stats import Estimate
+from analysis.studies import sequential as SQ
 from sim.errors import AdviceError
 
 BATCH = 2000
@@ -105,10 +108,11 @@ class Advice:
     diff: Estimate                  # paired, knock minus play on
     win_knock: Estimate
     win_play: Estimate
-    p_knock_better: float           # one-sided, normal approximation of the paired mean
+    p_value: float                  # no difference: anytime-valid, or the t test's with --worlds
     recommendation: str
     confidence: str
     stopped: str                    # "ci", "no difference", "budget", "max_worlds", "worlds"
+    intervals: str                  # how the intervals were made (valid at the stopping time)
     worlds: int
     elapsed: float                  # sampling seconds (compile / cache load apart)
     compile_s: float
@@ -138,9 +142,16 @@ class Advice:
 # sampling
 
 def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worlds: int,
-            max_worlds: int, worlds: int | None):
+            max_worlds: int, worlds: int | None, batch: int = BATCH):
     """Run batches of ``call(first_world, n)`` (rows: knock pts, play pts, knock win, play
-    win) and return exact moments, counts and timing."""
+    win) and return exact moments, counts and timing.
+
+    ``worlds``: exactly that many, no look before the end.  Else, after ``min_worlds`` and
+    then after every batch, stop when the 95% confidence sequence of knock - play on
+    (:mod:`analysis.studies.sequential`) excludes 0 ("ci"), when every world gave the same
+    difference ("no difference": the sequence is then the point itself), on the time budget
+    ("budget") or at ``max_worlds``.  The sequence covers at every look at once, so the
+    interval reported at any of these stopping times is valid."""
     from sim import advice as K
     t0 = time.perf_counter()
     call(0, 0)  # compile or load the kernel from the numba cache
@@ -151,7 +162,7 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
     stopped = "worlds" if worlds is not None else "max_worlds"
     t0 = time.perf_counter()
     while n < target:
-        k = min(BATCH, target - n)
+        k = min(batch, target - n)
         out = call(n, k)
         a, b = out[:, K.K_PTS], out[:, K.P_PTS]
         d = a - b
@@ -167,7 +178,7 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
         if worlds is not None or n >= target:
             continue
         if n >= min_worlds:
-            est = mean_from_moments(n, s["d"], s["dd"])
+            est = SQ.mean_interval(n, s["d"], s["dd"], sequential=True)
             if est.lo > 0 or est.hi < 0:
                 stopped = "ci"
                 break
@@ -181,41 +192,36 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
 
 
 def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
-    """Estimates from the integer moments; ``scale`` (> 0): the report's worth of one unit of
-    the point columns (``Prepared.scale``)."""
-    ev_k = mean_from_moments(n, s["a"], s["aa"]).scaled(scale)
-    ev_p = mean_from_moments(n, s["b"], s["bb"]).scaled(scale)
-    diff = mean_from_moments(n, s["d"], s["dd"]).scaled(scale)
-    se = (diff.hi - diff.value) / t_quantile(n - 1) if n > 1 else math.inf
-    if 0 < se < math.inf:
-        p = 0.5 * math.erfc(-diff.value / se / math.sqrt(2))
-    else:
-        p = 0.5 if se == math.inf or diff.value == 0 else float(diff.value > 0)
+    """Estimates from the integer moments: confidence sequences unless the run had a fixed
+    size (``stopped == "worlds"``); ``scale`` (> 0): the report's worth of one unit of the
+    point columns (``Prepared.scale``)."""
+    seq = stopped != "worlds"
+    ev_k = SQ.mean_interval(n, s["a"], s["aa"], sequential=seq).scaled(scale)
+    ev_p = SQ.mean_interval(n, s["b"], s["bb"], sequential=seq).scaled(scale)
+    diff = SQ.mean_interval(n, s["d"], s["dd"], sequential=seq).scaled(scale)
+    p = SQ.p_value(n, s["d"], s["dd"], sequential=seq)
     if diff.lo > 0:
         rec = "knock"
     elif diff.hi < 0:
         rec = "play on"
     else:
         rec = "too close to call"
-    if rec == "too close to call":
-        if stopped == "no difference":
-            conf = f"both choices gave the same result in all {n:,} worlds"
-        else:
-            conf = (f"the 95% CI of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
-                    f"includes 0 after {n:,} worlds")
+    what = "confidence sequence" if seq else "CI"
+    if stopped == "no difference":
+        conf = f"both choices gave the same result in all {n:,} worlds"
     else:
-        better = p if rec == "knock" else 1 - p
-        conf = (f"the 95% CI of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
-                f"excludes 0; one-sided confidence that {rec} is better: {_pct(better)}")
-    return ev_k, ev_p, diff, wilson(s["wa"], n), wilson(s["wb"], n), p, rec, conf
+        verb = "includes" if rec == "too close to call" else "excludes"
+        conf = (f"the 95% {what} of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
+                f"{verb} 0 after {n:,} worlds ({'anytime-valid ' if seq else ''}p = {_p(p)} "
+                "for no difference)")
+    return (ev_k, ev_p, diff, SQ.rate_interval(s["wa"], n, sequential=seq),
+            SQ.rate_interval(s["wb"], n, sequential=seq), p, rec, conf)
 
 
-def _pct(p: float) -> str:
-    if p > 0.9999:
-        return "> 99.99%"
+def _p(p: float) -> str:
     if p < 0.0001:
-        return "< 0.01%"
-    return f"{100 * p:.2f}%"
+        return "< 0.0001"
+    return f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
 
 
 # ----------------------------------------------------------------------------------------
@@ -265,13 +271,15 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
                    scale=prep.scale, **prep.info)
 
 
-def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, scale=1.0, **kw) -> Advice:
+def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, notes, scale=1.0, **kw) -> Advice:
     ev_k, ev_p, diff, wk, wp, p, rec, conf = _verdict(s, n, unit, stopped, scale)
     if stopped == "budget" and rec == "too close to call":
         conf += " (time budget reached: a longer --budget may separate them)"
+    method = SQ.FIXED_METHOD if stopped == "worlds" else SQ.METHOD
     return Advice(variant=variant, unit=unit, ev_knock=ev_k, ev_play=ev_p, diff=diff, win_knock=wk,
-                  win_play=wp, p_knock_better=p, recommendation=rec, confidence=conf,
-                  stopped=stopped, worlds=n, elapsed=elapsed, compile_s=compile_s, **kw)
+                  win_play=wp, p_value=p, recommendation=rec, confidence=conf, stopped=stopped,
+                  intervals=method, worlds=n, elapsed=elapsed, compile_s=compile_s,
+                  notes=tuple(notes) + (f"intervals: {method}",), **kw)
 
 
 # ----------------------------------------------------------------------------------------
@@ -294,7 +302,8 @@ def format_advice(a: Advice) -> str:
         f"{'':<22}{'knock now':<30}{'play on':<30}",
         f"{'expected ' + a.unit:<22}{_est(a.ev_knock):<30}{_est(a.ev_play):<30}",
         f"{'P(win the hand)':<22}{a.win_knock.fmt(1, pct=True):<30}{a.win_play.fmt(1, pct=True):<30}",
-        f"{'knock - play on':<22}{_est(a.diff)} {a.unit} per hand (paired, 95% CI)",
+        f"{'knock - play on':<22}{_est(a.diff)} {a.unit} per hand (paired, 95% "
+        f"{'CI' if a.stopped == 'worlds' else 'confidence sequence'})",
         "",
         f"recommendation: {a.recommendation.upper()}",
         textwrap.fill(f"confidence: {a.confidence}", 92, subsequent_indent="  "),
@@ -393,8 +402,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",
-                   help="sampling time budget (default 3); stops earlier once the 95%% CI of the "
-                        "difference excludes 0")
+                   help="sampling time budget (default 3); stops earlier once the 95%% confidence "
+                        "sequence of the difference excludes 0")
     p.add_argument("--worlds", type=_int("--worlds", 1), default=None,
                    help="sample exactly this many worlds (ignores --budget; reproducible anywhere)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
