@@ -240,7 +240,7 @@ def test_sequential_sampler_finds_a_typical_difference_within_the_budget():
 
 def test_intervals_are_confidence_sequences_unless_the_size_is_fixed():
     d = np.random.default_rng(5).integers(-8, 9, 4000)
-    s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1e-9, min_worlds=4000, max_worlds=10**6,
+    s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1e9, min_worlds=10**6, max_worlds=4000,
                                      worlds=None)
     seq = KA._verdict(s, n, "points", stopped)
     s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1, min_worlds=1, max_worlds=1, worlds=4000)
@@ -250,8 +250,10 @@ def test_intervals_are_confidence_sequences_unless_the_size_is_fixed():
     assert seq[2].half_width > 1.5 * fixed[2].half_width
     assert "confidence sequence" in seq[7] and "anytime-valid p" in seq[7] and "CI" in fixed[7]
     a = advise("gin", GIN_8, turn=3, upcard="5C", budget_s=0.2, seed=1)
-    assert a.intervals == SQ.METHOD and any("Waudby-Smith" in x for x in a.notes)
-    assert advise("gin", GIN_8, turn=3, upcard="5C", worlds=500, seed=1).intervals == SQ.FIXED_METHOD
+    assert a.intervals == SQ.method(sequential=True, weighted=False)
+    assert any("Waudby-Smith" in x for x in a.notes)
+    fixed = advise("gin", GIN_8, turn=3, upcard="5C", worlds=500, seed=1)
+    assert fixed.intervals == SQ.method(sequential=False, weighted=False)
 
 
 # ----------------------------------------------------------------------------------------
@@ -283,10 +285,10 @@ def test_knock_rummy_same_seed_same_numbers_and_batching_does_not_matter():
     s = strategy_matrix(parse_strategies("simple", "knock-rummy", 3))
     hand, up = parse_cards(KR_9), int(parse_cards("KD")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
-    for history in (0, 3):
+    for replay in (0, 3):
         args = (r, s, to_mask(hand), pool, 10, up, np.zeros(0, np.int64), 4, 9)
-        whole = KRA.rollouts(*args, 0, 500, history=history)
-        parts = np.concatenate([KRA.rollouts(*args, x, y - x, history=history, debug=True)
+        whole = KRA.rollouts(*args, 0, 500, replay=replay)
+        parts = np.concatenate([KRA.rollouts(*args, x, y - x, replay=replay, debug=True)
                                 for x, y in ((0, 180), (180, 500))])
         assert (whole == parts).all()
 
@@ -351,7 +353,7 @@ def test_knock_rummy_played_model_conditions_the_opponents():
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
     args = (r, s, to_mask(hand), pool, 3, up, np.zeros(0, np.int64), 6, 2, 0, 2000)
     _, uni = KRA.rollouts(*args, with_deadwood=True)
-    _, played = KRA.rollouts(*args, history=5, with_deadwood=True, debug=True)
+    _, played = KRA.rollouts(*args, replay=5, with_deadwood=True, debug=True)
     # opponents that have played 5 turns without knocking (simple: at <= 15) hold less
     # deadwood than 7 random cards, and more than 15
     assert played[:, 1:].mean() < uni[:, 1:].mean() - 5
@@ -361,7 +363,8 @@ def test_knock_rummy_played_model_conditions_the_opponents():
     assert a["played"].ev_knock.hi < a["uniform"].ev_knock.lo
     assert any("replayed through 5" in x for x in a["played"].notes)
     # an opponent that always knocks cannot have reached turn 6: refused, not played
-    with pytest.raises(AdviceError, match=r"opponent model 'played'.* before your turn 6 \(hand"):
+    with pytest.raises(AdviceError, match=r"opponent model 'played'.* 1,001 deals let every opponent "
+                                          r"reach your turn 6 .*\(hand"):
         advise("knock-rummy", KR_9, turn=6, players=3, worlds=10, opponent="threshold(knock=100)")
 
 
@@ -373,7 +376,7 @@ def test_knock_rummy_extra_card_and_net_scale():
     # seed settlement: the net against the average opponent is (n-1)*mine - others, over n-1
     p = KRA.prepare(parse_cards(KR_9), turn=2, upcard="KH", discards="5H", spreads=(), players=4,
                     opponent="simple", strategy="simple", rules=None, stock=None, opp_cards=None,
-                    first_upcard=None, seed=1, opp_model="played", debug=False)
+                    first_upcard=None, history=None, seed=1, opp_model="played", debug=False)
     raw = p.call(0, 2000)
     assert p.scale == pytest.approx(1 / 3)
     assert a.ev_knock.value == pytest.approx(raw[:, K.K_PTS].mean() / 3)

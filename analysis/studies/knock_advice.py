@@ -83,6 +83,7 @@ from analysis.studies import sequential as SQ
 from sim.errors import AdviceError
 
 BATCH = 2000
+FIRST_CALL = 100                # worlds in the first call, which times the kernel
 RECOMMENDATIONS = ("knock", "play on", "too close to call")
 
 __all__ = ["Advice", "AdviceError", "advise", "format_advice", "add_parser", "cmd", "BATCH"]
@@ -113,13 +114,16 @@ class Advice:
     confidence: str
     stopped: str                    # "ci", "no difference", "budget", "max_worlds", "worlds"
     intervals: str                  # how the intervals were made (valid at the stopping time)
-    worlds: int
+    worlds: int                     # worlds kept (a redrawing model: accepted)
+    worlds_tried: int               # worlds drawn (a redrawing model: tried)
+    ess: float                      # effective sample size: Kish's for weighted worlds, else worlds
     elapsed: float                  # sampling seconds (compile / cache load apart)
     compile_s: float
     seed: int
     strategy: str
     opponent: str
     opp_model: str
+    history: str | None             # the hand's history the worlds were conditioned on
     rules: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
@@ -143,63 +147,100 @@ class Advice:
 
 def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worlds: int,
             max_worlds: int, worlds: int | None, batch: int = BATCH):
-    """Run batches of ``call(first_world, n)`` (rows: knock pts, play pts, knock win, play
-    win) and return exact moments, counts and timing.
+    """Run ``call(first_world, n)`` (rows: knock pts, play pts, knock win, play win, tries)
+    and return exact moments, counts and timing.
 
-    ``worlds``: exactly that many, no look before the end.  Else, after ``min_worlds`` and
-    then after every batch, stop when the 95% confidence sequence of knock - play on
-    (:mod:`analysis.studies.sequential`) excludes 0 ("ci"), when every world gave the same
-    difference ("no difference": the sequence is then the point itself), on the time budget
-    ("budget") or at ``max_worlds``.  The sequence covers at every look at once, so the
-    interval reported at any of these stopping times is valid."""
-    from sim import advice as K
+    ``worlds``: exactly that many, no look before the end.  Else look after ``min_worlds``
+    and then every ``batch`` worlds (a fixed schedule: where a run stops on the interval does
+    not depend on the machine), and stop when the 95% confidence sequence of knock - play on
+    (:mod:`analysis.studies.sequential`) excludes 0 ("ci") or every world gave the same
+    difference ("no difference": the sequence is then the point itself); stop on the time
+    budget ("budget", checked after every call, whose size follows the speed so far) or at
+    ``max_worlds``.  The sequence covers at every time at once, so the interval reported at
+    any of these stopping times is valid."""
     t0 = time.perf_counter()
     call(0, 0)  # compile or load the kernel from the numba cache
     compile_s = time.perf_counter() - t0
     target = worlds if worlds is not None else max_worlds
     n = 0
-    s = {"a": 0, "aa": 0, "b": 0, "bb": 0, "d": 0, "dd": 0, "wa": 0, "wb": 0}
+    s = {"a": 0, "aa": 0, "b": 0, "bb": 0, "d": 0, "dd": 0, "wa": 0, "wb": 0, "tried": 0, "m": None}
     stopped = "worlds" if worlds is not None else "max_worlds"
+    look = min_worlds
+    chunk = batch if worlds is not None else min(batch, FIRST_CALL)
     t0 = time.perf_counter()
     while n < target:
-        k = min(batch, target - n)
-        out = call(n, k)
-        a, b = out[:, K.K_PTS], out[:, K.P_PTS]
-        d = a - b
-        s["a"] += int(a.sum())
-        s["aa"] += int((a * a).sum())
-        s["b"] += int(b.sum())
-        s["bb"] += int((b * b).sum())
-        s["d"] += int(d.sum())
-        s["dd"] += int((d * d).sum())
-        s["wa"] += int(out[:, K.K_WIN].sum())
-        s["wb"] += int(out[:, K.P_WIN].sum())
+        k = min(chunk, target - n) if worlds is not None else min(chunk, target - n, look - n)
+        res = call(n, k)
+        _accumulate(s, *(res if isinstance(res, tuple) else (res, None)))
         n += k
         if worlds is not None or n >= target:
             continue
-        if n >= min_worlds:
-            est = SQ.mean_interval(n, s["d"], s["dd"], sequential=True)
+        if n == look:
+            look += batch
+            est = _interval(s, "d", n, sequential=True)
             if est.lo > 0 or est.hi < 0:
                 stopped = "ci"
                 break
             if n * s["dd"] == s["d"] * s["d"]:  # every world: the same difference
                 stopped = "no difference"
                 break
-            if time.perf_counter() - t0 >= budget_s:
-                stopped = "budget"
-                break
+        spent = time.perf_counter() - t0
+        if spent >= budget_s:
+            stopped = "budget"
+            break
+        chunk = max(1, min(batch, int(budget_s / 10 * n / max(spent, 1e-9))))
     return s, n, time.perf_counter() - t0, compile_s, stopped
 
 
+def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
+    """Add a batch of world rows to the moments: exact integers, and with weights ``w`` the
+    weighted ones (``s["m"]``: ``sum w``, ``sum w^2`` and per column ``[sum w x, sum w^2 x,
+    sum w^2 x^2]``)."""
+    from sim import advice as K
+    a, b = out[:, K.K_PTS], out[:, K.P_PTS]
+    cols = {"a": a, "b": b, "d": a - b, "wa": out[:, K.K_WIN], "wb": out[:, K.P_WIN]}
+    for x in ("a", "b", "d"):
+        s[x] += int(cols[x].sum())
+        s[x + x] += int((cols[x] * cols[x]).sum())
+    s["wa"] += int(cols["wa"].sum())
+    s["wb"] += int(cols["wb"].sum())
+    s["tried"] += int(out[:, K.TRIES].sum())
+    if w is None:
+        return
+    m = s["m"] = s["m"] or {"w": 0.0, "w2": 0.0, **{x: [0.0, 0.0, 0.0] for x in cols}}
+    w2 = w * w
+    m["w"] += float(w.sum())
+    m["w2"] += float(w2.sum())
+    for x, v in cols.items():
+        v = v.astype(np.float64)
+        m[x][0] += float((w * v).sum())
+        m[x][1] += float((w2 * v).sum())
+        m[x][2] += float((w2 * v * v).sum())
+
+
+def _interval(s: dict, x: str, n: int, *, sequential: bool, scale: float = 1.0) -> Estimate:
+    """Column ``x``'s mean (points: ``a``, ``b``, ``d``) or rate (``wa``, ``wb``) with its 95%
+    interval, weighted when the worlds are."""
+    rate = x in ("wa", "wb")
+    if s["m"] is not None:
+        return SQ.weighted_interval(s["m"], x, n, sequential=sequential, rate=rate).scaled(
+            1.0 if rate else scale)
+    if rate:
+        return SQ.rate_interval(s[x], n, sequential=sequential)
+    return SQ.mean_interval(n, s[x], s[x + x], sequential=sequential).scaled(scale)
+
+
 def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
-    """Estimates from the integer moments: confidence sequences unless the run had a fixed
-    size (``stopped == "worlds"``); ``scale`` (> 0): the report's worth of one unit of the
+    """Estimates from the moments (weighted when the worlds are): confidence sequences unless
+    the run had a fixed size (``stopped == "worlds"``); ``scale`` (> 0): the report's worth of one unit of the
     point columns (``Prepared.scale``)."""
     seq = stopped != "worlds"
-    ev_k = SQ.mean_interval(n, s["a"], s["aa"], sequential=seq).scaled(scale)
-    ev_p = SQ.mean_interval(n, s["b"], s["bb"], sequential=seq).scaled(scale)
-    diff = SQ.mean_interval(n, s["d"], s["dd"], sequential=seq).scaled(scale)
-    p = SQ.p_value(n, s["d"], s["dd"], sequential=seq)
+    ev_k, ev_p, diff, wk, wp = (_interval(s, x, n, sequential=seq, scale=scale)
+                                for x in ("a", "b", "d", "wa", "wb"))
+    if s["m"] is not None:
+        p = SQ.weighted_p_value(s["m"], "d", n, sequential=seq)
+    else:
+        p = SQ.p_value(n, s["d"], s["dd"], sequential=seq)
     if diff.lo > 0:
         rec = "knock"
     elif diff.hi < 0:
@@ -214,8 +255,7 @@ def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
         conf = (f"the 95% {what} of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
                 f"{verb} 0 after {n:,} worlds ({'anytime-valid ' if seq else ''}p = {_p(p)} "
                 "for no difference)")
-    return (ev_k, ev_p, diff, SQ.rate_interval(s["wa"], n, sequential=seq),
-            SQ.rate_interval(s["wb"], n, sequential=seq), p, rec, conf)
+    return ev_k, ev_p, diff, wk, wp, p, rec, conf
 
 
 def _p(p: float) -> str:
@@ -229,17 +269,19 @@ def _p(p: float) -> str:
 
 def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(), players: int = 2,
            opponent: str = "simple", strategy: str = "simple", rules=None, stock: int | None = None,
-           opp_cards=None, first_upcard=None, budget_s: float = 3.0, min_worlds: int = 2000,
-           max_worlds: int = 2_000_000, worlds: int | None = None, seed: int = 0,
-           opp_model: str | None = None, debug: bool = False) -> Advice:
+           opp_cards=None, first_upcard=None, history: str | None = None, budget_s: float = 3.0,
+           min_worlds: int = 2000, max_worlds: int = 2_000_000, worlds: int | None = None,
+           seed: int = 0, opp_model: str | None = None, debug: bool = False) -> Advice:
     """Knock now or play on?  See the module docstring for the model and its assumptions.
 
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
     (``"SEAT:cards"`` for another seat's) or ``(seat, cards)`` pairs; ``rules``: a rules
     object, a dict or ``["NAME=VALUE", ...]``; ``opponent``: one strategy spec, or (Tonk, Knock
     Rummy) one per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
-    opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``opp_model``:
-    ``uniform`` or (Gin, Knock Rummy) ``played`` (see the module docstring).
+    opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``history``
+    (Gin, Knock Rummy): every turn since the deal, e.g. ``"up 7D; 0:draw discard KD; 1:take KD
+    discard 9H"`` (:mod:`sim.advisors.history`); ``opp_model``: ``uniform`` or (Gin, Knock
+    Rummy) ``played`` (see the module docstring).
     """
     from sim.variants import available, get_variant
     v = get_variant(variant)
@@ -261,25 +303,35 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     prep = importlib.import_module(v.advisor.module).prepare(
         hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
         opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
-        first_upcard=first_upcard, seed=int(seed), opp_model=opp_model, debug=bool(debug))
+        first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
+        debug=bool(debug))
     s, n, el, comp, stopped = _sample(prep.call, budget_s=float(budget_s), min_worlds=int(min_worlds),
                                       max_worlds=max(int(max_worlds), int(min_worlds)),
                                       worlds=None if worlds is None else int(worlds))
+    notes = list(prep.notes)
+    ess = s["m"]["w"] ** 2 / s["m"]["w2"] if s["m"] is not None else float(n)
+    if s["m"] is not None:
+        notes.append(f"weighted worlds: Kish effective sample size {ess:,.0f} of the {n:,} worlds kept "
+                     f"({s['tried']:,} drawn, {100 * n / s['tried']:.3g}% of them possible at all); "
+                     "every interval is a weighted one")
+    elif prep.redraws:
+        notes.append(f"opponent model 'played': {n:,} of the {s['tried']:,} worlds drawn "
+                     f"({100 * n / s['tried']:.3g}%) let the opponents play their turns so far; the "
+                     f"estimates rest on these {n:,}, independent draws (accepted/tried)")
     return _finish(variant=v.name, unit=v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
-                   compile_s=comp,
-                   stopped=stopped, seed=int(seed), opp_model=opp_model, notes=tuple(prep.notes),
-                   scale=prep.scale, **prep.info)
+                   compile_s=comp, stopped=stopped, seed=int(seed), opp_model=opp_model,
+                   history=history, ess=ess, notes=notes, scale=prep.scale, **prep.info)
 
 
 def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, notes, scale=1.0, **kw) -> Advice:
     ev_k, ev_p, diff, wk, wp, p, rec, conf = _verdict(s, n, unit, stopped, scale)
     if stopped == "budget" and rec == "too close to call":
         conf += " (time budget reached: a longer --budget may separate them)"
-    method = SQ.FIXED_METHOD if stopped == "worlds" else SQ.METHOD
+    method = SQ.method(sequential=stopped != "worlds", weighted=s["m"] is not None)
     return Advice(variant=variant, unit=unit, ev_knock=ev_k, ev_play=ev_p, diff=diff, win_knock=wk,
                   win_play=wp, p_value=p, recommendation=rec, confidence=conf, stopped=stopped,
-                  intervals=method, worlds=n, elapsed=elapsed, compile_s=compile_s,
-                  notes=tuple(notes) + (f"intervals: {method}",), **kw)
+                  intervals=method, worlds=n, worlds_tried=s["tried"], elapsed=elapsed,
+                  compile_s=compile_s, notes=tuple(notes) + (f"intervals: {method}",), **kw)
 
 
 # ----------------------------------------------------------------------------------------
@@ -307,7 +359,9 @@ def format_advice(a: Advice) -> str:
         "",
         f"recommendation: {a.recommendation.upper()}",
         textwrap.fill(f"confidence: {a.confidence}", 92, subsequent_indent="  "),
-        f"worlds: {a.worlds:,} (stopped: {a.stopped}), {a.elapsed:.2f} s "
+        f"worlds: {a.worlds:,}"
+        + (f" kept of {a.worlds_tried:,} drawn" if a.worlds_tried != a.worlds else "")
+        + f" (stopped: {a.stopped}), {a.elapsed:.2f} s "
         f"(+ {a.compile_s:.2f} s compile/cache load), seed {a.seed}",
     ]
     if a.notes:
@@ -392,6 +446,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--stock", type=_int("--stock", 0), default=None,
                    help="cards in the stock (gin, knock-rummy: after your draw); default from --turn")
     p.add_argument("--first-upcard", default=None, help="gin with oklahoma: the hand's first upcard")
+    p.add_argument("--history", default=None, metavar="TEXT",
+                   help="gin, knock-rummy: every turn since the deal, before your current one: 'up "
+                        "CARD' (the first upcard), then per turn 'SEAT:take CARD discard CARD' or "
+                        "'SEAT:draw discard CARD', separated by ';' (seat 0 = you). Opponents keep "
+                        "the cards they took and not the ones they threw; with --opp-model played "
+                        "only worlds where their strategies make the observed choices are kept")
     p.add_argument("--opponent", default="simple",
                    help="opponents' strategy (tonk, knock-rummy: one, or one per opponent, comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
@@ -418,7 +478,7 @@ def cmd(args) -> int:
                      discards=args.discards, spreads=args.spread, players=args.players,
                      opponent=args.opponent, strategy=args.strategy, rules=args.rule,
                      stock=args.stock, opp_cards=args.opp_cards, first_upcard=args.first_upcard,
-                     budget_s=args.budget, worlds=args.worlds, seed=args.seed,
+                     history=args.history, budget_s=args.budget, worlds=args.worlds, seed=args.seed,
                      opp_model=args.opp_model)
     except AdviceError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)

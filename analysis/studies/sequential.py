@@ -25,6 +25,14 @@ the win rates' intervals confidence sequences too.  The anytime-valid p-value of
 difference" is ``min(1, sqrt(t r + 1) exp(-r S^2 / (2 (t r + 1))))`` with ``S = t m_t /
 s_t``: the reciprocal of the mixture martingale, below 5% exactly when the sequence excludes 0.
 
+Weighted worlds (an opponent model that weighs worlds by how likely the history was in
+them, :mod:`sim.advisors.history`): the self-normalized mean ``m = sum(w x) / sum(w)`` has
+``m - mu = sum(w (x - mu)) / sum(w)``, a sum of i.i.d. mean-zero terms over the sum of the
+weights; the same boundary on that sum, with its variance estimated by ``sum(w^2 (x -
+m)^2) / t`` (the delta method), gives ``m +- cs_z(t) sqrt(sum(w^2 (x - m)^2)) / sum(w)``
+(:func:`weighted_interval`; with a fixed size the normal quantile instead of ``cs_z``).
+The weights are at most 1, so the terms have finite variance.
+
 The price of looking as often as we like: at ``t*`` the interval is 1.55 times as wide as
 a fixed-sample 95% t interval of the same worlds (2,000 worlds: 1.95; 200,000: 1.66;
 2,000,000: 1.82), so resolving a given difference takes about 2.4 times the worlds a
@@ -37,17 +45,10 @@ from __future__ import annotations
 
 import math
 
-from analysis.stats import Estimate, t_quantile, wilson
+from analysis.stats import Z95, Estimate, t_quantile, wilson
 
 ALPHA = 0.05
 PLANNED_WORLDS = 20_000          # t*: where the confidence sequence is narrowest
-METHOD = ("95% asymptotic confidence sequences (Waudby-Smith, Arnold, Wu, Ramdas & Howard "
-          f"2021, normal mixture tuned for {PLANNED_WORLDS:,} worlds): valid at the "
-          "data-dependent stopping time; win rates: Wilson intervals at the same critical value")
-FIXED_METHOD = ("95% t intervals and Wilson intervals for the fixed number of worlds (--worlds: "
-                "no look before the end)")
-
-
 def _rho2() -> float:
     from scipy.special import lambertw
     a2 = ALPHA * ALPHA
@@ -55,6 +56,19 @@ def _rho2() -> float:
 
 
 RHO2 = _rho2()
+
+
+def method(*, sequential: bool, weighted: bool) -> str:
+    """How the advice's intervals were made, for its notes."""
+    if sequential:
+        return ("95% asymptotic confidence sequences (Waudby-Smith, Arnold, Wu, Ramdas & Howard "
+                f"2021, normal mixture tuned for {PLANNED_WORLDS:,} worlds): valid at the "
+                "data-dependent stopping time; "
+                + ("weighted means by the delta method" if weighted else
+                   "win rates: Wilson intervals at the same critical value"))
+    return (("95% normal intervals of the weighted means (delta method)" if weighted else
+             "95% t intervals and Wilson intervals")
+            + " for the fixed number of worlds (--worlds: no look before the end)")
 
 
 def cs_z(t: int) -> float:
@@ -105,3 +119,33 @@ def p_value(count: int, total, total_sq, *, sequential: bool) -> float:
     u = count * RHO2
     s2 = count * mean * mean / var                     # S^2 / t with S = t m / s
     return min(1.0, math.exp(0.5 * math.log(u + 1) - RHO2 * count * s2 / (2 * (u + 1))))
+
+
+def weighted_interval(m: dict, x: str, t: int, *, sequential: bool, rate: bool = False) -> Estimate:
+    """The weighted mean of column ``x`` over ``t`` worlds with its 95% confidence sequence
+    (``sequential``) or normal interval; ``m``: the weighted moments (``m["w"]``,
+    ``m["w2"]`` and ``m[x] = [sum w x, sum w^2 x, sum w^2 x^2]``); ``rate``: clipped to [0, 1]."""
+    mean, ss = _weighted(m, x)
+    h = (cs_z(t) if sequential else Z95) * math.sqrt(ss) / m["w"]
+    lo, hi = (max(0.0, mean - h), min(1.0, mean + h)) if rate else (mean - h, mean + h)
+    return Estimate(mean, lo, hi, t)
+
+
+def weighted_p_value(m: dict, x: str, t: int, *, sequential: bool) -> float:
+    """:func:`p_value` of "the weighted mean of ``x`` is 0"."""
+    mean, ss = _weighted(m, x)
+    if ss == 0:
+        return 1.0 if mean == 0 else 0.0
+    s2 = m[x][0] ** 2 / ss                             # S^2 / t
+    if not sequential:
+        from scipy import stats
+        return float(2 * stats.norm.sf(math.sqrt(s2)))
+    u = t * RHO2
+    return min(1.0, math.exp(0.5 * math.log(u + 1) - RHO2 * t * s2 / (2 * (u + 1))))
+
+
+def _weighted(m: dict, x: str) -> tuple[float, float]:
+    """The weighted mean and ``sum(w^2 (x - mean)^2)``."""
+    swx, sw2x, sw2xx = m[x]
+    mean = swx / m["w"]
+    return mean, max(sw2xx - 2 * mean * sw2x + mean * mean * m["w2"], 0.0)
