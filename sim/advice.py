@@ -48,7 +48,7 @@ K_PTS, P_PTS, K_WIN, P_WIN, TRIES, N_OUT = range(6)
 UP_SAMPLE = -1                  # top discard unknown: draw it from the unseen cards
 UP_NONE = -2                    # no discard pile (Tonk, no_upcard, first turn)
 MAX_REDRAWS = 1000              # "played" model: redraws of a world whose opponent knocked
-MAX_TRIES_HISTORY = 200_000     # "played" with a history: proposals per accepted world
+MAX_TRIES_HISTORY = 1_000_000   # "played" with a history: draws per world of weight > 0
 
 
 @dataclass(frozen=True)

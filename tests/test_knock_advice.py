@@ -417,3 +417,123 @@ def test_knock_rummy_cli(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["variant"] == "knock-rummy" and d["opp_model"] == "played" and d["worlds"] == 2000
     assert d["hand_score"] == 9 and d["knock_limit"] is None and d["stock"] == 14
+
+
+# ----------------------------------------------------------------------------------------
+# the hand's history (sim/advisors/history.py)
+
+from sim import trace as TR                   # noqa: E402
+from sim.advisors import history as HI        # noqa: E402
+from sim.cards import card_text, from_mask    # noqa: E402
+from sim.melds import deadwood                # noqa: E402
+from sim.strategies import knock as KS        # noqa: E402
+
+
+def _played_position(variant, n, turn):
+    """A real position from the engine: the first hand (seat 0 plays first) that reaches seat
+    0's discard on its own turn ``turn`` while an opponent holds a card it took from the pile:
+    (history text, seat 0's hand after the discard, the discard, the turns before, each as
+    (seat, discard))."""
+    mod = G if variant == "gin" else KR
+    rules = G.GinRules() if variant == "gin" else KR.KnockRummyRules(players=n)
+    strat = strategy_matrix(parse_strategies("simple", variant, n))
+    for h in range(n - 1, 10_000, n):
+        tr, out = TR.new_trace(), np.zeros((1, len(mod.VARIANT.columns(n))), np.int64)
+        mod.play_chunk(rules.to_array(), strat, 1, h, out, trace=tr)
+        hands, items, turns, got, taken = {}, [], [], None, set()
+        for kind, seat, a, _ in TR.events(tr):
+            if kind == "deal":
+                hands.setdefault(seat, set()).add(a)
+            elif kind == "upcard":
+                items.append(f"up {card_text(a)}")
+            elif kind in ("take_pile", "draw_stock"):
+                hands[seat].add(a)
+                got = f"{seat}:take {card_text(a)}" if kind == "take_pile" else f"{seat}:draw"
+                taken |= {(seat, a)} if kind == "take_pile" and seat else set()
+            elif kind == "discard":
+                hands[seat].discard(a)
+                if seat == 0 and len(turns) == n * (turn - 1) and any(c in hands[q] for q, c in taken):
+                    return "; ".join(items), sorted(hands[0]), a, turns
+                items.append(f"{got} discard {card_text(a)}")
+                turns.append((seat, a))
+
+
+def _conditioned(variant, n, turn, model="played", worlds=3000):
+    text, hand, disc, turns = _played_position(variant, n, turn)
+    mod = GA if variant == "gin" else KRA
+    prep = mod.prepare(hand, turn=turn, upcard=int(disc), discards=None, spreads=(), players=n,
+                       opponent="simple", strategy="simple", rules=["knock_limit=100"] * (variant == "gin"),
+                       stock=None, opp_cards=None, first_upcard=None, history=text, seed=4,
+                       opp_model=model, debug=True)
+    res = prep.call(0, worlds, with_hands=True)
+    w = res[1] if len(res) == 3 else np.ones(worlds)
+    k = HI.check(text, players=n, turn=turn, hand_size=10 if n == 2 else 7, hand=np.array(hand),
+                 discard=int(disc), stock_floor=1, dealer_offer=variant == "gin")
+    return prep, k, res[-1], w, turns
+
+
+@pytest.mark.parametrize("variant, n, model", [("gin", 2, "played"), ("gin", 2, "uniform"),
+                                                ("knock-rummy", 3, "played")])
+def test_history_pickups_stay_in_the_opponents_hands_and_discards_never_do(variant, n, model):
+    prep, k, hands, w, turns = _conditioned(variant, n, 4, model)
+    assert (w > 0).all() and prep.call(0, 5).__class__ is (tuple if model == "played" else np.ndarray)
+    for s in range(1, n):
+        held = hands[:, s].astype(object)
+        assert all(h & k.retained[s] == k.retained[s] for h in held)       # its pickups, kept
+        thrown = {a for q, a in turns if q == s} - {c for c in range(64) if k.retained[s] >> c & 1}
+        assert thrown and not any(h >> c & 1 for h in held for c in thrown)
+        assert not any(h >> c & 1 for h in held for c in k.pile)           # the pile: in no hand
+
+
+def _exact(k, srow, hs, bars, drawn_ok, pool, rng_, tries):
+    """Plain rejection, forwards: seat 1's unseen cards and the order it got its cards in are
+    uniform; keep the hand if its strategy replays every observed turn.  Its kept hands."""
+    turns, kept, t = k.turns[1], [], G._TABLES
+    dw = lambda h: deadwood(np.uint64(h), t.run_value, t.suit_total, t.rank_value)
+    draws = [j for j, x in enumerate(turns) if x[0] < 0]
+    for _ in range(tries):
+        unseen = list(rng_.permutation(pool)[:hs - bin(k.retained[1]).count("1")])
+        cards = unseen + [c for c, _ in k.unknown_origin[1]]
+        order = rng_.permutation(len(cards))
+        slot = {cards[i]: p for p, i in enumerate(order)}      # < hs dealt, then the draws
+        if any(slot[c] >= hs and draws[slot[c] - hs] >= j + drawn_ok for c, j in k.unknown_origin[1]):
+            continue
+        hand = sum(1 << c for c in cards if slot[c] < hs)
+        drawn = {draws[slot[c] - hs]: c for c in cards if slot[c] >= hs}
+        ok = k.passed_up < 0 or not KS.wants_upcard(srow, np.uint64(hand), dw(hand), k.passed_up,
+                                                     t.run_value, t.suit_total, t.rank_value)
+        for j, (take, y, top, _, _, others) in enumerate(turns):
+            ok = ok and KS.wants_upcard(srow, np.uint64(hand), dw(hand), top, t.run_value,
+                                        t.suit_total, t.rank_value) == (take >= 0)
+            c = take if take >= 0 else drawn[j]
+            fb = np.uint64(1 << c if take >= 0 or not drawn_ok else 0)
+            code, dwa = KS.choose_discard(srow, np.uint64(hand | 1 << c), fb, np.uint64(others),
+                                          t.run_value, t.suit_total, t.rank_value, rng.new_state(0, 0, 0))
+            ok = ok and code == y and dwa > bars[j]
+            hand = (hand | 1 << c) & ~(1 << y)
+        if ok:
+            kept.append(hand)
+    return kept
+
+
+@pytest.mark.parametrize("variant, n", [("gin", 2), ("knock-rummy", 2)])
+def test_history_weights_match_exact_rejection(variant, n):
+    """The weighted worlds (sequential importance sampling) and plain rejection estimate the
+    same conditioned deal: the opponent's mean deadwood and how often it holds each card."""
+    prep, k, hands, w, _ = _conditioned(variant, n, 3, worlds=20_000)
+    srow = strategy_matrix(parse_strategies("simple", variant, n))[1]
+    bars = [min(100, G.knock_threshold(srow, x[4], x[3])) if variant == "gin" else
+            max(0.0, KS.knock_threshold_opp(srow, x[4], x[3], 1)) for x in k.turns[1]]
+    pool, _, _ = HI.setup(k, from_mask(int(hands[0, 0])), int(parse_cards(prep.info["upcard"])[0]),
+                          hand_size=10, bars=[[], bars], drawn_discardable=variant != "gin")
+    ref = _exact(k, srow, 10, bars, variant != "gin", pool, np.random.default_rng(1), 60_000)
+    assert len(ref) > 300 and len(k.turns[1]) == 2
+    dw = lambda hs: np.array([min_deadwood(from_mask(int(h))).deadwood for h in hs], float)
+    d_is, d_ref = dw(hands[:, 1]), dw(ref)
+    m = (w * d_is).sum() / w.sum()
+    se = np.sqrt((w * w * (d_is - m) ** 2).sum()) / w.sum()
+    assert abs(m - d_ref.mean()) < 4 * np.hypot(se, d_ref.std() / np.sqrt(len(ref)))
+    for c in pool:
+        p_is = (w * np.array([int(h) >> int(c) & 1 for h in hands[:, 1]])).sum() / w.sum()
+        p_ref = np.mean([h >> int(c) & 1 for h in ref])
+        assert abs(p_is - p_ref) < 0.08

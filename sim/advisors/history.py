@@ -22,15 +22,20 @@ size follows, and no buried discard is unseen.
 What every world then holds (both opponent models): the cards an opponent took from the pile
 and did not discard later are in its hand; the cards on the pile are in no hand; the
 unseen cards are dealt uniformly to the rest of the opponents' hands and the stock (top
-first).  Model ``played`` also replays each opponent's turns (:func:`history_hands`): its
-cards of unknown origin (its discards it had not taken from the pile, and the unseen cards
-it holds now) are laid out uniformly at random into its deal and its stock draws, subject to
-each discard being in its hand by the time it was discarded; the strategy then replays the
-turns with the observed pickups, and the world is **accepted only if** the strategy makes
-every observed choice (take the pile top or draw; the Gin first upcard passed; the discard)
-and does not end the hand (exact rejection sampling: a random-tie strategy is accepted with
-the probability of its tie-break).  The accepted worlds are i.i.d. draws from the deal
-conditioned on all of that; the advice reports accepted/tried.
+first).  Model ``played`` also **weighs** each world by how likely the opponents'
+strategies were to make the observed choices in it (take the pile top or draw, pass the Gin
+first upcard, the discards, never going gin, rummy or knocking): exactly, as the strategies
+are deterministic given their tie-break generator.  Replaying the turns forward and keeping
+only the worlds where everything matches (plain rejection) keeps 1 world in 10^4-10^6 by
+own turn 5-10 of a Gin hand, because the order in which the opponent got its cards matters
+as much as which cards it holds; so the worlds are drawn by sequential importance sampling
+instead (:func:`_weigh`): each opponent's hand now is dealt uniformly, then its turns are
+undone from the last, choosing each stock draw among the cards with which its strategy makes
+that turn's choices, and the world's weight is the product of the fractions so chosen.  The
+weighted worlds estimate the deal conditioned on the history exactly (self-normalized
+importance sampling; the advice reports Kish's effective sample size ``(sum w)^2 / sum
+w^2``).  A world of weight 0 (a hand now with which the history could not have happened) is
+redrawn, at most ``MAX_TRIES_HISTORY`` times, then the position is refused.
 """
 
 from __future__ import annotations
@@ -278,10 +283,10 @@ def notes(k: Known, replay: bool) -> list[str]:
                f"{k.stock} after your draw; the other unseen cards are dealt uniformly")
     if replay:
         n = sum(len(t) for t in k.turns)
-        out.append(f"opponent model 'played' with the history: each world lays out the opponents' "
-                   f"cards of unknown origin into their deals and draws and replays their {n} "
-                   "turns; it is kept only if their strategies make every observed choice (take or "
-                   "draw, discard) and end the hand on none")
+        out.append(f"opponent model 'played' with the history: each world is weighted by how likely "
+                   f"the opponents' strategies were to make every observed choice of their {n} "
+                   "turns in it (take or draw, discard, no knock; sequential importance sampling of "
+                   "the order they got their cards in)")
     return out
 
 
