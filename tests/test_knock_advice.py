@@ -458,7 +458,7 @@ def _played_position(variant, n, turn):
                 turns.append((seat, a))
 
 
-def _conditioned(variant, n, turn, model="played", worlds=3000):
+def _conditioned(variant, n, turn, model="played", worlds=2000):
     text, hand, disc, turns = _played_position(variant, n, turn)
     mod = GA if variant == "gin" else KRA
     prep = mod.prepare(hand, turn=turn, upcard=int(disc), discards=None, spreads=(), players=n,
@@ -475,7 +475,7 @@ def _conditioned(variant, n, turn, model="played", worlds=3000):
 @pytest.mark.parametrize("variant, n, model", [("gin", 2, "played"), ("gin", 2, "uniform"),
                                                 ("knock-rummy", 3, "played")])
 def test_history_pickups_stay_in_the_opponents_hands_and_discards_never_do(variant, n, model):
-    prep, k, hands, w, turns = _conditioned(variant, n, 4, model)
+    prep, k, hands, w, turns = _conditioned(variant, n, 4, model, worlds=2000 if n == 2 else 400)
     assert (w > 0).all() and prep.call(0, 5).__class__ is (tuple if model == "played" else np.ndarray)
     for s in range(1, n):
         held = hands[:, s].astype(object)
@@ -537,3 +537,50 @@ def test_history_weights_match_exact_rejection(variant, n):
         p_is = (w * np.array([int(h) >> int(c) & 1 for h in hands[:, 1]])).sum() / w.sum()
         p_ref = np.mean([h >> int(c) & 1 for h in ref])
         assert abs(p_is - p_ref) < 0.08
+
+
+def test_history_reports_the_effective_sample_size(capsys):
+    from analysis.cli import main
+    text, hand, disc, _ = _played_position("gin", 2, 4)
+    kw = dict(turn=4, upcard=card_text(disc), history=text, rules=["knock_limit=100"], worlds=3000)
+    a, u = (advise("gin", [card_text(c) for c in hand], opp_model=m, **kw) for m in ("played", "uniform"))
+    assert 0 < a.ess <= a.worlds == 3000 < a.worlds_tried and a.history == text
+    assert any("Kish effective sample size" in x for x in a.notes)
+    assert u.ess == u.worlds == u.worlds_tried == 3000 and any(" holds " in x for x in u.notes)
+    assert main(["knock", "--hand", GIN_8, "--turn", "3", "--upcard", "5C",
+                 "--history", "up KD; 0:drew"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("rummylab: error: history item 2 ('0:drew')")
+    with pytest.raises(AdviceError, match="tonk's advisor does not read a history"):
+        advise("tonk", "AS 2D", turn=3, players=3, history="up KD")
+
+
+H3 = "up KD; 0:draw discard QC; 1:draw discard JH; 0:draw discard TS; 1:take TS discard 4D"
+
+
+@pytest.mark.parametrize("history, kwargs, match", [
+    ("0:draw discard QC", {}, r"history item 1 \('0:draw discard QC'\): write 'up CARD' first"),
+    (H3.replace("0:draw discard TS", "0:drew discard TS"), {}, "history item 4"),
+    ("up KX; 0:draw discard QC", {}, "history item 1: .*KX"),
+    ("up KD; 0:draw discard QC; 1:draw discard JH", {},
+     "2 turns given, but before your turn 3 with 2 players 4"),
+    (H3.replace("1:draw discard JH; 0:draw", "0:draw discard JH; 1:draw"), {}, "seat 1's turn, not seat 0's"),
+    (H3.replace("1:take TS", "1:take QC"), {}, "the top of the discard pile is TS, not QC"),
+    (H3.replace("1:take TS discard 4D", "1:take TS discard TS"), {}, "the card just taken"),
+    (H3.replace("discard JH", "discard 9S"), {},
+     "9S is in your hand but the history leaves it in the discard pile"),
+    (H3.replace("discard 4D", "discard QC"), {}, "QC is already in the discard pile"),
+    (H3.replace("0:draw discard QC", "0:take KD discard QC"), {}, "you took KD from the pile and never discarded"),
+    (H3, dict(discards="2H"), "drop --discards"),
+    (H3, dict(upcard=None), "give --upcard"),
+    (H3, dict(stock=10), "stock 10: the history leaves 27"),
+])
+def test_malformed_or_impossible_history_is_refused(history, kwargs, match):
+    with pytest.raises(AdviceError, match=match):
+        advise("gin", GIN_8, **(dict(turn=3, upcard="5C", history=history, worlds=10) | kwargs))
+
+
+def test_gin_played_model_refuses_a_position_no_deal_reaches():
+    with pytest.raises(AdviceError, match=r"none of 1,001 deals let the opponent reach your turn 6 "
+                                          r"without knocking \(hand AS 2S"):
+        advise("gin", GIN_8, turn=6, rules=["knock_limit=100"], opponent="threshold(knock=100)", worlds=10)

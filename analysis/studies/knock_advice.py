@@ -13,9 +13,9 @@ both choices on the same world (common random numbers; kernels in :mod:`sim.advi
 It reports the expected points (Gin) or stakes (Tonk) of both, the paired difference
 knock - play on, the probability of winning the hand with each and a recommendation:
 ``knock`` when the 95% interval of the difference lies above 0, ``play on`` when below, else
-``too close to call``.  Sampling runs in batches of :data:`BATCH` worlds until, after at
-least ``min_worlds``, the interval excludes 0 (or every world gave the same result for both
-choices), or the time budget / ``max_worlds`` is reached.  Because it stops on what it has
+``too close to call``.  Sampling looks at the interval after ``min_worlds`` worlds and then
+every :data:`BATCH`, and stops when it excludes 0 (or every world gave the same result for
+both choices), or when the time budget / ``max_worlds`` is reached.  Because it stops on what it has
 seen, every interval is a 95% **confidence sequence** (the asymptotic confidence sequence of
 Waudby-Smith, Arnold, Wu, Ramdas & Howard 2021, normal mixture: :mod:`.sequential`), valid
 at whatever time sampling stopped, with an anytime-valid p-value for "no difference": a
@@ -34,7 +34,17 @@ Modelling assumptions (stated in the output notes when they apply):
   more so the later the turn.  ``played`` (Gin and Knock Rummy, their default): the uniformly
   dealt hand is replayed through the opponent's ``turn - 1`` turns (each draws an unseen card,
   the opponent's strategy discards, the discard becomes a buried card), and worlds in which
-  the opponent would already have knocked are redrawn.
+  the opponent would already have knocked are redrawn; the advice reports the worlds kept of
+  those drawn (accepted/tried).  If no deal in ``MAX_REDRAWS + 1`` fits, the position is
+  refused with an error naming it.
+* **History** (Gin and Knock Rummy, ``history=``, :mod:`sim.advisors.history` for the
+  syntax): every turn since the deal, as the table saw it.  Both models then deal each
+  opponent the cards it took from the pile and kept, never a card on the pile, and the
+  unseen cards uniformly; ``played`` weighs every world by how likely the opponents'
+  strategies were to make all the observed choices in it (sequential importance sampling:
+  exact, not an approximation of the opponents), instead of inventing their turns.  The
+  intervals are then weighted ones and the advice reports Kish's effective sample size
+  (``ess``) of the worlds kept, and the worlds drawn.  Tonk refuses a history.
 * **Gin.** I am seat 0 and the non-dealer; ``turn`` is my own turn number (1-based) and the
   position is *after my draw and discard*: the 10 cards kept (11 cards: the advisor picks the
   exact best discard, highest card on ties, and plays it).  The top of the discard pile when
@@ -380,6 +390,10 @@ _EXAMPLES = """
         (refused: deadwood 32, knocking needs <= 10)
     rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C" --turn 9 --upcard 5C --opp-model played
     rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 4C" --turn 4 --rule oklahoma=on --first-upcard 7D
+    rummylab knock --variant gin --hand "4S 2H 3H 4H 5H 8H 9H TH JH AD" --turn 7 --upcard TC --history "up 3H;
+        0:take 3H discard KC; 1:take KC discard QH; 0:draw discard QS; 1:draw discard TD; 0:draw discard JD;
+        1:draw discard 9S; 0:draw discard JS; 1:draw discard 8D; 0:draw discard 7C; 1:draw discard QC;
+        0:draw discard 6S; 1:draw discard 8H"     (the opponent holds KC; you took 8H this turn)
     rummylab knock --variant tonk --players 3 --hand "AS 2D 3C 5H" --turn 4 --spread "7S 7H 7D"
     rummylab knock --variant tonk --players 4 --hand "AS AD" --turn 3 --spread "2:7S 7H 7D" --json
     rummylab knock --variant knock-rummy --players 4 --hand "AS 2S 3S 7H 7D 7C 9S" --turn 3
@@ -426,8 +440,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
               knock-rummy: the hand you keep after discarding (10 cards with 2 players, 7 with
                     3-5; one more: the best discard is chosen); you play first (left of the
                     dealer); points are net against the average opponent (settle=seed).
-            Gin and Knock Rummy opponents' hands are replayed deals (--opp-model played); Tonk's
-            are uniform over the unseen cards."""),
+            Gin and Knock Rummy opponents' hands are replayed deals (--opp-model played), or with
+            --history weighted by how likely their strategies were to play the observed turns;
+            Tonk's are uniform over the unseen cards.  Sampling stops on a 95% confidence
+            sequence, valid whenever it stops."""),
         epilog=_examples(_EXAMPLES))
     p.add_argument("--variant", default="gin", help="a game with a knock advisor (default gin; see "
                                                     "`rummylab variants`)")
@@ -457,8 +473,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
     p.add_argument("--opp-model", choices=("uniform", "played"), default=None,
                    help="opponent's hand: 'played' (gin, knock-rummy default): a uniform deal from the "
-                        "unseen cards replayed through its turns so far by its strategy; 'uniform' (tonk "
-                        "default): uniform from the unseen cards")
+                        "unseen cards replayed through its turns so far by its strategy (with --history: "
+                        "its observed turns); 'uniform' (tonk default): uniform from the unseen cards "
+                        "(with --history: but for the cards it took and kept)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",

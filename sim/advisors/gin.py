@@ -222,7 +222,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     if history is not None:
         k = HI.check(history, players=2, turn=turn, hand_size=G.HAND, hand=h,
                      discard=int(up[0]) if up.size else None, stock_floor=r.void_stock_left + 1,
-                     dealer_offer=r.first_upcard_offer)
+                     dealer_offer=r.first_upcard_offer, stock=stock)
     # knock limit
     limit = r.knock_limit
     limit_name = "knock_limit"
@@ -273,7 +273,10 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     seen = None
     replay = turn - 1 if opp_model == "played" else 0
     if k is not None:
-        st = _history_stock(k, stock, r)
+        st = k.stock
+        if st < r.void_stock_left:
+            raise A.AdviceError(f"the history leaves {st} stock cards after your draw: the hand is "
+                                f"void (void_stock_left={r.void_stock_left})")
         bars = [[], [min(limit, G.knock_threshold(smat[1], t[4], t[3])) for t in k.turns[1]]]
         pool, known, seen = HI.setup(k, h, int(up[0]), hand_size=G.HAND, bars=bars,
                                      drawn_discardable=r.discard_stock_draw)
@@ -328,13 +331,3 @@ def _stock(turn, stock, n_known, r, notes) -> int:
         raise A.AdviceError(f"stock {st} is impossible with {n_known} known discards: at most "
                             f"{room} unseen cards are left for the stock")
     return st
-
-
-def _history_stock(k, stock, r) -> int:
-    """The stock after my draw, as the history has it (``--stock`` must agree)."""
-    if stock is not None and int(stock) != k.stock:
-        raise A.AdviceError(f"stock {stock}: the history leaves {k.stock} after your draw (drop --stock)")
-    if k.stock < r.void_stock_left:
-        raise A.AdviceError(f"the history leaves {k.stock} stock cards after your draw: the hand is "
-                            f"void (void_stock_left={r.void_stock_left})")
-    return k.stock

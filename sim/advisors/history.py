@@ -118,12 +118,13 @@ class Known:
 
 
 def check(text: str, *, players: int, turn: int, hand_size: int, hand, discard: int | None,
-          stock_floor: int, dealer_offer: bool) -> Known:
+          stock_floor: int, dealer_offer: bool, stock: int | None = None) -> Known:
     """Parse ``text`` and check it against the position: my ``hand`` (codes; ``discard``: my
     discard this turn, None when the advisor picks it from one card more); the hand is over
     once a turn leaves fewer than ``stock_floor`` stock cards; ``dealer_offer`` (Gin's
-    first-upcard offer): the dealer may take the first upcard after I passed it.  Raises
-    AdviceError naming what is wrong."""
+    first-upcard offer): the dealer may take the first upcard after I passed it; ``stock``:
+    the stock after my draw if given (it must be the history's).  Raises AdviceError naming
+    what is wrong."""
     up, turns = parse(text)
     n = players
     k = Known(n=n, up=up, own=[0] * n, picked=[0] * n, retained=[0] * n, pile=[up],
@@ -181,6 +182,8 @@ def check(text: str, *, players: int, turn: int, hand_size: int, hand, discard: 
             raise AdviceError(f"{name}: it leaves {k.stock} cards in the stock, which ends the "
                               "hand; the history cannot go on")
     _my_turn(k, where, hand, discard, dealer_offer, turn, up)
+    if stock is not None and int(stock) != k.stock:
+        raise AdviceError(f"stock {stock}: the history leaves {k.stock} after your draw (drop --stock)")
     for s in range(n):
         k.retained[s] = sum(1 << c for c, q in where.items() if q == s)
     return k

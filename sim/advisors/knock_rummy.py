@@ -278,7 +278,8 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     k = None
     if history is not None:
         k = HI.check(history, players=n, turn=turn, hand_size=hs, hand=h,
-                     discard=int(up[0]) if up.size else None, stock_floor=1, dealer_offer=False)
+                     discard=int(up[0]) if up.size else None, stock_floor=1, dealer_offer=False,
+                     stock=stock)
     # one card more: exact best discard (ties: the highest card, as the strategies do)
     discard = None
     if h.size == hs + 1:
@@ -305,9 +306,6 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     seen = None
     replay = turn - 1 if opp_model == "played" else 0
     if k is not None:
-        if stock is not None and int(stock) != k.stock:
-            raise A.AdviceError(f"stock {stock}: the history leaves {k.stock} after your draw "
-                                "(drop --stock)")
         st = k.stock
         bars = [[]] + [[max(0.0, knock_threshold_opp(smat[s], t[4], t[3], n - 1)) for t in k.turns[s]]
                        for s in range(1, n)]
