@@ -164,7 +164,9 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
     and then every ``batch`` worlds (a fixed schedule: where a run stops on the interval does
     not depend on the machine), and stop when the 95% confidence sequence of knock - play on
     (:mod:`analysis.studies.sequential`) excludes 0 ("ci") or every world gave the same
-    difference ("no difference": the sequence is then the point itself); stop on the time
+    difference ("no difference": the sequence is then the point itself, which like any
+    variance-based interval rests on the normal approximation: after N identical worlds a
+    different one has probability below 3/N, the rule of three); stop on the time
     budget ("budget", checked after every call, whose size follows the speed so far) or at
     ``max_worlds``.  The sequence covers at every time at once, so the interval reported at
     any of these stopping times is valid."""
@@ -232,9 +234,10 @@ def _interval(s: dict, x: str, n: int, *, sequential: bool, scale: float = 1.0) 
     """Column ``x``'s mean (points: ``a``, ``b``, ``d``) or rate (``wa``, ``wb``) with its 95%
     interval, weighted when the worlds are."""
     rate = x in ("wa", "wb")
+    if s["m"] is not None and rate:
+        return SQ.weighted_rate(s["m"], x, n, sequential=sequential)
     if s["m"] is not None:
-        return SQ.weighted_interval(s["m"], x, n, sequential=sequential, rate=rate).scaled(
-            1.0 if rate else scale)
+        return SQ.weighted_interval(s["m"], x, n, sequential=sequential).scaled(scale)
     if rate:
         return SQ.rate_interval(s[x], n, sequential=sequential)
     return SQ.mean_interval(n, s[x], s[x + x], sequential=sequential).scaled(scale)
@@ -263,15 +266,15 @@ def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
     else:
         verb = "includes" if rec == "too close to call" else "excludes"
         conf = (f"the 95% {what} of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
-                f"{verb} 0 after {n:,} worlds ({'anytime-valid ' if seq else ''}p = {_p(p)} "
+                f"{verb} 0 after {n:,} worlds ({'anytime-valid ' if seq else ''}{_p(p)} "
                 "for no difference)")
     return ev_k, ev_p, diff, wk, wp, p, rec, conf
 
 
 def _p(p: float) -> str:
     if p < 0.0001:
-        return "< 0.0001"
-    return f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
+        return "p < 0.0001"
+    return f"p = {p:.4f}" if p < 0.01 else f"p = {p:.3f}"
 
 
 # ----------------------------------------------------------------------------------------

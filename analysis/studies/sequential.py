@@ -31,7 +31,9 @@ them, :mod:`sim.advisors.history`): the self-normalized mean ``m = sum(w x) / su
 weights; the same boundary on that sum, with its variance estimated by ``sum(w^2 (x -
 m)^2) / t`` (the delta method), gives ``m +- cs_z(t) sqrt(sum(w^2 (x - m)^2)) / sum(w)``
 (:func:`weighted_interval`; with a fixed size the normal quantile instead of ``cs_z``).
-The weights are at most 1, so the terms have finite variance.
+The weights are at most 1, so the terms have finite variance.  Weighted win rates get a
+Wilson interval at Kish's effective sample size instead (:func:`weighted_rate`), which stays
+honest at 0% and 100%.
 
 The price of looking as often as we like: at ``t*`` the interval is 1.55 times as wide as
 a fixed-sample 95% t interval of the same worlds (2,000 worlds: 1.95; 200,000: 1.66;
@@ -64,9 +66,11 @@ def method(*, sequential: bool, weighted: bool) -> str:
         return ("95% asymptotic confidence sequences (Waudby-Smith, Arnold, Wu, Ramdas & Howard "
                 f"2021, normal mixture tuned for {PLANNED_WORLDS:,} worlds): valid at the "
                 "data-dependent stopping time; "
-                + ("weighted means by the delta method" if weighted else
+                + ("weighted means by the delta method, weighted win rates: Wilson intervals "
+                   "at Kish's effective sample size" if weighted else
                    "win rates: Wilson intervals at the same critical value"))
-    return (("95% normal intervals of the weighted means (delta method)" if weighted else
+    return (("95% normal intervals of the weighted means (delta method) and Wilson intervals of "
+             "the weighted win rates at Kish's effective sample size" if weighted else
              "95% t intervals and Wilson intervals")
             + " for the fixed number of worlds (--worlds: no look before the end)")
 
@@ -121,14 +125,22 @@ def p_value(count: int, total, total_sq, *, sequential: bool) -> float:
     return min(1.0, math.exp(0.5 * math.log(u + 1) - RHO2 * count * s2 / (2 * (u + 1))))
 
 
-def weighted_interval(m: dict, x: str, t: int, *, sequential: bool, rate: bool = False) -> Estimate:
+def weighted_interval(m: dict, x: str, t: int, *, sequential: bool) -> Estimate:
     """The weighted mean of column ``x`` over ``t`` worlds with its 95% confidence sequence
     (``sequential``) or normal interval; ``m``: the weighted moments (``m["w"]``,
-    ``m["w2"]`` and ``m[x] = [sum w x, sum w^2 x, sum w^2 x^2]``); ``rate``: clipped to [0, 1]."""
+    ``m["w2"]`` and ``m[x] = [sum w x, sum w^2 x, sum w^2 x^2]``)."""
     mean, ss = _weighted(m, x)
     h = (cs_z(t) if sequential else Z95) * math.sqrt(ss) / m["w"]
-    lo, hi = (max(0.0, mean - h), min(1.0, mean + h)) if rate else (mean - h, mean + h)
-    return Estimate(mean, lo, hi, t)
+    return Estimate(mean, mean - h, mean + h, t)
+
+
+def weighted_rate(m: dict, x: str, t: int, *, sequential: bool) -> Estimate:
+    """A weighted rate (0/1 column ``x``) with a Wilson interval at Kish's effective sample
+    size ``(sum w)^2 / sum w^2`` (at the confidence sequence's critical value when
+    ``sequential``): unlike the delta method it does not shrink to a point at 0% or 100%."""
+    ess = m["w"] ** 2 / m["w2"]
+    e = wilson(m[x][0] / m["w"] * ess, ess, z=cs_z(t) if sequential else Z95)
+    return Estimate(e.value, e.lo, e.hi, t)
 
 
 def weighted_p_value(m: dict, x: str, t: int, *, sequential: bool) -> float:
