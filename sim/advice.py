@@ -67,7 +67,7 @@ class Prepared:
     """A checked position: ``call(first_world, n)`` returns int64[n, N_OUT] world results, or
     ``(results, weights)`` when the opponent model weighs worlds (float64[n]; the estimates are
     weighted means); ``call(first_world, n, with_hands=True)`` adds the hands in those worlds
-    (uint64 masks, one column per seat) for checks.  ``info``: what the advice reports about
+    (uint64 masks, one column per seat; Gin, Knock Rummy) for checks.  ``info``: what the advice reports about
     the position (hand, hand_score, knock_limit, discard, turn, stock, players, upcard,
     strategy, opponent, rules); ``notes``: modelling notes for the reader; ``scale``: what one
     unit of the integer point columns is worth in the report (Knock Rummy's net against the

@@ -32,15 +32,19 @@ weights; the same boundary on that sum, with its variance estimated by ``sum(w^2
 m)^2) / t`` (the delta method), gives ``m +- cs_z(t) sqrt(sum(w^2 (x - m)^2)) / sum(w)``
 (:func:`weighted_interval`; with a fixed size the normal quantile instead of ``cs_z``).
 The weights are at most 1, so the terms have finite variance.  Weighted win rates get a
-Wilson interval at Kish's effective sample size instead (:func:`weighted_rate`), which stays
-honest at 0% and 100%.
+Wilson interval at Kish's effective sample size instead (:func:`weighted_rate`, an
+approximation), which does not shrink to a point at 0% or 100% as the delta method does.
 
 The price of looking as often as we like: at ``t*`` the interval is 1.55 times as wide as
 a fixed-sample 95% t interval of the same worlds (2,000 worlds: 1.95; 200,000: 1.66;
 2,000,000: 1.82), so resolving a given difference takes about 2.4 times the worlds a
 single look at a planned size would need; a clear difference still stops at the first
-looks.  ``tests/test_knock_advice.py`` measures the false calls (zero difference) and the
-power (a difference of 0.06 standard deviations) of the sampler.
+looks.  Measured on the advisor's sampler (``tests/test_knock_advice.py``, differences of
+uniform integers -8..8, sd 4.9): with a true difference of 0 and a look every 100 worlds up
+to 10,000, 0 of 400 runs made a call (19 of 2,000: 0.95%), where stopping at the first t
+interval excluding 0 made one in 35%; a difference of 0.3 (0.06 sd), looked at every 2,000
+worlds, was found in 200 of 200 runs after 4,330 worlds on average (2,000 to 8,000), where a
+single look with the same 99% power needs about 5,000.
 """
 
 from __future__ import annotations
