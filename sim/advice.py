@@ -14,9 +14,14 @@ the pool and deals it out in this order:
 Both options are then evaluated on the *same* world (common random numbers): **A, knock
 now**, scored at once by the game's settlement, and **B, play on**, the hand continued by the
 game's ``play_from_state``.  Strategy generators: ``(seed, STREAM_WORLD_STRATEGY + seat, w)``.
-I am always seat 0.  Results per world (``out[i]``, int64): my points/stakes for A and B and
-whether I won the hand with A and B (columns ``K_PTS, P_PTS, K_WIN, P_WIN``).  Row ``i``
-depends only on the inputs, ``seed`` and ``first_world + i``: never on how worlds are batched.
+I am always seat 0.  Results per world (``out[i]``, int64): my points/stakes for A and B,
+whether I won the hand with A and B, and how many worlds were drawn to get this one
+(columns ``K_PTS, P_PTS, K_WIN, P_WIN, TRIES``; > 1 when an opponent model redraws worlds
+that cannot have happened), with a weight per world when the model weighs them (a
+history, :mod:`sim.advisors.history`).  Row ``i`` depends only on the inputs, ``seed`` and
+``first_world + i``: never on how worlds are batched.  An opponent model that finds no
+fitting world in its limit of tries raises an AdviceError naming the position
+(:func:`no_world_fits`).
 
 A game declares its advisor in its ``VARIANT`` as an :class:`AdvisorSpec`: the module (in
 ``sim/advisors/``) whose ``prepare(hand, *, turn, ...)`` checks a position and returns a
@@ -32,39 +37,47 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from .cards import CardError, card_text, parse_cards, standard_pack
+from .cards import CardError, card_text, parse_cards, standard_pack, to_mask
 from .errors import AdviceError
+from .melds import best_discards, meld_tables
 from .rules import RulesBase
 
 STREAM_WORLD = 32               # world sampling; distinct from deal/game/strategy streams
 STREAM_WORLD_STRATEGY = 48      # + seat: strategy generators inside a rollout
-K_PTS, P_PTS, K_WIN, P_WIN, N_OUT = range(5)
+K_PTS, P_PTS, K_WIN, P_WIN, TRIES, N_OUT = range(6)
 UP_SAMPLE = -1                  # top discard unknown: draw it from the unseen cards
 UP_NONE = -2                    # no discard pile (Tonk, no_upcard, first turn)
 MAX_REDRAWS = 1000              # "played" model: redraws of a world whose opponent knocked
+MAX_TRIES_HISTORY = 1_000_000   # "played" with a history: draws per world of weight > 0
 
 
 @dataclass(frozen=True)
 class AdvisorSpec:
     """A game's advisor: ``module`` (imported when asked) has ``prepare(hand, *, turn, upcard,
     discards, spreads, players, opponent, strategy, rules, stock, opp_cards, first_upcard,
-    seed, opp_model, debug) -> Prepared``; ``opp_models``: the opponent models it offers, the
-    first being the default."""
+    history, seed, opp_model, debug) -> Prepared``; ``opp_models``: the opponent models it
+    offers, the first being the default.  ``history``: the hand's history text
+    (:mod:`sim.advisors.history`) or None; an advisor that cannot use it refuses it."""
     module: str
     opp_models: tuple[str, ...] = ("uniform",)
 
 
 @dataclass
 class Prepared:
-    """A checked position: ``call(first_world, n)`` returns int64[n, N_OUT] world results;
-    ``info``: what the advice reports about the position (hand, hand_score, knock_limit,
-    discard, turn, stock, players, upcard, strategy, opponent, rules); ``notes``: modelling
-    notes for the reader; ``scale``: what one unit of the integer point columns is worth in
-    the report (Knock Rummy's net against the average opponent: ``1/(n-1)``)."""
-    call: Callable[[int, int], np.ndarray]
+    """A checked position: ``call(first_world, n)`` returns int64[n, N_OUT] world results, or
+    ``(results, weights)`` when the opponent model weighs worlds (float64[n]; the estimates are
+    weighted means); ``call(first_world, n, with_hands=True)`` adds the hands in those worlds
+    (uint64 masks, one column per seat; Gin, Knock Rummy) for checks.  ``info``: what the advice reports about
+    the position (hand, hand_score, knock_limit, discard, turn, stock, players, upcard,
+    strategy, opponent, rules); ``notes``: modelling notes for the reader; ``scale``: what one
+    unit of the integer point columns is worth in the report (Knock Rummy's net against the
+    average opponent: ``1/(n-1)``); ``redraws``: the opponent model redraws worlds that cannot
+    have happened (the advice reports kept/drawn)."""
+    call: Callable[..., np.ndarray | tuple]
     info: dict
     notes: list[str] = field(default_factory=list)
     scale: float = 1.0
+    redraws: bool = False
 
 
 # ----------------------------------------------------------------------------------------
@@ -96,6 +109,24 @@ def rules_of(cls, rules, **fixed) -> RulesBase:
             raise AdviceError(f"rules {type(rules).__name__} do not belong to this variant ({cls.__name__})")
         return rules
     return cls.from_options(rules, **fixed)
+
+
+def pick_discard(h: np.ndarray, forbidden: int | None = None) -> tuple[int, int]:
+    """The exact best discard from one card more than a hand, never ``forbidden`` (the card
+    just taken from the pile); ties: the highest card, as the strategies do.  Returns the
+    card and the deadwood after it."""
+    t = meld_tables()
+    fb = np.uint64(0 if forbidden is None else 1 << forbidden)
+    dw, which = best_discards(np.uint64(to_mask(h)), fb, t.run_value, t.suit_total, t.rank_value)
+    return max((c for c in range(64) if int(which) >> c & 1), key=lambda c: (c & 15, c >> 4)), int(dw)
+
+
+def no_world_fits(world: int, tries: int, model: str, position: str) -> AdviceError:
+    """The error of an opponent model that found no fitting world in ``tries`` draws."""
+    return AdviceError(
+        f"opponent model 'played': in world {world} none of {tries:,} deals {model}{position}: "
+        "with these opponent strategies the position (almost) never happens; try --opp-model "
+        "uniform, other opponent strategies, or check the position")
 
 
 def pool_without(exclude: np.ndarray) -> np.ndarray:

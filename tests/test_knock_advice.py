@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from analysis.studies import knock_advice as KA
+from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
 from sim.advisors import gin as GA
@@ -193,6 +194,68 @@ def test_sampling_stops_on_ci_budget_or_no_difference():
     assert stopped == "worlds" and n == 2500
 
 
+def _rows(d):
+    """A fake world sampler serving the differences ``d`` (knock pts; play on scores 0)."""
+    def call(first, n):
+        out = np.zeros((n, K.N_OUT), dtype=np.int64)
+        out[:, K.K_PTS] = d[first:first + n]
+        return out
+    return call
+
+
+def test_sequential_sampler_makes_few_false_calls_however_often_it_looks():
+    """A true difference of exactly 0 (uniform integers -8..8, sd 4.9), looked at every 100
+    worlds up to 10,000 (100 looks): the confidence sequence calls knock/play on in at most
+    5% of the runs; stopping at the first t interval that excludes 0 calls it in ~40%."""
+    from scipy import stats
+    reps, n_max, look = 400, 10_000, 100
+    d = np.random.default_rng(0).integers(-8, 9, (reps, n_max))
+    calls = 0
+    for r in range(reps):
+        s, n, _, _, stopped = KA._sample(_rows(d[r]), budget_s=1e9, min_worlds=look,
+                                         max_worlds=n_max, worlds=None, batch=look)
+        calls += KA._verdict(s, n, "points", stopped)[6] != "too close to call"
+        assert stopped in ("ci", "max_worlds")
+    n = np.arange(look, n_max + 1, look)
+    c, c2 = np.cumsum(d, 1)[:, look - 1::look], np.cumsum(d * d, 1)[:, look - 1::look]
+    se = np.sqrt((c2 - c * c / n) / (n - 1) / n)
+    naive = (np.abs(c / n) > stats.t.ppf(0.975, n - 1) * se).any(1).mean()
+    assert calls / reps <= 0.05 and naive > 0.25
+
+
+def test_sequential_sampler_finds_a_typical_difference_within_the_budget():
+    """knock - play on = 0.3 with sd 4.9 (uniform -8..8 plus a 30% chance of +1): found
+    ("knock", interval above 0) in every one of 200 runs within 40,000 worlds (a fraction of
+    what a 3 s budget samples for Gin), after 2,000-8,000 worlds."""
+    stops = []
+    for r in range(200):
+        g = np.random.default_rng(1000 + r)
+        d = g.integers(-8, 9, 40_000) + (g.random(40_000) < 0.3)
+        s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1e9, min_worlds=2000, max_worlds=40_000,
+                                         worlds=None)
+        assert KA._verdict(s, n, "points", stopped)[6] == "knock" and stopped == "ci"
+        stops.append(n)
+    assert np.median(stops) <= 6000
+
+
+def test_intervals_are_confidence_sequences_unless_the_size_is_fixed():
+    d = np.random.default_rng(5).integers(-8, 9, 4000)
+    s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1e9, min_worlds=10**6, max_worlds=4000,
+                                     worlds=None)
+    seq = KA._verdict(s, n, "points", stopped)
+    s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1, min_worlds=1, max_worlds=1, worlds=4000)
+    fixed = KA._verdict(s, n, "points", stopped)
+    assert fixed[2].value == seq[2].value and fixed[2].n == seq[2].n == 4000
+    # the same worlds: the sequence is 1.7 times as wide at 4,000 worlds (the price of looking)
+    assert seq[2].half_width > 1.5 * fixed[2].half_width
+    assert "confidence sequence" in seq[7] and "anytime-valid p" in seq[7] and "CI" in fixed[7]
+    a = advise("gin", GIN_8, turn=3, upcard="5C", budget_s=0.2, seed=1)
+    assert a.intervals == SQ.method(sequential=True, weighted=False)
+    assert any("Waudby-Smith" in x for x in a.notes)
+    fixed = advise("gin", GIN_8, turn=3, upcard="5C", worlds=500, seed=1)
+    assert fixed.intervals == SQ.method(sequential=False, weighted=False)
+
+
 # ----------------------------------------------------------------------------------------
 # Knock Rummy
 
@@ -222,10 +285,10 @@ def test_knock_rummy_same_seed_same_numbers_and_batching_does_not_matter():
     s = strategy_matrix(parse_strategies("simple", "knock-rummy", 3))
     hand, up = parse_cards(KR_9), int(parse_cards("KD")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
-    for history in (0, 3):
+    for replay in (0, 3):
         args = (r, s, to_mask(hand), pool, 10, up, np.zeros(0, np.int64), 4, 9)
-        whole = KRA.rollouts(*args, 0, 500, history=history)
-        parts = np.concatenate([KRA.rollouts(*args, x, y - x, history=history, debug=True)
+        whole = KRA.rollouts(*args, 0, 500, replay=replay)
+        parts = np.concatenate([KRA.rollouts(*args, x, y - x, replay=replay, debug=True)
                                 for x, y in ((0, 180), (180, 500))])
         assert (whole == parts).all()
 
@@ -290,7 +353,7 @@ def test_knock_rummy_played_model_conditions_the_opponents():
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
     args = (r, s, to_mask(hand), pool, 3, up, np.zeros(0, np.int64), 6, 2, 0, 2000)
     _, uni = KRA.rollouts(*args, with_deadwood=True)
-    _, played = KRA.rollouts(*args, history=5, with_deadwood=True, debug=True)
+    _, played = KRA.rollouts(*args, replay=5, with_deadwood=True, debug=True)
     # opponents that have played 5 turns without knocking (simple: at <= 15) hold less
     # deadwood than 7 random cards, and more than 15
     assert played[:, 1:].mean() < uni[:, 1:].mean() - 5
@@ -300,7 +363,8 @@ def test_knock_rummy_played_model_conditions_the_opponents():
     assert a["played"].ev_knock.hi < a["uniform"].ev_knock.lo
     assert any("replayed through 5" in x for x in a["played"].notes)
     # an opponent that always knocks cannot have reached turn 6: refused, not played
-    with pytest.raises(AdviceError, match=r"opponent model 'played'.* before your turn 6 \(hand"):
+    with pytest.raises(AdviceError, match=r"opponent model 'played'.* 1,001 deals let every opponent "
+                                          r"reach your turn 6 .*\(hand"):
         advise("knock-rummy", KR_9, turn=6, players=3, worlds=10, opponent="threshold(knock=100)")
 
 
@@ -312,7 +376,7 @@ def test_knock_rummy_extra_card_and_net_scale():
     # seed settlement: the net against the average opponent is (n-1)*mine - others, over n-1
     p = KRA.prepare(parse_cards(KR_9), turn=2, upcard="KH", discards="5H", spreads=(), players=4,
                     opponent="simple", strategy="simple", rules=None, stock=None, opp_cards=None,
-                    first_upcard=None, seed=1, opp_model="played", debug=False)
+                    first_upcard=None, history=None, seed=1, opp_model="played", debug=False)
     raw = p.call(0, 2000)
     assert p.scale == pytest.approx(1 / 3)
     assert a.ev_knock.value == pytest.approx(raw[:, K.K_PTS].mean() / 3)
@@ -353,3 +417,170 @@ def test_knock_rummy_cli(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["variant"] == "knock-rummy" and d["opp_model"] == "played" and d["worlds"] == 2000
     assert d["hand_score"] == 9 and d["knock_limit"] is None and d["stock"] == 14
+
+
+# ----------------------------------------------------------------------------------------
+# the hand's history (sim/advisors/history.py)
+
+from sim import trace as TR                   # noqa: E402
+from sim.advisors import history as HI        # noqa: E402
+from sim.cards import card_text, from_mask    # noqa: E402
+from sim.melds import deadwood                # noqa: E402
+from sim.strategies import knock as KS        # noqa: E402
+
+
+def _played_position(variant, n, turn):
+    """A real position from the engine: the first hand (seat 0 plays first) that reaches seat
+    0's discard on its own turn ``turn`` while an opponent holds a card it took from the pile:
+    (history text, seat 0's hand after the discard, the discard, the turns before, each as
+    (seat, discard))."""
+    mod = G if variant == "gin" else KR
+    rules = G.GinRules() if variant == "gin" else KR.KnockRummyRules(players=n)
+    strat = strategy_matrix(parse_strategies("simple", variant, n))
+    for h in range(n - 1, 10_000, n):
+        tr, out = TR.new_trace(), np.zeros((1, len(mod.VARIANT.columns(n))), np.int64)
+        mod.play_chunk(rules.to_array(), strat, 1, h, out, trace=tr)
+        hands, items, turns, got, taken = {}, [], [], None, set()
+        for kind, seat, a, _ in TR.events(tr):
+            if kind == "deal":
+                hands.setdefault(seat, set()).add(a)
+            elif kind == "upcard":
+                items.append(f"up {card_text(a)}")
+            elif kind in ("take_pile", "draw_stock"):
+                hands[seat].add(a)
+                got = f"{seat}:take {card_text(a)}" if kind == "take_pile" else f"{seat}:draw"
+                taken |= {(seat, a)} if kind == "take_pile" and seat else set()
+            elif kind == "discard":
+                hands[seat].discard(a)
+                if seat == 0 and len(turns) == n * (turn - 1) and any(c in hands[q] for q, c in taken):
+                    return "; ".join(items), sorted(hands[0]), a, turns
+                items.append(f"{got} discard {card_text(a)}")
+                turns.append((seat, a))
+
+
+def _conditioned(variant, n, turn, model="played", worlds=2000):
+    text, hand, disc, turns = _played_position(variant, n, turn)
+    mod = GA if variant == "gin" else KRA
+    prep = mod.prepare(hand, turn=turn, upcard=int(disc), discards=None, spreads=(), players=n,
+                       opponent="simple", strategy="simple", rules=["knock_limit=100"] * (variant == "gin"),
+                       stock=None, opp_cards=None, first_upcard=None, history=text, seed=4,
+                       opp_model=model, debug=True)
+    res = prep.call(0, worlds, with_hands=True)
+    w = res[1] if len(res) == 3 else np.ones(worlds)
+    k = HI.check(text, players=n, turn=turn, hand_size=10 if n == 2 else 7, hand=np.array(hand),
+                 discard=int(disc), stock_floor=1, dealer_offer=variant == "gin")
+    return prep, k, res[-1], w, turns
+
+
+@pytest.mark.parametrize("variant, n, model", [("gin", 2, "played"), ("gin", 2, "uniform"),
+                                                ("knock-rummy", 3, "played")])
+def test_history_pickups_stay_in_the_opponents_hands_and_discards_never_do(variant, n, model):
+    prep, k, hands, w, turns = _conditioned(variant, n, 4, model, worlds=2000 if n == 2 else 400)
+    assert (w > 0).all() and prep.call(0, 5).__class__ is (tuple if model == "played" else np.ndarray)
+    for s in range(1, n):
+        held = hands[:, s].astype(object)
+        assert all(h & k.retained[s] == k.retained[s] for h in held)       # its pickups, kept
+        thrown = {a for q, a in turns if q == s} - {c for c in range(64) if k.retained[s] >> c & 1}
+        assert thrown and not any(h >> c & 1 for h in held for c in thrown)
+        assert not any(h >> c & 1 for h in held for c in k.pile)           # the pile: in no hand
+
+
+def _exact(k, srow, hs, bars, drawn_ok, pool, rng_, tries):
+    """Plain rejection, forwards: seat 1's unseen cards and the order it got its cards in are
+    uniform; keep the hand if its strategy replays every observed turn.  Its kept hands."""
+    turns, kept, t = k.turns[1], [], G._TABLES
+    dw = lambda h: deadwood(np.uint64(h), t.run_value, t.suit_total, t.rank_value)
+    draws = [j for j, x in enumerate(turns) if x[0] < 0]
+    for _ in range(tries):
+        unseen = list(rng_.permutation(pool)[:hs - bin(k.retained[1]).count("1")])
+        cards = unseen + [c for c, _ in k.unknown_origin[1]]
+        order = rng_.permutation(len(cards))
+        slot = {cards[i]: p for p, i in enumerate(order)}      # < hs dealt, then the draws
+        if any(slot[c] >= hs and draws[slot[c] - hs] >= j + drawn_ok for c, j in k.unknown_origin[1]):
+            continue
+        hand = sum(1 << c for c in cards if slot[c] < hs)
+        drawn = {draws[slot[c] - hs]: c for c in cards if slot[c] >= hs}
+        ok = k.passed_up < 0 or not KS.wants_upcard(srow, np.uint64(hand), dw(hand), k.passed_up,
+                                                     t.run_value, t.suit_total, t.rank_value)
+        for j, (take, y, top, _, _, others) in enumerate(turns):
+            ok = ok and KS.wants_upcard(srow, np.uint64(hand), dw(hand), top, t.run_value,
+                                        t.suit_total, t.rank_value) == (take >= 0)
+            c = take if take >= 0 else drawn[j]
+            fb = np.uint64(1 << c if take >= 0 or not drawn_ok else 0)
+            code, dwa = KS.choose_discard(srow, np.uint64(hand | 1 << c), fb, np.uint64(others),
+                                          t.run_value, t.suit_total, t.rank_value, rng.new_state(0, 0, 0))
+            ok = ok and code == y and dwa > bars[j]
+            hand = (hand | 1 << c) & ~(1 << y)
+        if ok:
+            kept.append(hand)
+    return kept
+
+
+@pytest.mark.parametrize("variant, n", [("gin", 2), ("knock-rummy", 2)])
+def test_history_weights_match_exact_rejection(variant, n):
+    """The weighted worlds (sequential importance sampling) and plain rejection estimate the
+    same conditioned deal: the opponent's mean deadwood and how often it holds each card."""
+    prep, k, hands, w, _ = _conditioned(variant, n, 3, worlds=20_000)
+    srow = strategy_matrix(parse_strategies("simple", variant, n))[1]
+    bars = [min(100, G.knock_threshold(srow, x[4], x[3])) if variant == "gin" else
+            max(0.0, KS.knock_threshold_opp(srow, x[4], x[3], 1)) for x in k.turns[1]]
+    pool, _, _ = HI.setup(k, from_mask(int(hands[0, 0])), int(parse_cards(prep.info["upcard"])[0]),
+                          hand_size=10, bars=[[], bars], drawn_discardable=variant != "gin")
+    ref = _exact(k, srow, 10, bars, variant != "gin", pool, np.random.default_rng(1), 60_000)
+    assert len(ref) > 300 and len(k.turns[1]) == 2
+    dw = lambda hs: np.array([min_deadwood(from_mask(int(h))).deadwood for h in hs], float)
+    d_is, d_ref = dw(hands[:, 1]), dw(ref)
+    m = (w * d_is).sum() / w.sum()
+    se = np.sqrt((w * w * (d_is - m) ** 2).sum()) / w.sum()
+    assert abs(m - d_ref.mean()) < 4 * np.hypot(se, d_ref.std() / np.sqrt(len(ref)))
+    for c in pool:
+        p_is = (w * np.array([int(h) >> int(c) & 1 for h in hands[:, 1]])).sum() / w.sum()
+        p_ref = np.mean([h >> int(c) & 1 for h in ref])
+        assert abs(p_is - p_ref) < 0.08
+
+
+def test_history_reports_the_effective_sample_size(capsys):
+    from analysis.cli import main
+    text, hand, disc, _ = _played_position("gin", 2, 4)
+    kw = dict(turn=4, upcard=card_text(disc), history=text, rules=["knock_limit=100"], worlds=3000)
+    a, u = (advise("gin", [card_text(c) for c in hand], opp_model=m, **kw) for m in ("played", "uniform"))
+    assert 0 < a.ess <= a.worlds == 3000 < a.worlds_tried and a.history == text
+    assert any("Kish effective sample size" in x for x in a.notes)
+    assert u.ess == u.worlds == u.worlds_tried == 3000 and any(" holds " in x for x in u.notes)
+    assert main(["knock", "--hand", GIN_8, "--turn", "3", "--upcard", "5C",
+                 "--history", "up KD; 0:drew"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("rummylab: error: history item 2 ('0:drew')")
+    with pytest.raises(AdviceError, match="tonk's advisor does not read a history"):
+        advise("tonk", "AS 2D", turn=3, players=3, history="up KD")
+
+
+H3 = "up KD; 0:draw discard QC; 1:draw discard JH; 0:draw discard TS; 1:take TS discard 4D"
+
+
+@pytest.mark.parametrize("history, kwargs, match", [
+    ("0:draw discard QC", {}, r"history item 1 \('0:draw discard QC'\): write 'up CARD' first"),
+    (H3.replace("0:draw discard TS", "0:drew discard TS"), {}, "history item 4"),
+    ("up KX; 0:draw discard QC", {}, "history item 1: .*KX"),
+    ("up KD; 0:draw discard QC; 1:draw discard JH", {},
+     "2 turns given, but before your turn 3 with 2 players 4"),
+    (H3.replace("1:draw discard JH; 0:draw", "0:draw discard JH; 1:draw"), {}, "seat 1's turn, not seat 0's"),
+    (H3.replace("1:take TS", "1:take QC"), {}, "the top of the discard pile is TS, not QC"),
+    (H3.replace("1:take TS discard 4D", "1:take TS discard TS"), {}, "the card just taken"),
+    (H3.replace("discard JH", "discard 9S"), {},
+     "9S is in your hand but the history leaves it in the discard pile"),
+    (H3.replace("discard 4D", "discard QC"), {}, "QC is already in the discard pile"),
+    (H3.replace("0:draw discard QC", "0:take KD discard QC"), {}, "you took KD from the pile and never discarded"),
+    (H3, dict(discards="2H"), "drop --discards"),
+    (H3, dict(upcard=None), "give --upcard"),
+    (H3, dict(stock=10), "stock 10: the history leaves 27"),
+])
+def test_malformed_or_impossible_history_is_refused(history, kwargs, match):
+    with pytest.raises(AdviceError, match=match):
+        advise("gin", GIN_8, **(dict(turn=3, upcard="5C", history=history, worlds=10) | kwargs))
+
+
+def test_gin_played_model_refuses_a_position_no_deal_reaches():
+    with pytest.raises(AdviceError, match=r"none of 1,001 deals let the opponent reach your turn 6 "
+                                          r"without knocking \(hand AS 2S"):
+        advise("gin", GIN_8, turn=6, rules=["knock_limit=100"], opponent="threshold(knock=100)", worlds=10)

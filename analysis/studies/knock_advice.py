@@ -11,17 +11,19 @@ both choices on the same world (common random numbers; kernels in :mod:`sim.advi
   strategy against the opponents' strategies until the hand ends (a void hand scores 0).
 
 It reports the expected points (Gin) or stakes (Tonk) of both, the paired difference
-knock - play on with its 95% t interval, the probability of winning the hand with each (Wilson
-intervals) and a recommendation: ``knock`` when the 95% CI of the difference lies above 0,
-``play on`` when below, else ``too close to call``.  Sampling runs in batches of
-:data:`BATCH` worlds until, after at least ``min_worlds``, the CI excludes 0 (or every world
-gave the same result for both choices), or the time budget / ``max_worlds`` is reached.
-``worlds=N`` samples exactly N worlds instead.  World ``w`` depends only on (inputs, seed, w):
-a run that stops on the CI, on ``max_worlds`` or on ``worlds`` is reproducible; one that stops
-on the time budget may use a different number of the same worlds on another machine.
-The CI is looked at after every batch, so with a true difference of about zero the advisor
-says ``knock``/``play on`` somewhat more often than 5% of the time; the one-sided confidence
-shows how clear-cut the call is.
+knock - play on, the probability of winning the hand with each and a recommendation:
+``knock`` when the 95% interval of the difference lies above 0, ``play on`` when below, else
+``too close to call``.  Sampling looks at the interval after ``min_worlds`` worlds and then
+every :data:`BATCH`, and stops when it excludes 0 (or every world gave the same result for
+both choices), or when the time budget / ``max_worlds`` is reached.  Because it stops on what it has
+seen, every interval is a 95% **confidence sequence** (the asymptotic confidence sequence of
+Waudby-Smith, Arnold, Wu, Ramdas & Howard 2021, normal mixture: :mod:`.sequential`), valid
+at whatever time sampling stopped, with an anytime-valid p-value for "no difference": a
+true difference of 0 gets a ``knock``/``play on`` call at most 5% of the time however many
+looks.  ``worlds=N`` samples exactly N worlds with no look before the end and reports t and
+Wilson intervals.  World ``w`` depends only on (inputs, seed, w): a run that stops on the
+interval, on ``max_worlds`` or on ``worlds`` is reproducible; one that stops on the time
+budget may use a different number of the same worlds on another machine.
 
 Modelling assumptions (stated in the output notes when they apply):
 
@@ -32,7 +34,17 @@ Modelling assumptions (stated in the output notes when they apply):
   more so the later the turn.  ``played`` (Gin and Knock Rummy, their default): the uniformly
   dealt hand is replayed through the opponent's ``turn - 1`` turns (each draws an unseen card,
   the opponent's strategy discards, the discard becomes a buried card), and worlds in which
-  the opponent would already have knocked are redrawn.
+  the opponent would already have knocked are redrawn; the advice reports the worlds kept of
+  those drawn (accepted/tried).  If no deal in ``MAX_REDRAWS + 1`` fits, the position is
+  refused with an error naming it.
+* **History** (Gin and Knock Rummy, ``history=``, :mod:`sim.advisors.history` for the
+  syntax): every turn since the deal, as the table saw it.  Both models then deal each
+  opponent the cards it took from the pile and kept, never a card on the pile, and the
+  unseen cards uniformly; ``played`` weighs every world by how likely the opponents'
+  strategies were to make all the observed choices in it (sequential importance sampling:
+  exact, not an approximation of the opponents), instead of inventing their turns.  The
+  intervals are then weighted ones and the advice reports Kish's effective sample size
+  (``ess``) of the worlds kept, and the worlds drawn.  Tonk refuses a history.
 * **Gin.** I am seat 0 and the non-dealer; ``turn`` is my own turn number (1-based) and the
   position is *after my draw and discard*: the 10 cards kept (11 cards: the advisor picks the
   exact best discard, highest card on ties, and plays it).  The top of the discard pile when
@@ -76,10 +88,12 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.stats import Estimate, mean_from_moments, t_quantile, wilson
+from analysis.stats import Estimate
+from analysis.studies import sequential as SQ
 from sim.errors import AdviceError
 
 BATCH = 2000
+FIRST_CALL = 100                # worlds in the first call, which times the kernel
 RECOMMENDATIONS = ("knock", "play on", "too close to call")
 
 __all__ = ["Advice", "AdviceError", "advise", "format_advice", "add_parser", "cmd", "BATCH"]
@@ -105,17 +119,21 @@ class Advice:
     diff: Estimate                  # paired, knock minus play on
     win_knock: Estimate
     win_play: Estimate
-    p_knock_better: float           # one-sided, normal approximation of the paired mean
+    p_value: float                  # no difference: anytime-valid, or the t test's with --worlds
     recommendation: str
     confidence: str
     stopped: str                    # "ci", "no difference", "budget", "max_worlds", "worlds"
-    worlds: int
+    intervals: str                  # how the intervals were made (valid at the stopping time)
+    worlds: int                     # worlds kept (a redrawing model: accepted)
+    worlds_tried: int               # worlds drawn (a redrawing model: tried)
+    ess: float                      # effective sample size: Kish's for weighted worlds, else worlds
     elapsed: float                  # sampling seconds (compile / cache load apart)
     compile_s: float
     seed: int
     strategy: str
     opponent: str
     opp_model: str
+    history: str | None             # the hand's history the worlds were conditioned on
     rules: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
@@ -138,84 +156,125 @@ class Advice:
 # sampling
 
 def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worlds: int,
-            max_worlds: int, worlds: int | None):
-    """Run batches of ``call(first_world, n)`` (rows: knock pts, play pts, knock win, play
-    win) and return exact moments, counts and timing."""
-    from sim import advice as K
+            max_worlds: int, worlds: int | None, batch: int = BATCH):
+    """Run ``call(first_world, n)`` (rows: knock pts, play pts, knock win, play win, tries)
+    and return exact moments, counts and timing.
+
+    ``worlds``: exactly that many, no look before the end.  Else look after ``min_worlds``
+    and then every ``batch`` worlds (a fixed schedule: where a run stops on the interval does
+    not depend on the machine), and stop when the 95% confidence sequence of knock - play on
+    (:mod:`analysis.studies.sequential`) excludes 0 ("ci") or every world gave the same
+    difference ("no difference": the sequence is then the point itself, which like any
+    variance-based interval rests on the normal approximation: after N identical worlds a
+    different one has probability below 3/N, the rule of three); stop on the time
+    budget ("budget", checked after every call, whose size follows the speed so far) or at
+    ``max_worlds``.  The sequence covers at every time at once, so the interval reported at
+    any of these stopping times is valid."""
     t0 = time.perf_counter()
     call(0, 0)  # compile or load the kernel from the numba cache
     compile_s = time.perf_counter() - t0
     target = worlds if worlds is not None else max_worlds
     n = 0
-    s = {"a": 0, "aa": 0, "b": 0, "bb": 0, "d": 0, "dd": 0, "wa": 0, "wb": 0}
+    s = {"a": 0, "aa": 0, "b": 0, "bb": 0, "d": 0, "dd": 0, "wa": 0, "wb": 0, "tried": 0, "m": None}
     stopped = "worlds" if worlds is not None else "max_worlds"
+    look = min_worlds
+    chunk = batch if worlds is not None else min(batch, FIRST_CALL)
     t0 = time.perf_counter()
     while n < target:
-        k = min(BATCH, target - n)
-        out = call(n, k)
-        a, b = out[:, K.K_PTS], out[:, K.P_PTS]
-        d = a - b
-        s["a"] += int(a.sum())
-        s["aa"] += int((a * a).sum())
-        s["b"] += int(b.sum())
-        s["bb"] += int((b * b).sum())
-        s["d"] += int(d.sum())
-        s["dd"] += int((d * d).sum())
-        s["wa"] += int(out[:, K.K_WIN].sum())
-        s["wb"] += int(out[:, K.P_WIN].sum())
+        k = min(chunk, target - n) if worlds is not None else min(chunk, target - n, look - n)
+        res = call(n, k)
+        _accumulate(s, *(res if isinstance(res, tuple) else (res, None)))
         n += k
         if worlds is not None or n >= target:
             continue
-        if n >= min_worlds:
-            est = mean_from_moments(n, s["d"], s["dd"])
+        if n == look:
+            look += batch
+            est = _interval(s, "d", n, sequential=True)
             if est.lo > 0 or est.hi < 0:
                 stopped = "ci"
                 break
             if n * s["dd"] == s["d"] * s["d"]:  # every world: the same difference
                 stopped = "no difference"
                 break
-            if time.perf_counter() - t0 >= budget_s:
-                stopped = "budget"
-                break
+        spent = time.perf_counter() - t0
+        if spent >= budget_s:
+            stopped = "budget"
+            break
+        chunk = max(1, min(batch, int(budget_s / 10 * n / max(spent, 1e-9))))
     return s, n, time.perf_counter() - t0, compile_s, stopped
 
 
+def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
+    """Add a batch of world rows to the moments: exact integers, and with weights ``w`` the
+    weighted ones (``s["m"]``: ``sum w``, ``sum w^2`` and per column ``[sum w x, sum w^2 x,
+    sum w^2 x^2]``)."""
+    from sim import advice as K
+    a, b = out[:, K.K_PTS], out[:, K.P_PTS]
+    cols = {"a": a, "b": b, "d": a - b, "wa": out[:, K.K_WIN], "wb": out[:, K.P_WIN]}
+    for x in ("a", "b", "d"):
+        s[x] += int(cols[x].sum())
+        s[x + x] += int((cols[x] * cols[x]).sum())
+    s["wa"] += int(cols["wa"].sum())
+    s["wb"] += int(cols["wb"].sum())
+    s["tried"] += int(out[:, K.TRIES].sum())
+    if w is None:
+        return
+    m = s["m"] = s["m"] or {"w": 0.0, "w2": 0.0, **{x: [0.0, 0.0, 0.0] for x in cols}}
+    w2 = w * w
+    m["w"] += float(w.sum())
+    m["w2"] += float(w2.sum())
+    for x, v in cols.items():
+        v = v.astype(np.float64)
+        m[x][0] += float((w * v).sum())
+        m[x][1] += float((w2 * v).sum())
+        m[x][2] += float((w2 * v * v).sum())
+
+
+def _interval(s: dict, x: str, n: int, *, sequential: bool, scale: float = 1.0) -> Estimate:
+    """Column ``x``'s mean (points: ``a``, ``b``, ``d``) or rate (``wa``, ``wb``) with its 95%
+    interval, weighted when the worlds are."""
+    rate = x in ("wa", "wb")
+    if s["m"] is not None and rate:
+        return SQ.weighted_rate(s["m"], x, n, sequential=sequential)
+    if s["m"] is not None:
+        return SQ.weighted_interval(s["m"], x, n, sequential=sequential).scaled(scale)
+    if rate:
+        return SQ.rate_interval(s[x], n, sequential=sequential)
+    return SQ.mean_interval(n, s[x], s[x + x], sequential=sequential).scaled(scale)
+
+
 def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
-    """Estimates from the integer moments; ``scale`` (> 0): the report's worth of one unit of
-    the point columns (``Prepared.scale``)."""
-    ev_k = mean_from_moments(n, s["a"], s["aa"]).scaled(scale)
-    ev_p = mean_from_moments(n, s["b"], s["bb"]).scaled(scale)
-    diff = mean_from_moments(n, s["d"], s["dd"]).scaled(scale)
-    se = (diff.hi - diff.value) / t_quantile(n - 1) if n > 1 else math.inf
-    if 0 < se < math.inf:
-        p = 0.5 * math.erfc(-diff.value / se / math.sqrt(2))
+    """Estimates from the moments (weighted when the worlds are): confidence sequences unless
+    the run had a fixed size (``stopped == "worlds"``); ``scale`` (> 0): the report's worth of one unit of the
+    point columns (``Prepared.scale``)."""
+    seq = stopped != "worlds"
+    ev_k, ev_p, diff, wk, wp = (_interval(s, x, n, sequential=seq, scale=scale)
+                                for x in ("a", "b", "d", "wa", "wb"))
+    if s["m"] is not None:
+        p = SQ.weighted_p_value(s["m"], "d", n, sequential=seq)
     else:
-        p = 0.5 if se == math.inf or diff.value == 0 else float(diff.value > 0)
+        p = SQ.p_value(n, s["d"], s["dd"], sequential=seq)
     if diff.lo > 0:
         rec = "knock"
     elif diff.hi < 0:
         rec = "play on"
     else:
         rec = "too close to call"
-    if rec == "too close to call":
-        if stopped == "no difference":
-            conf = f"both choices gave the same result in all {n:,} worlds"
-        else:
-            conf = (f"the 95% CI of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
-                    f"includes 0 after {n:,} worlds")
+    what = "confidence sequence" if seq else "CI"
+    if stopped == "no difference":
+        conf = f"both choices gave the same result in all {n:,} worlds"
     else:
-        better = p if rec == "knock" else 1 - p
-        conf = (f"the 95% CI of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
-                f"excludes 0; one-sided confidence that {rec} is better: {_pct(better)}")
-    return ev_k, ev_p, diff, wilson(s["wa"], n), wilson(s["wb"], n), p, rec, conf
+        verb = "includes" if rec == "too close to call" else "excludes"
+        conf = (f"the 95% {what} of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "
+                f"{verb} 0 after {n:,} worlds ({'anytime-valid ' if seq else ''}{_p(p)} "
+                "for no difference)")
+    return ev_k, ev_p, diff, wk, wp, p, rec, conf
 
 
-def _pct(p: float) -> str:
-    if p > 0.9999:
-        return "> 99.99%"
+def _p(p: float) -> str:
     if p < 0.0001:
-        return "< 0.01%"
-    return f"{100 * p:.2f}%"
+        return "p < 0.0001"
+    return f"p = {p:.4f}" if p < 0.01 else f"p = {p:.3f}"
 
 
 # ----------------------------------------------------------------------------------------
@@ -223,17 +282,19 @@ def _pct(p: float) -> str:
 
 def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(), players: int = 2,
            opponent: str = "simple", strategy: str = "simple", rules=None, stock: int | None = None,
-           opp_cards=None, first_upcard=None, budget_s: float = 3.0, min_worlds: int = 2000,
-           max_worlds: int = 2_000_000, worlds: int | None = None, seed: int = 0,
-           opp_model: str | None = None, debug: bool = False) -> Advice:
+           opp_cards=None, first_upcard=None, history: str | None = None, budget_s: float = 3.0,
+           min_worlds: int = 2000, max_worlds: int = 2_000_000, worlds: int | None = None,
+           seed: int = 0, opp_model: str | None = None, debug: bool = False) -> Advice:
     """Knock now or play on?  See the module docstring for the model and its assumptions.
 
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
     (``"SEAT:cards"`` for another seat's) or ``(seat, cards)`` pairs; ``rules``: a rules
     object, a dict or ``["NAME=VALUE", ...]``; ``opponent``: one strategy spec, or (Tonk, Knock
     Rummy) one per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
-    opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``opp_model``:
-    ``uniform`` or (Gin, Knock Rummy) ``played`` (see the module docstring).
+    opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``history``
+    (Gin, Knock Rummy): every turn since the deal, e.g. ``"up 7D; 0:draw discard KD; 1:take KD
+    discard 9H"`` (:mod:`sim.advisors.history`); ``opp_model``: ``uniform`` or (Gin, Knock
+    Rummy) ``played`` (see the module docstring).
     """
     from sim.variants import available, get_variant
     v = get_variant(variant)
@@ -255,23 +316,35 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     prep = importlib.import_module(v.advisor.module).prepare(
         hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
         opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
-        first_upcard=first_upcard, seed=int(seed), opp_model=opp_model, debug=bool(debug))
+        first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
+        debug=bool(debug))
     s, n, el, comp, stopped = _sample(prep.call, budget_s=float(budget_s), min_worlds=int(min_worlds),
                                       max_worlds=max(int(max_worlds), int(min_worlds)),
                                       worlds=None if worlds is None else int(worlds))
+    notes = list(prep.notes)
+    ess = s["m"]["w"] ** 2 / s["m"]["w2"] if s["m"] is not None else float(n)
+    if s["m"] is not None:
+        notes.append(f"weighted worlds: Kish effective sample size {ess:,.0f} of the {n:,} worlds kept "
+                     f"({s['tried']:,} drawn, {100 * n / s['tried']:.3g}% of them possible at all); "
+                     "every interval is a weighted one")
+    elif prep.redraws:
+        notes.append(f"opponent model 'played': {n:,} of the {s['tried']:,} worlds drawn "
+                     f"({100 * n / s['tried']:.3g}%) let the opponents play their turns so far; the "
+                     f"estimates rest on these {n:,}, independent draws (accepted/tried)")
     return _finish(variant=v.name, unit=v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
-                   compile_s=comp,
-                   stopped=stopped, seed=int(seed), opp_model=opp_model, notes=tuple(prep.notes),
-                   scale=prep.scale, **prep.info)
+                   compile_s=comp, stopped=stopped, seed=int(seed), opp_model=opp_model,
+                   history=history, ess=ess, notes=notes, scale=prep.scale, **prep.info)
 
 
-def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, scale=1.0, **kw) -> Advice:
+def _finish(*, variant, unit, s, n, elapsed, compile_s, stopped, notes, scale=1.0, **kw) -> Advice:
     ev_k, ev_p, diff, wk, wp, p, rec, conf = _verdict(s, n, unit, stopped, scale)
     if stopped == "budget" and rec == "too close to call":
         conf += " (time budget reached: a longer --budget may separate them)"
+    method = SQ.method(sequential=stopped != "worlds", weighted=s["m"] is not None)
     return Advice(variant=variant, unit=unit, ev_knock=ev_k, ev_play=ev_p, diff=diff, win_knock=wk,
-                  win_play=wp, p_knock_better=p, recommendation=rec, confidence=conf,
-                  stopped=stopped, worlds=n, elapsed=elapsed, compile_s=compile_s, **kw)
+                  win_play=wp, p_value=p, recommendation=rec, confidence=conf, stopped=stopped,
+                  intervals=method, worlds=n, worlds_tried=s["tried"], elapsed=elapsed,
+                  compile_s=compile_s, notes=tuple(notes) + (f"intervals: {method}",), **kw)
 
 
 # ----------------------------------------------------------------------------------------
@@ -294,11 +367,14 @@ def format_advice(a: Advice) -> str:
         f"{'':<22}{'knock now':<30}{'play on':<30}",
         f"{'expected ' + a.unit:<22}{_est(a.ev_knock):<30}{_est(a.ev_play):<30}",
         f"{'P(win the hand)':<22}{a.win_knock.fmt(1, pct=True):<30}{a.win_play.fmt(1, pct=True):<30}",
-        f"{'knock - play on':<22}{_est(a.diff)} {a.unit} per hand (paired, 95% CI)",
+        f"{'knock - play on':<22}{_est(a.diff)} {a.unit} per hand (paired, 95% "
+        f"{'CI' if a.stopped == 'worlds' else 'confidence sequence'})",
         "",
         f"recommendation: {a.recommendation.upper()}",
         textwrap.fill(f"confidence: {a.confidence}", 92, subsequent_indent="  "),
-        f"worlds: {a.worlds:,} (stopped: {a.stopped}), {a.elapsed:.2f} s "
+        f"worlds: {a.worlds:,}"
+        + (f" kept of {a.worlds_tried:,} drawn" if a.worlds_tried != a.worlds else "")
+        + f" (stopped: {a.stopped}), {a.elapsed:.2f} s "
         f"(+ {a.compile_s:.2f} s compile/cache load), seed {a.seed}",
     ]
     if a.notes:
@@ -317,6 +393,10 @@ _EXAMPLES = """
         (refused: deadwood 32, knocking needs <= 10)
     rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C" --turn 9 --upcard 5C --opp-model played
     rummylab knock --variant gin --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 4C" --turn 4 --rule oklahoma=on --first-upcard 7D
+    rummylab knock --variant gin --hand "4S 2H 3H 4H 5H 8H 9H TH JH AD" --turn 7 --upcard TC --history "up 3H;
+        0:take 3H discard KC; 1:take KC discard QH; 0:draw discard QS; 1:draw discard TD; 0:draw discard JD;
+        1:draw discard 9S; 0:draw discard JS; 1:draw discard 8D; 0:draw discard 7C; 1:draw discard QC;
+        0:draw discard 6S; 1:draw discard 8H"     (the opponent holds KC; you took 8H this turn)
     rummylab knock --variant tonk --players 3 --hand "AS 2D 3C 5H" --turn 4 --spread "7S 7H 7D"
     rummylab knock --variant tonk --players 4 --hand "AS AD" --turn 3 --spread "2:7S 7H 7D" --json
     rummylab knock --variant knock-rummy --players 4 --hand "AS 2S 3S 7H 7D 7C 9S" --turn 3
@@ -363,8 +443,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
               knock-rummy: the hand you keep after discarding (10 cards with 2 players, 7 with
                     3-5; one more: the best discard is chosen); you play first (left of the
                     dealer); points are net against the average opponent (settle=seed).
-            Gin and Knock Rummy opponents' hands are replayed deals (--opp-model played); Tonk's
-            are uniform over the unseen cards."""),
+            Gin and Knock Rummy opponents' hands are replayed deals (--opp-model played), or with
+            --history weighted by how likely their strategies were to play the observed turns;
+            Tonk's are uniform over the unseen cards.  Sampling stops on a 95% confidence
+            sequence, valid whenever it stops."""),
         epilog=_examples(_EXAMPLES))
     p.add_argument("--variant", default="gin", help="a game with a knock advisor (default gin; see "
                                                     "`rummylab variants`)")
@@ -383,18 +465,25 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--stock", type=_int("--stock", 0), default=None,
                    help="cards in the stock (gin, knock-rummy: after your draw); default from --turn")
     p.add_argument("--first-upcard", default=None, help="gin with oklahoma: the hand's first upcard")
+    p.add_argument("--history", default=None, metavar="TEXT",
+                   help="gin, knock-rummy: every turn since the deal, before your current one: 'up "
+                        "CARD' (the first upcard), then per turn 'SEAT:take CARD discard CARD' or "
+                        "'SEAT:draw discard CARD', separated by ';' (seat 0 = you). Opponents keep "
+                        "the cards they took and not the ones they threw; with --opp-model played "
+                        "only worlds where their strategies make the observed choices are kept")
     p.add_argument("--opponent", default="simple",
                    help="opponents' strategy (tonk, knock-rummy: one, or one per opponent, comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
     p.add_argument("--opp-model", choices=("uniform", "played"), default=None,
                    help="opponent's hand: 'played' (gin, knock-rummy default): a uniform deal from the "
-                        "unseen cards replayed through its turns so far by its strategy; 'uniform' (tonk "
-                        "default): uniform from the unseen cards")
+                        "unseen cards replayed through its turns so far by its strategy (with --history: "
+                        "its observed turns); 'uniform' (tonk default): uniform from the unseen cards "
+                        "(with --history: but for the cards it took and kept)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",
-                   help="sampling time budget (default 3); stops earlier once the 95%% CI of the "
-                        "difference excludes 0")
+                   help="sampling time budget (default 3); stops earlier once the 95%% confidence "
+                        "sequence of the difference excludes 0")
     p.add_argument("--worlds", type=_int("--worlds", 1), default=None,
                    help="sample exactly this many worlds (ignores --budget; reproducible anywhere)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
@@ -409,7 +498,7 @@ def cmd(args) -> int:
                      discards=args.discards, spreads=args.spread, players=args.players,
                      opponent=args.opponent, strategy=args.strategy, rules=args.rule,
                      stock=args.stock, opp_cards=args.opp_cards, first_upcard=args.first_upcard,
-                     budget_s=args.budget, worlds=args.worlds, seed=args.seed,
+                     history=args.history, budget_s=args.budget, worlds=args.worlds, seed=args.seed,
                      opp_model=args.opp_model)
     except AdviceError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)

@@ -1,8 +1,9 @@
 """Gin's advisor: rollouts of "knock now" vs "play on" from a concrete position.
 
-Worlds as in :mod:`sim.advice`.  With ``history > 0`` (opponent model ``played``) the
-opponent's uniformly dealt hand is replayed through its last ``history`` turns, drawing from
-the buried cards (see :func:`gin_worlds`).  **A, knock now**: the Gin showdown with me as the
+Worlds as in :mod:`sim.advice`.  Opponent model ``played`` without a history: the
+opponent's uniformly dealt hand is replayed through its ``turn - 1`` turns, drawing from the
+buried cards (see :func:`gin_worlds`); with a history (:mod:`.history`) its observed turns
+are replayed instead.  **A, knock now**: the Gin showdown with me as the
 knocker (layoffs, gin and undercut bonuses); **B, play on**: it is the opponent's turn with
 my discard on the pile, played by ``gin.play_from_state``.  "Won": I am the hand's winner (a
 void hand is not won).
@@ -14,10 +15,11 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
+from . import history as HI
 from .. import rng
 from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask
-from ..melds import best_discard, min_deadwood
+from ..melds import min_deadwood
 from ..strategies import parse_strategy, strategy_matrix
 from ..trace import no_trace
 from ..variants import column_index
@@ -29,11 +31,11 @@ C_WINNER = column_index(2, G.EXTRA_COLUMNS)["winner"]
 
 
 @njit(cache=True)
-def _gin_replay(rules, srow, perm, r0, history, own_turn, stock_size, limit, opp, T_value,
+def _gin_replay(rules, srow, perm, r0, turns, own_turn, stock_size, limit, opp, T_value,
                 T_total, T_rank, ws, hands):
     """Replay the opponent's last turns from ``perm[r0:]`` (see :func:`gin_worlds`); the
     final hand goes to ``hands[1]``.  Returns False if it would have knocked on the way."""
-    n = min(history, perm.shape[0] - r0)
+    n = min(turns, perm.shape[0] - r0)
     h = opp
     for j in range(n):
         c = perm[r0 + j]
@@ -53,22 +55,28 @@ def _gin_replay(rules, srow, perm, r0, history, own_turn, stock_size, limit, opp
 
 @njit(cache=True)
 def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, upcard, known,
-               own_turn, limit, history, seed, first_world, out, T_value, T_cover, T_starts,
-               T_total, T_rank, debug):
+               own, picked0, limit, replay, H, use_h, max_tries, seed, first_world, out, weight,
+               opp_out, fail, T_value, T_cover, T_starts, T_total, T_rank, debug):
     """Worlds ``first_world .. first_world + len(out) - 1`` of a Gin knock question.
 
     ``hand`` uint64: my 10 cards after the discard (what I keep when playing on);
     ``knock_hand``/``knock_dw``/``big``: the hand shown and its deadwood when knocking now
     (``big``: 11 melded cards, big gin); ``pool`` int64: the unseen cards (opponent's hand,
     stock, buried discards, and the upcard if ``upcard == UP_SAMPLE``); ``known`` int64: known
-    buried discards; ``own_turn``: my own turn number (I am the non-dealer, the opponent has
-    had ``own_turn - 1`` turns); ``limit``: the knock limit of the hand.
+    buried discards (with a history: the whole pile, bottom first); ``own`` int64[2]: the
+    turns each seat has played, mine including this one; ``picked0`` uint64[2]: the cards each
+    took from the pile; ``limit``: the knock limit of the hand; ``opp_out[i]``: both hands in
+    world ``i`` (mine, the opponent's); ``weight[i]``: world ``i``'s weight (set with a
+    history replayed, else left as given).
 
-    ``history`` > 0 (opponent model "played"): the opponent's uniformly dealt 10 cards are
-    replayed through ``history`` turns (at most the buried cards available), each drawing the
-    next buried card and discarding it per the opponent's strategy (the discard takes the drawn
-    card's place among the buried discards); a world where the opponent would have knocked on
-    one of those turns is redrawn (same generator, at most ``A.MAX_REDRAWS`` times).
+    ``use_h``: the opponent's hand follows the history ``H`` (:func:`history.history_hands`;
+    with ``replay`` > 0 weighted by its turns, and a world of weight 0 is redrawn).  Else
+    ``replay`` > 0 (opponent model "played"): the opponent's uniformly dealt 10 cards are
+    replayed through ``replay`` turns (at most the buried cards available), each drawing the
+    next buried card and discarding it per the opponent's strategy (the discard takes the
+    drawn card's place among the buried discards), and a world where it would have knocked is
+    redrawn.  Redraws use the same generator; after ``max_tries`` draws ``fail[0]`` gets the
+    world and the kernel returns.
     """
     n_pool = pool.shape[0]
     perm = np.empty(n_pool, dtype=np.int64)
@@ -80,24 +88,41 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
     row = np.zeros(ROW_WIDTH, dtype=np.int64)
     st = np.empty((2, 1), dtype=np.uint64)
     sp = G.N_CARDS - stock_size
+    drawn_ok = rules[G.R_DISCARD_STOCK] != 0
+    big_gin = rules[G.R_BIG_GIN] != 0
     for i in range(out.shape[0]):
         w = first_world + i
         ws = rng.new_state(seed, A.STREAM_WORLD, w)
         tries = 0
         while True:
+            tries += 1
             rng.shuffle_into(ws, pool, perm)
             up, pos = A.upcard_of(perm, upcard)
-            opp = np.uint64(0)
-            for j in range(G.HAND):
-                opp |= _bit(perm[pos + j])
-            pos += G.HAND
-            if history == 0 or _gin_replay(rules, strat[1], perm, pos + stock_size, history,
-                                           own_turn, stock_size, limit, opp, T_value, T_total,
-                                           T_rank, ws, hands) or tries >= A.MAX_REDRAWS:
-                if history > 0:
+            if use_h:
+                p2, wt = HI.history_hands(H, strat, perm, pos, replay > 0, drawn_ok, big_gin, hands,
+                                          T_value, T_total, T_rank, ws)
+                if wt > 0:
+                    pos = p2
                     opp = hands[1]
-                break
-            tries += 1
+                    weight[i] = wt
+                    break
+            else:
+                opp = np.uint64(0)
+                for j in range(G.HAND):
+                    opp |= _bit(perm[pos + j])
+                pos += G.HAND
+                if replay == 0:
+                    break
+                if _gin_replay(rules, strat[1], perm, pos + stock_size, replay, own[0], stock_size,
+                               limit, opp, T_value, T_total, T_rank, ws, hands):
+                    opp = hands[1]
+                    break
+            if tries >= max_tries:
+                fail[0] = w
+                return
+        out[i, A.TRIES] = tries
+        opp_out[i, 0] = hand
+        opp_out[i, 1] = opp
         # A: knock now
         hands[0] = knock_hand
         hands[1] = opp
@@ -112,14 +137,14 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         npile += 1
         hands[0] = hand
         hands[1] = opp
-        picked[0] = 0
-        picked[1] = 0
+        picked[0] = picked0[0]
+        picked[1] = picked0[1]
         state[:] = 0
         state[G.S_SP] = sp
         state[G.S_NPILE] = npile
-        state[G.S_TURNS] = 2 * own_turn - 1
-        state[G.S_OWN0] = own_turn
-        state[G.S_OWN1] = own_turn - 1
+        state[G.S_TURNS] = own[0] + own[1]
+        state[G.S_OWN0] = own[0]
+        state[G.S_OWN1] = own[1]
         state[G.S_TO_MOVE] = 1
         state[G.S_LIMIT] = limit
         for p in range(2):
@@ -131,31 +156,47 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         out[i, A.P_WIN] = 1 if row[C_WINNER] == 0 else 0
 
 
-def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn,
-                 limit, seed, first_world, n_worlds, *, knock_mask=None, big=False, history=0,
-                 debug=False):
-    """Python entry: int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN, P_WIN).
+def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn, limit,
+             seed, first_world, n_worlds, *, knock_mask=None, big=False, replay=0, seen=None,
+             debug=False, with_weights=False, with_hands=False, position=""):
+    """Python entry: int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN, P_WIN, TRIES); with
+    ``with_weights`` also float64[n_worlds]: the worlds' weights (1 unless a history is
+    replayed); with ``with_hands`` also uint64[n_worlds, 2]: both hands in each world (mine,
+    the opponent's).
 
     Masks are Python ints or uint64; ``pool``/``known`` card codes; ``upcard`` a code or
-    ``UP_SAMPLE``.  ``knock_mask`` (default ``hand_mask``) is the hand shown when knocking.
+    ``UP_SAMPLE``.  ``knock_mask`` (default ``hand_mask``) is the hand shown when knocking;
+    ``replay``: opponent turns to replay (model "played"); ``seen``: the history
+    (:class:`history.Seen`, default none); ``position``: how the position is named in the error when
+    no world fits.
     """
     t = G._TABLES
+    seen = seen or HI.no_history(2, own_turn, G.HAND)
     hand = np.uint64(hand_mask)
     kh = hand if knock_mask is None else np.uint64(knock_mask)
     kdw = 0 if big else int(G.deadwood(kh, t.run_value, t.suit_total, t.rank_value))
     out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    weight = np.ones(int(n_worlds), dtype=np.float64)
+    opp = np.zeros((int(n_worlds), 2), dtype=np.uint64)
+    fail = np.full(1, -1, dtype=np.int64)
+    tries = A.MAX_TRIES_HISTORY if seen.use and replay else A.MAX_REDRAWS + 1
     gin_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
                np.ascontiguousarray(strat_mat, dtype=np.float64), hand, kh, np.int64(kdw),
                bool(big), np.ascontiguousarray(pool, dtype=np.int64), np.int64(stock_size),
-               np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64), np.int64(own_turn),
-               np.int64(limit), np.int64(history), np.int64(seed), np.int64(first_world), out, t.run_value,
-               t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug))
-    return out
-
+               np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64), seen.own, seen.picked,
+               np.int64(limit), np.int64(replay), seen.H, seen.use, np.int64(tries), np.int64(seed),
+               np.int64(first_world), out, weight, opp, fail, t.run_value, t.run_cover, t.run_starts,
+               t.suit_total, t.rank_value, bool(debug))
+    if fail[0] >= 0:
+        model = ("could have given the opponent's choices in the history"
+                 if seen.use else f"let the opponent reach your turn {own_turn} without knocking")
+        raise A.no_world_fits(int(fail[0]), tries, model, position)
+    extra = ((weight,) if with_weights else ()) + ((opp,) if with_hands else ())
+    return (out,) + extra if extra else out
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-            stock, opp_cards, first_upcard, seed, opp_model, debug) -> A.Prepared:
+            stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Gin knock position (see ``analysis.studies.knock_advice``) and set up its worlds."""
     if players != 2:
         raise A.AdviceError(f"gin is played by exactly 2 players, not {players} (drop --players)")
@@ -173,18 +214,28 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
     if up.size > 1:
         raise A.AdviceError(f"upcard: give one card, got {up.size}")
+    if history is not None:
+        HI.refuse_conflicts(h.size, G.HAND, up.size > 0, discards)
     known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
     A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)])
+    k = None
+    if history is not None:
+        k = HI.check(history, players=2, turn=turn, hand_size=G.HAND, hand=h,
+                     discard=int(up[0]) if up.size else None, stock_floor=r.void_stock_left + 1,
+                     dealer_offer=r.first_upcard_offer, stock=stock)
     # knock limit
     limit = r.knock_limit
     limit_name = "knock_limit"
     if r.oklahoma:
-        if first_upcard is None:
+        if first_upcard is None and k is None:
             raise A.AdviceError("oklahoma sets the knock limit from the hand's first upcard: "
                               "give it with --first-upcard")
-        fu = A.cards(first_upcard, "first upcard")
+        fu = A.cards(first_upcard if first_upcard is not None else k.up, "first upcard")
         if fu.size != 1:
             raise A.AdviceError(f"first upcard: give one card, got {fu.size}")
+        if k is not None and int(fu[0]) != k.up:
+            raise A.AdviceError(f"first upcard {card_text(int(fu[0]))}: the history says "
+                                f"{card_text(k.up)}")
         rank = int(fu[0]) & 15
         limit = 0 if rank == 0 else int(G._TABLES.rank_value[rank])
         limit_name = f"oklahoma, first upcard {card_text(int(fu[0]))}"
@@ -193,15 +244,14 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     big = False
     knock_cards = h
     if h.size == G.HAND + 1:
-        bd = best_discard(h)
-        discard = max(bd.discards, key=lambda c: (c & 15, c >> 4))
+        discard, dw_after = A.pick_discard(h, None if k is None else k.took)
         dw11 = min_deadwood(h).deadwood
         if r.big_gin and dw11 == 0:
             big = True
             notes.append("11 melded cards: knocking now is big gin")
         keep = np.array([c for c in h if int(c) != discard], dtype=np.int64)
         notes.append(f"11 cards given: the exact best discard is {card_text(discard)} "
-                     f"(deadwood {bd.deadwood} after it); playing on discards it face up")
+                     f"(deadwood {dw_after} after it); playing on discards it face up")
         if up.size:
             notes.append(f"the upcard {card_text(int(up[0]))} given as well is taken to lie "
                          f"under {card_text(discard)}")
@@ -217,48 +267,67 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         raise A.AdviceError(
             f"cannot knock: the hand's deadwood is {dw} ({cards_text(arr.deadwood_cards)}; melds: "
             f"{melds}) and knocking needs deadwood <= {limit} ({limit_name}); keep playing")
-    # stock after my draw
+    me = parse_strategy(strategy, "gin")
+    opp = parse_strategy(opponent, "gin")
+    smat = strategy_matrix([me, opp])
+    seen = None
+    replay = turn - 1 if opp_model == "played" else 0
+    if k is not None:
+        st = k.stock
+        if st < r.void_stock_left:
+            raise A.AdviceError(f"the history leaves {st} stock cards after your draw: the hand is "
+                                f"void (void_stock_left={r.void_stock_left})")
+        bars = [[], [min(limit, G.knock_threshold(smat[1], t[4], t[3])) for t in k.turns[1]]]
+        pool, known, seen = HI.setup(k, h, int(up[0]), hand_size=G.HAND, bars=bars,
+                                     drawn_discardable=r.discard_stock_draw)
+        replay = int(opp_model == "played")
+        notes += HI.notes(k, replay > 0)
+    else:
+        st = _stock(turn, stock, known.size, r, notes)
+        pool = A.pool_without(np.concatenate([h, up, known]))  # with 11 cards `up` is the discard
+        if replay:
+            notes.append(f"opponent model 'played': its dealt hand was replayed through {replay} "
+                         "draws and discards by its strategy, without knocking")
+    if up.size == 0:
+        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
+    upc = int(up[0]) if up.size else A.UP_SAMPLE
+    rarr = r.to_array()
+    hmask, kmask = to_mask(h), to_mask(knock_cards)
+    where = f" (hand {cards_text(h)})"
+
+    weighted = seen is not None and replay > 0
+
+    def call(first, n, with_hands=False):
+        return rollouts(rarr, smat, hmask, pool, st, upc, known, turn, limit, seed, first, n,
+                        knock_mask=kmask, big=big, replay=replay, seen=seen, debug=debug,
+                        with_weights=weighted, with_hands=with_hands, position=where)
+
+    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
+                   hand_score=int(dw), knock_limit=int(limit),
+                   discard=None if discard is None else card_text(discard), turn=turn, stock=st,
+                   players=2, upcard=card_text(upc) if upc >= 0 else None,
+                   strategy=me.spec, opponent=opp.spec, rules=r.as_dict()), notes,
+                   redraws=replay > 0)
+
+
+def _stock(turn, stock, n_known, r, notes) -> int:
+    """The stock after my draw without a history: given, or both players always drew."""
     lo = max(r.void_stock_left, 31 - 2 * turn)
-    room = 31 - known.size           # 52 - 2 hands - the top discard - known discards
+    room = 31 - n_known               # 52 - 2 hands - the top discard - known discards
     if stock is None:
         st = max(32 - 2 * turn, r.void_stock_left + 1)
         if st > room:
             notes.append(f"stock clipped to {room}: only {room} unseen cards are left for it")
             st = room
         if st < r.void_stock_left:
-            raise A.AdviceError(f"{known.size} known discards leave no room for a stock: give fewer --discards")
-        stock_note = f"stock {st} after your draw (default for turn {turn}: both players drew from the stock)"
-    else:
-        st = int(stock)
-        if not lo <= st <= 31:
-            raise A.AdviceError(f"stock {st} is impossible on your turn {turn}: after your draw the "
-                              f"stock holds {lo} to 31 cards")
-        if st > room:
-            raise A.AdviceError(f"stock {st} is impossible with {known.size} known discards: at most "
-                              f"{room} unseen cards are left for the stock")
-        stock_note = None
-    if stock_note:
-        notes.append(stock_note)
-    if up.size == 0:
-        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
-    me = parse_strategy(strategy, "gin")
-    opp = parse_strategy(opponent, "gin")
-    smat = strategy_matrix([me, opp])
-    pool = A.pool_without(np.concatenate([h, up, known]))  # with 11 cards `up` is the discard
-    upc = int(up[0]) if up.size else A.UP_SAMPLE
-    rarr = r.to_array()
-    hmask, kmask = to_mask(h), to_mask(knock_cards)
-    history = turn - 1 if opp_model == "played" else 0
-    if history:
-        notes.append(f"opponent model 'played': its dealt hand was replayed through {history} "
-                     "draws and discards by its strategy, without knocking")
-
-    def call(first, n):
-        return rollouts(rarr, smat, hmask, pool, st, upc, known, turn, limit, seed, first, n,
-                              knock_mask=kmask, big=big, history=history, debug=debug)
-
-    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
-                   hand_score=int(dw), knock_limit=int(limit),
-                   discard=None if discard is None else card_text(discard), turn=turn, stock=st,
-                   players=2, upcard=card_text(upc) if upc >= 0 else None,
-                   strategy=me.spec, opponent=opp.spec, rules=r.as_dict()), notes)
+            raise A.AdviceError(f"{n_known} known discards leave no room for a stock: give fewer --discards")
+        notes.append(f"stock {st} after your draw (default for turn {turn}: both players drew from the stock)")
+        return st
+    st = int(stock)
+    if not lo <= st <= 31:
+        raise A.AdviceError(f"stock {st} is impossible on your turn {turn}: after your draw the "
+                            f"stock holds {lo} to 31 cards")
+    if st > room:
+        raise A.AdviceError(f"stock {st} is impossible with {n_known} known discards: at most "
+                            f"{room} unseen cards are left for the stock")
+    return st

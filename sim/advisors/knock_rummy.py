@@ -18,7 +18,9 @@ sum(other scores)`` and scaled by ``1/(n-1)`` in the report (``Prepared.scale``)
 Opponent model ``played`` (default): each opponent's uniformly dealt hand is replayed, in
 seat order, through its ``turn - 1`` turns drawing the buried cards and discarding by its
 strategy; a world in which an opponent would already have gone rummy or knocked is redrawn
-(see :func:`knock_rummy_worlds`).  ``uniform``: the dealt hands as they are.
+(see :func:`knock_rummy_worlds`); with a history (:mod:`.history`) their observed turns are
+replayed instead.  ``uniform``: the dealt hands as they are (with a history: the cards the
+opponents took from the pile and kept are in their hands).
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
+from . import history as HI
 from .. import rng
 from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask
-from ..melds import best_discard, deadwood, min_deadwood
+from ..melds import deadwood, min_deadwood
 from ..strategies import parse_strategy, split_specs, strategy_matrix
 from ..strategies.knock import choose_discard, knock_threshold_opp
 from ..trace import no_trace
@@ -39,15 +42,15 @@ from ..variants import knock_rummy as KR
 
 
 @njit(cache=True)
-def _replay(strat, perm, r0, r_end, history, own_turn, stock_size, hands, T_value, T_total,
+def _replay(strat, perm, r0, r_end, turns, own_turn, stock_size, hands, T_value, T_total,
             T_rank, ws):
-    """Replay each opponent's (seat 1, 2, ...) last ``history`` turns on the buried cards
+    """Replay each opponent's (seat 1, 2, ...) last ``turns`` turns on the buried cards
     ``perm[r0:r_end]`` (fewer when they run out); ``hands[s]`` holds the dealt hands and gets
     the replayed ones.  Returns False if an opponent would have ended the hand on the way."""
     n = hands.shape[0]
     off = r0
     for s in range(1, n):
-        k = min(history, r_end - off)
+        k = min(turns, r_end - off)
         h = hands[s]
         for j in range(k):
             c = perm[off + j]
@@ -79,21 +82,25 @@ def _net(rules, row, n):
 
 
 @njit(cache=True)
-def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known, own_turn,
-                       history, seed, first_world, c_winner, row_width, out, dws, fail, T_value,
-                       T_total, T_rank, debug):
+def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known, own, picked0,
+                       replay, H, use_h, max_tries, seed, first_world, c_winner, row_width, out,
+                       weight, dws, hands_out, fail, T_value, T_total, T_rank, debug):
     """Worlds ``first_world .. first_world + len(out) - 1`` of a Knock Rummy knock question.
 
     ``n = strat.shape[0]`` seats; ``hand`` uint64: my cards after the discard, deadwood
     ``dw0``; ``pool`` int64: the unseen cards (opponents' hands, stock, buried discards, and
-    the upcard if ``upcard == UP_SAMPLE``); ``known``: known buried discards; ``own_turn``:
-    my own turn number; ``c_winner``/``row_width``: the hand row's winner column and width.
+    the upcard if ``upcard == UP_SAMPLE``); ``known``: known buried discards (with a history:
+    the whole pile, bottom first); ``own`` int64[n]: the turns each seat has played, mine
+    including this one; ``picked0`` uint64[n]: the cards each took from the pile;
+    ``c_winner``/``row_width``: the hand row's winner column and width.
 
-    ``history`` > 0 (opponent model "played"): every opponent's uniformly dealt hand is
-    replayed through ``history`` turns (:func:`_replay`); a world where one would have gone
-    rummy or knocked (strategy threshold with ``n-1`` opponents) is redrawn with the same
-    generator, at most ``A.MAX_REDRAWS`` times: then ``fail[0]`` gets the world and the
-    kernel returns.  ``dws[i]``: every seat's deadwood when knocking now.
+    ``use_h``: the opponents' hands follow the history ``H`` (:func:`history.history_hands`;
+    with ``replay`` > 0 weighted by their turns, ``weight[i]``, and a world of weight 0 is
+    redrawn).  Else ``replay`` > 0 (opponent model "played"): every opponent's uniformly dealt
+    hand is replayed through ``replay`` turns (:func:`_replay`), and a world where one would
+    have gone rummy or knocked is redrawn.  Redraws use the same generator; after
+    ``max_tries`` draws ``fail[0]`` gets the world and the kernel returns.  ``dws[i]``: every
+    seat's deadwood when knocking now; ``hands_out[i]``: every seat's hand.
     """
     n = strat.shape[0]
     hs = 10 if n == 2 else 7
@@ -115,27 +122,38 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
         ws = rng.new_state(seed, A.STREAM_WORLD, w)
         tries = 0
         while True:
+            tries += 1
             rng.shuffle_into(ws, pool, perm)
             up, pos = A.upcard_of(perm, upcard)
-            for s in range(1, n):
-                h = np.uint64(0)
-                for j in range(hs):
-                    h |= _bit(perm[pos + j])
-                pos += hs
-                opp[s] = h
-            if history == 0 or _replay(strat, perm, pos + stock_size, n_pool, history, own_turn,
-                                       stock_size, opp, T_value, T_total, T_rank, ws):
-                break
-            tries += 1
-            if tries > A.MAX_REDRAWS:
+            if use_h:
+                p2, wt = HI.history_hands(H, strat, perm, pos, replay > 0, True, False, opp, T_value,
+                                          T_total, T_rank, ws)
+                if wt > 0:
+                    pos = p2
+                    weight[i] = wt
+                    break
+            else:
+                for s in range(1, n):
+                    h = np.uint64(0)
+                    for j in range(hs):
+                        h |= _bit(perm[pos + j])
+                    pos += hs
+                    opp[s] = h
+                if replay == 0 or _replay(strat, perm, pos + stock_size, n_pool, replay, own[0],
+                                          stock_size, opp, T_value, T_total, T_rank, ws):
+                    break
+            if tries >= max_tries:
                 fail[0] = w
                 return
+        out[i, A.TRIES] = tries
         # A: knock now (rummy at 0 deadwood)
         dw[0] = dw0
         dws[i, 0] = dw0
+        hands_out[i, 0] = hand
         for s in range(1, n):
             dw[s] = deadwood(opp[s], T_value, T_total, T_rank)
             dws[i, s] = dw[s]
+            hands_out[i, s] = opp[s]
         row[:] = 0
         KR.settle(rules, dw, 0, kind, row)
         out[i, A.K_PTS] = _net(rules, row, n)
@@ -147,15 +165,14 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
         hands[0] = hand
         for s in range(1, n):
             hands[s] = opp[s]
-        picked[:] = 0
         state[:] = 0
+        for s in range(n):
+            picked[s] = picked0[s]
+            state[KR.S_OWN + s] = own[s]
+            state[KR.S_TURNS] += own[s]
         state[KR.S_SP] = sp
         state[KR.S_NPILE] = npile
-        state[KR.S_TURNS] = n * (own_turn - 1) + 1
         state[KR.S_TO_MOVE] = 1
-        state[KR.S_OWN] = own_turn
-        for s in range(1, n):
-            state[KR.S_OWN + s] = own_turn - 1
         for s in range(n):
             st[s, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
         row[:] = 0
@@ -166,14 +183,18 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
 
 
 def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn, seed,
-             first_world, n_worlds, *, history=0, debug=False, with_deadwood=False, position=""):
-    """Python entry: int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN, P_WIN); with
-    ``with_deadwood`` also int64[n_worlds, n]: every seat's deadwood when knocking now.
+             first_world, n_worlds, *, replay=0, seen=None, debug=False, with_deadwood=False,
+             with_weights=False, with_hands=False, position=""):
+    """Python entry: int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN, P_WIN, TRIES); with
+    ``with_deadwood`` also int64[n_worlds, n]: every seat's deadwood when knocking now; with
+    ``with_weights`` also float64[n_worlds]: the worlds' weights (1 unless a history is
+    replayed); with ``with_hands`` also uint64[n_worlds, n]: every seat's hand.
 
     ``strat_mat``: one row per seat (seat 0 = me), its length the player count (it must
     match the rules); masks are Python ints or uint64; ``pool``/``known`` card codes;
-    ``upcard`` a code or ``UP_SAMPLE``; ``history``: opponent turns to replay (model
-    "played"); ``position``: how the position is named in the error when no world fits.
+    ``upcard`` a code or ``UP_SAMPLE``; ``replay``: opponent turns to replay (model "played");
+    ``seen``: the history (:class:`history.Seen`, default none); ``position``: how the
+    position is named in the error when no world fits.
     """
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
@@ -181,26 +202,31 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     if int(rules_arr[KR.R_PLAYERS]) != n:
         raise ValueError(f"knock-rummy: rules say players={int(rules_arr[KR.R_PLAYERS])}, "
                          f"{n} strategies given")
+    seen = seen or HI.no_history(n, own_turn, KR.hand_size(n))
     _, t_value, t_total, t_rank = KR.GAME_CTX
     hand = np.uint64(hand_mask)
     dw0 = int(deadwood(hand, t_value, t_total, t_rank))
     cols = column_index(n, KR.EXTRA_COLUMNS)
     out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    weight = np.ones(int(n_worlds), dtype=np.float64)
     dws = np.zeros((int(n_worlds), n), dtype=np.int64)
+    hands = np.zeros((int(n_worlds), n), dtype=np.uint64)
     fail = np.full(1, -1, dtype=np.int64)
+    tries = A.MAX_TRIES_HISTORY if seen.use and replay else A.MAX_REDRAWS + 1
     knock_rummy_worlds(rules_arr, strat_mat, hand, np.int64(dw0),
                        np.ascontiguousarray(pool, dtype=np.int64), np.int64(stock_size),
-                       np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
-                       np.int64(own_turn), np.int64(history), np.int64(seed),
-                       np.int64(first_world), np.int64(cols["winner"]), np.int64(len(cols)), out,
-                       dws, fail, t_value, t_total, t_rank, bool(debug))
+                       np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64), seen.own,
+                       seen.picked, np.int64(replay), seen.H, seen.use, np.int64(tries),
+                       np.int64(seed), np.int64(first_world), np.int64(cols["winner"]),
+                       np.int64(len(cols)), out, weight, dws, hands, fail, t_value, t_total, t_rank,
+                       bool(debug))
     if fail[0] >= 0:
-        raise A.AdviceError(
-            f"opponent model 'played': in world {int(fail[0])} all {A.MAX_REDRAWS + 1} deals had an "
-            f"opponent go rummy or knock before your turn {own_turn}{position}: with these opponent "
-            "strategies the hand (almost) never lasts this long; try --opp-model uniform, an "
-            "opponent that knocks later, or an earlier --turn")
-    return (out, dws) if with_deadwood else out
+        model = ("could have given the opponents' choices in the history" if seen.use else
+                 f"let every opponent reach your turn {own_turn} without going rummy or knocking")
+        raise A.no_world_fits(int(fail[0]), tries, model, position)
+    extra = (((dws,) if with_deadwood else ()) + ((weight,) if with_weights else ())
+             + ((hands,) if with_hands else ()))
+    return (out,) + extra if extra else out
 
 
 def _parse_opponents(opponent: str, n_opp: int) -> list:
@@ -214,7 +240,7 @@ def _parse_opponents(opponent: str, n_opp: int) -> list:
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-            stock, opp_cards, first_upcard, seed, opp_model, debug) -> A.Prepared:
+            stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Knock Rummy knock position (see ``analysis.studies.knock_advice``) and set up
     its worlds."""
     n = players
@@ -245,15 +271,21 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
     if up.size > 1:
         raise A.AdviceError(f"upcard: give one card, got {up.size}")
+    if history is not None:
+        HI.refuse_conflicts(h.size, hs, up.size > 0, discards)
     known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
     A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)])
+    k = None
+    if history is not None:
+        k = HI.check(history, players=n, turn=turn, hand_size=hs, hand=h,
+                     discard=int(up[0]) if up.size else None, stock_floor=1, dealer_offer=False,
+                     stock=stock)
     # one card more: exact best discard (ties: the highest card, as the strategies do)
     discard = None
     if h.size == hs + 1:
-        bd = best_discard(h)
-        discard = max(bd.discards, key=lambda c: (c & 15, c >> 4))
+        discard, dw_after = A.pick_discard(h, None if k is None else k.took)
         notes.append(f"{hs + 1} cards given: the exact best discard is {card_text(discard)} "
-                     f"(deadwood {bd.deadwood} after it); playing on discards it face up")
+                     f"(deadwood {dw_after} after it); playing on discards it face up")
         if up.size:
             notes.append(f"the upcard {card_text(int(up[0]))} given as well is taken to lie "
                          f"under {card_text(discard)}")
@@ -268,55 +300,36 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         melds = "; ".join(cards_text(m) for m in arr.melds) or "none"
         notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
                      f"{melds}); knocking is legal at any deadwood")
-    # stock after my draw
-    initial = KR.N_CARDS - n * hs - 1
-    lo = initial - drawn                # every draw so far from the stock
-    room = initial - known.size         # unseen cards left for the stock and the buried discards
-    if stock is None:
-        st = lo
-        if st < 1:
-            st = 1
-            notes.append(f"if every draw so far had come from the stock, your draw on turn {turn} "
-                         f"would have emptied it (the hand over): stock 1 assumed, give --stock")
-        if st > room:
-            st = room
-            notes.append(f"stock clipped to {room}: only {room} unseen cards are left for it")
-        if st < 1:
-            raise A.AdviceError(f"{known.size} known discards leave no card for the stock: the hand "
-                                "cannot be played on (give fewer --discards)")
-        if st == lo:
-            notes.append(f"stock {st} after your draw (default for turn {turn} with {n} players: "
-                         "every draw so far came from the stock)")
-    else:
-        st = int(stock)
-        if st == 0:
-            raise A.AdviceError("stock 0: the stock is empty after your draw, so the hand cannot be "
-                                "played on (it ends now unless you knock)")
-        if not max(lo, 1) <= st <= initial:
-            raise A.AdviceError(f"stock {st} is impossible on your turn {turn} with {n} players: after "
-                                f"your draw the stock holds {max(lo, 1)} to {initial} cards")
-        if st > room:
-            raise A.AdviceError(f"stock {st} is impossible with {known.size} known discards: at most "
-                                f"{room} unseen cards are left for the stock")
-    if up.size == 0:
-        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
     me = parse_strategy(strategy, "knock-rummy")
     opps = _parse_opponents(opponent, n - 1)
     smat = strategy_matrix([me] + opps)
-    pool = A.pool_without(np.concatenate([h, up, known]))  # with hs+1 cards `up` is the discard
+    seen = None
+    replay = turn - 1 if opp_model == "played" else 0
+    if k is not None:
+        st = k.stock
+        bars = [[]] + [[max(0.0, knock_threshold_opp(smat[s], t[4], t[3], n - 1)) for t in k.turns[s]]
+                       for s in range(1, n)]
+        pool, known, seen = HI.setup(k, h, int(up[0]), hand_size=hs, bars=bars,
+                                     drawn_discardable=True)
+        replay = int(opp_model == "played")
+        notes += HI.notes(k, replay > 0)
+    else:
+        st = _stock(n, turn, stock, known.size, notes)
+        pool = A.pool_without(np.concatenate([h, up, known]))  # with hs+1 cards `up` is the discard
+        if replay:
+            buried = KR.N_CARDS - n * hs - 1 - known.size - st
+            who = "the opponent's dealt hand was" if n == 2 else "each opponent's dealt hand was"
+            notes.append(f"opponent model 'played': {who} replayed through {replay} draws and "
+                         "discards by its strategy, without rummy or knock (worlds where one would "
+                         "have ended the hand are redrawn)")
+            if buried < replay * (n - 1):
+                notes.append(f"only {buried} unseen buried discards for the {replay * (n - 1)} "
+                             "replayed turns: the later opponents' replays are shorter")
+    if up.size == 0:
+        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
     upc = int(up[0]) if up.size else A.UP_SAMPLE
     rarr = r.to_array()
     hmask = to_mask(h)
-    history = turn - 1 if opp_model == "played" else 0
-    if history:
-        buried = room - st
-        who = "the opponent's dealt hand was" if n == 2 else "each opponent's dealt hand was"
-        notes.append(f"opponent model 'played': {who} replayed through {history} draws and discards "
-                     "by its strategy, without rummy or knock (worlds where one would have ended "
-                     "the hand are redrawn)")
-        if buried < history * (n - 1):
-            notes.append(f"only {buried} unseen buried discards for the {history * (n - 1)} replayed "
-                         "turns: the later opponents' replays are shorter")
     if r.settle == "seed":
         scale = 1.0 / (n - 1)
         notes.append("points: net points against the average opponent (your points in the hand "
@@ -331,13 +344,51 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
                  + (" (a hand voided by a stock-out scores 0)" if r.stock_out == "void" else ""))
     where = f" (hand {cards_text(h)}, {n} players)"
 
-    def call(first, k):
-        return rollouts(rarr, smat, hmask, pool, st, upc, known, turn, seed, first, k,
-                        history=history, debug=debug, position=where)
+    weighted = seen is not None and replay > 0
+
+    def call(first, count, with_hands=False):
+        return rollouts(rarr, smat, hmask, pool, st, upc, known, turn, seed, first, count,
+                        replay=replay, seen=seen, debug=debug, with_weights=weighted,
+                        with_hands=with_hands, position=where)
 
     return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
                    hand_score=int(dw), knock_limit=None,
                    discard=None if discard is None else card_text(discard), turn=turn, stock=st,
                    players=n, upcard=card_text(upc) if upc >= 0 else None,
                    strategy=me.spec, opponent=",".join(o.spec for o in opps), rules=r.as_dict()),
-                   notes, scale=scale)
+                   notes, scale=scale, redraws=replay > 0)
+
+
+def _stock(n, turn, stock, n_known, notes) -> int:
+    """The stock after my draw without a history: given, or every draw from the stock."""
+    hs = KR.hand_size(n)
+    initial = KR.N_CARDS - n * hs - 1
+    lo = initial - n * (turn - 1) - 1   # every draw so far from the stock
+    room = initial - n_known            # unseen cards left for the stock and the buried discards
+    if stock is None:
+        st = lo
+        if st < 1:
+            st = 1
+            notes.append(f"if every draw so far had come from the stock, your draw on turn {turn} "
+                         f"would have emptied it (the hand over): stock 1 assumed, give --stock")
+        if st > room:
+            st = room
+            notes.append(f"stock clipped to {room}: only {room} unseen cards are left for it")
+        if st < 1:
+            raise A.AdviceError(f"{n_known} known discards leave no card for the stock: the hand "
+                                "cannot be played on (give fewer --discards)")
+        if st == lo:
+            notes.append(f"stock {st} after your draw (default for turn {turn} with {n} players: "
+                         "every draw so far came from the stock)")
+        return st
+    st = int(stock)
+    if st == 0:
+        raise A.AdviceError("stock 0: the stock is empty after your draw, so the hand cannot be "
+                            "played on (it ends now unless you knock)")
+    if not max(lo, 1) <= st <= initial:
+        raise A.AdviceError(f"stock {st} is impossible on your turn {turn} with {n} players: after "
+                            f"your draw the stock holds {max(lo, 1)} to {initial} cards")
+    if st > room:
+        raise A.AdviceError(f"stock {st} is impossible with {n_known} known discards: at most "
+                            f"{room} unseen cards are left for the stock")
+    return st

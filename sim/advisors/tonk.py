@@ -81,12 +81,14 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
                            0, turn, st, False, debug, pay, counts, info, no_trace())
         out[i, A.P_PTS] = pay[0]
         out[i, A.P_WIN] = 1 if pay[0] > 0 else 0
+        out[i, A.TRIES] = 1
 
 
 def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_size, upcard,
                   known, turn, seed, first_world, n_worlds, *, debug=False):
-    """Python entry: int64[n_worlds, N_OUT].  ``spreads``: ``(owner, kind, mask)`` triples
-    (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun before mine."""
+    """Python entry: int64[n_worlds, N_OUT] (every world is kept: ``TRIES`` 1).  ``spreads``:
+    ``(owner, kind, mask)`` triples (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun
+    before mine."""
     sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
@@ -103,8 +105,12 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-            stock, opp_cards, first_upcard, seed, opp_model, debug) -> A.Prepared:
+            stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Tonk drop position (see ``analysis.studies.knock_advice``) and set up its worlds."""
+    if history is not None:
+        raise A.AdviceError("tonk's advisor does not read a history yet (its opponents' hands are "
+                            "uniform over the unseen cards): drop --history, give the cards on the "
+                            "table with --spread and --discards and the hand sizes with --opp-cards")
     if not 2 <= players <= 6:
         raise A.AdviceError(f"tonk is played by 2 to 6 players, not {players} (set --players)")
     if first_upcard is not None:

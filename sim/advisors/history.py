@@ -1,0 +1,428 @@
+"""What the table saw: the knock advisor's worlds conditioned on the history of the hand
+(Gin, Knock Rummy).
+
+Syntax (``rummylab knock --history``, ``advise(history=...)``): items separated by ``;``
+or new lines, in playing order, case-insensitive::
+
+    up CARD                        the first upcard, turned after the deal (the first item)
+    SEAT:take CARD discard CARD    SEAT took CARD from the top of the discard pile, discarded
+    SEAT:draw discard CARD         SEAT drew from the stock (unseen), discarded
+
+e.g. ``up 7D; 0:draw discard KD; 1:take KD discard 9H; 0:take 9H discard QS; 1:draw
+discard JC``.  Seats: 0 = you, 1.. = the opponents in playing order.  The history holds
+every turn since the deal up to your current turn, which it leaves out: you play first, then
+seats 1, 2, ...; before your turn ``t`` every seat has had ``t - 1`` turns (Gin with the
+first-upcard offer: when you passed the first upcard and the dealer took it, the history
+starts with ``1:take`` that card and the opponent has had ``t``).  Nobody went gin, rummy
+or knocked in it.  Your current turn is read from ``--hand`` and your discard (``--upcard``,
+or the one the advisor picks from one card more): if the top of the pile is in your hand
+you took it, else you drew from the stock.  So the pile is known card by card, the stock
+size follows, and no buried discard is unseen.
+
+What every world then holds (both opponent models): the cards an opponent took from the pile
+and did not discard later are in its hand; the cards on the pile are in no hand; the
+unseen cards are dealt uniformly to the rest of the opponents' hands and the stock (top
+first).  Model ``played`` also **weighs** each world by how likely the opponents'
+strategies were to make the observed choices in it (take the pile top or draw, pass the Gin
+first upcard, the discards, never going gin, rummy or knocking): exactly, as the strategies
+are deterministic given their tie-break generator.  Replaying the turns forward and keeping
+only the worlds where everything matches (plain rejection) keeps 1 world in 10^4-10^6 by
+own turn 5-10 of a Gin hand, because the order in which the opponent got its cards matters
+as much as which cards it holds; so the worlds are drawn by sequential importance sampling
+instead (:func:`_weigh`): each opponent's hand now is dealt uniformly, then its turns are
+undone from the last, choosing each stock draw among the cards with which its strategy makes
+that turn's choices, and the world's weight is the product of the fractions so chosen.  The
+weighted worlds estimate the deal conditioned on the history exactly (self-normalized
+importance sampling; the advice reports Kish's effective sample size ``(sum w)^2 / sum
+w^2``).  A world of weight 0 (a hand now with which the history could not have happened) is
+redrawn, at most ``MAX_TRIES_HISTORY`` times, then the position is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from .. import rng
+from ..bits import bit as _bit
+from ..cards import CardError, card_text, parse_cards, standard_pack
+from ..errors import AdviceError
+from ..melds import deadwood
+from ..strategies.knock import P_RANDOM_TIES, choose_discard, wants_upcard
+
+SYNTAX = ("write 'up CARD' first, then one item per turn: 'SEAT:take CARD discard CARD' or "
+          "'SEAT:draw discard CARD', separated by ';' (e.g. \"up 7D; 0:draw discard KD; "
+          "1:take KD discard 9H\")")
+_TURN = re.compile(r"^(\d+)\s*:\s*(?:take\s+(\S+)|(draw))\s+discard\s+(\S+)$", re.I)
+_UP = re.compile(r"^up\s+(\S+)$", re.I)
+
+
+@dataclass(frozen=True)
+class Turn:
+    seat: int
+    take: int | None            # the card taken from the pile; None: drew from the stock
+    discard: int
+
+
+def parse(text: str) -> tuple[int, list[Turn]]:
+    """The first upcard and the turns of a history text (:data:`SYNTAX`)."""
+    items = [x.strip() for x in re.split(r"[;\n]", text) if x.strip()]
+    if not items:
+        raise AdviceError(f"history is empty: {SYNTAX}")
+    m = _UP.match(items[0])
+    if not m:
+        raise AdviceError(f"history item 1 ({items[0]!r}): {SYNTAX}")
+    up = _card(m.group(1), 1)
+    turns = []
+    for i, item in enumerate(items[1:], 2):
+        m = _TURN.match(re.sub(r"\s+", " ", item))
+        if not m:
+            raise AdviceError(f"history item {i} ({item!r}): {SYNTAX}")
+        take = None if m.group(3) else _card(m.group(2), i)
+        turns.append(Turn(int(m.group(1)), take, _card(m.group(4), i)))
+    return up, turns
+
+
+def _card(token: str, i: int) -> int:
+    try:
+        return int(parse_cards(token)[0])
+    except CardError as e:
+        raise AdviceError(f"history item {i}: {e}") from None
+
+
+@dataclass
+class Known:
+    """A history checked against the position.  Seats 0..n-1; ``own``: turns each seat has
+    played before my current turn; ``picked``/``retained``: masks of the cards each seat took
+    from the pile / still holds of them; ``pile``: the discard pile after my current draw,
+    bottom first; ``stock``: after my draw; ``took``: the card I took this turn (or None);
+    per opponent seat ``s``: ``turns[s]`` its turns as (take or -1, discard, pile top before
+    it drew, stock after its draw, its own turn number, the other seats' pickups then),
+    ``unknown_origin[s]`` its discards not taken from the pile, as (card, index of the turn
+    in ``turns[s]``); ``up``: the first upcard; ``passed_up``: the first upcard the opponent
+    passed (Gin), or -1."""
+    n: int
+    up: int
+    own: list[int]
+    picked: list[int]
+    retained: list[int]
+    pile: list[int]
+    stock: int
+    took: int | None
+    turns: list[list[tuple]] = field(default_factory=list)
+    unknown_origin: list[list[tuple[int, int]]] = field(default_factory=list)
+    passed_up: int = -1
+
+
+def check(text: str, *, players: int, turn: int, hand_size: int, hand, discard: int | None,
+          stock_floor: int, dealer_offer: bool, stock: int | None = None) -> Known:
+    """Parse ``text`` and check it against the position: my ``hand`` (codes; ``discard``: my
+    discard this turn, None when the advisor picks it from one card more); the hand is over
+    once a turn leaves fewer than ``stock_floor`` stock cards; ``dealer_offer`` (Gin's
+    first-upcard offer): the dealer may take the first upcard after I passed it; ``stock``:
+    the stock after my draw if given (it must be the history's).  Raises AdviceError naming
+    what is wrong."""
+    up, turns = parse(text)
+    n = players
+    k = Known(n=n, up=up, own=[0] * n, picked=[0] * n, retained=[0] * n, pile=[up],
+              stock=52 - n * hand_size - 1, took=None, turns=[[] for _ in range(n)],
+              unknown_origin=[[] for _ in range(n)])
+    first_dealer = bool(turns) and dealer_offer and turns[0].seat == n - 1 and turns[0].take == up
+    expected = n * (turn - 1) + first_dealer
+    order = "you (seat 0) first, then " + ", ".join(str(s) for s in range(1, n))
+    if len(turns) != expected:
+        raise AdviceError(
+            f"history: {len(turns)} turns given, but before your turn {turn} with {n} players "
+            f"{expected} were played (every turn since the deal, in order: {order}; your current "
+            "turn is not part of it)")
+    where: dict[int, int] = {up: -1}         # card -> -1 on the pile, s: held by seat s
+    for i, t in enumerate(turns):
+        seat = (i - first_dealer) % n if i >= first_dealer else n - 1
+        name = f"history item {i + 2} ({_text(t)})"
+        if t.seat != seat:
+            raise AdviceError(f"{name}: it is seat {seat}'s turn, not seat {t.seat}'s (seats play "
+                              f"in order: {order})")
+        s = t.seat
+        top = k.pile[-1] if k.pile else -1
+        others = 0
+        for q in range(n):
+            if q != s:
+                others |= k.picked[q]
+        if t.take is not None:
+            if t.take != top:
+                raise AdviceError(f"{name}: the top of the discard pile is "
+                                  f"{card_text(top) if top >= 0 else 'nothing'}, not {card_text(t.take)}")
+            k.pile.pop()
+            where[t.take] = s
+            k.picked[s] |= 1 << t.take
+        else:
+            k.stock -= 1
+        if k.own[0] == 0 and s == 0 and t.take is None and dealer_offer and not first_dealer:
+            k.passed_up = up                  # both passed the first upcard, then I drew
+        k.own[s] += 1
+        y = t.discard
+        if y == t.take:
+            raise AdviceError(f"{name}: the card just taken from the pile cannot be discarded")
+        held = where.get(y)
+        if held == -1:
+            raise AdviceError(f"{name}: {card_text(y)} is already in the discard pile")
+        if held is not None and held != s:
+            raise AdviceError(f"{name}: {card_text(y)} is in seat {held}'s hand (it took it from "
+                              "the pile): each card can be in one place only")
+        if held is None and s != 0:
+            k.unknown_origin[s].append((y, len(k.turns[s])))
+        if s != 0:
+            k.turns[s].append((-1 if t.take is None else t.take, y, top, k.stock, k.own[s], others))
+        where[y] = -1
+        k.pile.append(y)
+        if k.stock < stock_floor:
+            raise AdviceError(f"{name}: it leaves {k.stock} cards in the stock, which ends the "
+                              "hand; the history cannot go on")
+    _my_turn(k, where, hand, discard, dealer_offer, turn, up)
+    if stock is not None and int(stock) != k.stock:
+        raise AdviceError(f"stock {stock}: the history leaves {k.stock} after your draw (drop --stock)")
+    for s in range(n):
+        k.retained[s] = sum(1 << c for c, q in where.items() if q == s)
+    return k
+
+
+def _my_turn(k: Known, where, hand, discard, dealer_offer, turn, up) -> None:
+    """My current draw (taken from the pile if its top is in my hand) and my hand's cards."""
+    mine = set(int(c) for c in hand)
+    top = k.pile[-1] if k.pile else -1
+    if top in mine:
+        k.took = top
+        k.pile.pop()
+        where[top] = 0
+        k.picked[0] |= 1 << top
+        if discard == top:
+            raise AdviceError(f"you took {card_text(top)} from the pile this turn: you cannot "
+                              "discard it")
+    else:
+        k.stock -= 1
+        if turn == 1 and dealer_offer and k.own[1] == 0:
+            k.passed_up = up
+    if k.stock < 1:
+        raise AdviceError("the history leaves no stock card for your draw this turn")
+    if discard is not None:
+        mine.add(discard)
+    for c in sorted(mine):
+        if where.get(c) == -1:
+            raise AdviceError(f"{card_text(c)} is in your hand but the history leaves it in the "
+                              "discard pile: each card can be in one place only")
+        if where.get(c, 0) != 0:
+            raise AdviceError(f"{card_text(c)} is in your hand but seat {where[c]} took it from "
+                              "the pile and has not discarded it")
+    for c, q in where.items():
+        if q == 0 and c not in mine:
+            raise AdviceError(f"you took {card_text(c)} from the pile and never discarded it, but "
+                              "it is not in your hand")
+    if discard is not None:
+        where[discard] = -1
+
+
+def _text(t: Turn) -> str:
+    take = f"take {card_text(t.take)}" if t.take is not None else "draw"
+    return f"{t.seat}:{take} discard {card_text(t.discard)}"
+
+
+def refuse_conflicts(h_size: int, hand_size: int, upcard_given: bool, discards) -> None:
+    """Inputs the history replaces or needs: ``--discards`` (the history lists every
+    discard) and the discard of this turn (``--upcard``, unless the hand has one card more)."""
+    if discards is not None and (isinstance(discards, (int, np.integer)) or len(discards)):
+        raise AdviceError("with --history every discard is known from it: drop --discards")
+    if h_size == hand_size and not upcard_given:
+        raise AdviceError("with --history give --upcard, the card you discard this turn (or one "
+                          "card more in --hand: the advisor picks the discard)")
+    if h_size == hand_size + 1 and upcard_given:
+        raise AdviceError("with --history and one card more in --hand the advisor picks your "
+                          "discard, and the history gives the pile under it: drop --upcard")
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a world kernel needs of the history: ``H`` (:func:`arrays`; ``use`` False: no
+    history), the turns each seat has played (mine including the current one) and the cards
+    each took from the pile (masks)."""
+    H: tuple
+    own: np.ndarray
+    picked: np.ndarray
+    use: bool
+
+
+def no_history(players: int, turn: int, hand_size: int) -> Seen:
+    """No history: every seat drew from the stock on every turn."""
+    return Seen(arrays(None, hand_size=hand_size, bars=None, drawn_discardable=False),
+                np.array([turn] + [turn - 1] * (players - 1), np.int64),
+                np.zeros(players, np.uint64), False)
+
+
+def setup(k: Known, hand, discard: int, *, hand_size: int, bars, drawn_discardable: bool):
+    """The unseen cards (int64), the pile (bottom first) and the :class:`Seen` of a checked
+    history; ``hand``: the cards I keep, ``discard``: my discard this turn."""
+    placed = [c for s in range(1, k.n) for c in range(64) if k.retained[s] >> c & 1]
+    seen = set(int(c) for c in hand) | {discard} | set(k.pile) | set(placed)
+    pool = np.array([c for c in standard_pack() if int(c) not in seen], dtype=np.int64)
+    H = arrays(k, hand_size=hand_size, bars=bars, drawn_discardable=drawn_discardable)
+    n_unknown = H[8]
+    if pool.size - int(n_unknown.sum()) != k.stock:
+        raise ValueError("history: the unseen cards do not fill the opponents' hands and the stock")
+    own = np.array([k.own[0] + 1] + k.own[1:], np.int64)
+    return pool, np.array(k.pile, np.int64), Seen(H, own, np.array(k.picked, np.uint64), True)
+
+
+def notes(k: Known, replay: bool) -> list[str]:
+    """What the worlds take from the history, for the advice's notes."""
+    out = []
+    for s in range(1, k.n):
+        held = [c for c in range(64) if k.retained[s] >> c & 1]
+        if held:
+            out.append(f"history: seat {s} holds {' '.join(card_text(c) for c in held)} in every "
+                       "world (taken from the pile, not discarded since)")
+    out.append(f"history: the {len(k.pile) + 1} cards on the discard pile are in no hand; stock "
+               f"{k.stock} after your draw; the other unseen cards are dealt uniformly")
+    if replay:
+        n = sum(len(t) for t in k.turns)
+        out.append(f"opponent model 'played' with the history: each world is weighted by how likely "
+                   f"the opponents' strategies were to make every observed choice of their {n} "
+                   "turns in it (take or draw, discard, no knock; sequential importance sampling of "
+                   "the order they got their cards in)")
+    return out
+
+
+def arrays(k: Known | None, *, hand_size: int, bars, drawn_discardable: bool):
+    """The kernel's view of ``k`` (a tuple of arrays; an empty one for no history): per
+    opponent its turn records with ``bars[s][j]`` (it ends the hand on that turn iff its
+    deadwood after the discard is <= the bar) and the cards it took before that turn and
+    still held (``pin``), its retained pickups, how many unseen cards it holds and the first
+    upcard it passed.  Raises AdviceError if an opponent discards more cards of unknown origin
+    than it can have held: dealt, or drawn from the stock before (or, ``drawn_discardable``,
+    on) the turn it discarded them."""
+    n = k.n if k is not None else 1
+    t_start = np.zeros(n + 1, np.int64)
+    rows = []
+    retained = np.zeros(n, np.uint64)
+    n_unknown = np.zeros(n, np.int64)
+    passed = np.full(n, -1, np.int64)
+    for s in range(1, n):
+        turns = k.turns[s]
+        held = 0
+        for j, (take, disc, top, _, _, others) in enumerate(turns):
+            rows.append((take, disc, top, others, bars[s][j], held))
+            if take >= 0:
+                held |= 1 << take
+            held &= ~(1 << disc)
+        draws = [j for j, t in enumerate(turns) if t[0] < 0]
+        for i, (c, j) in enumerate(sorted(k.unknown_origin[s], key=lambda x: x[1])):
+            if hand_size + sum(1 for d in draws if d < j or (drawn_discardable and d == j)) <= i:
+                raise AdviceError(f"history: seat {s} discards more cards it did not take from "
+                                  f"the pile ({card_text(c)} on its turn {j + 1}) than it can "
+                                  "have held by then")
+        t_start[s + 1] = len(rows)
+        retained[s] = np.uint64(k.retained[s])
+        n_unknown[s] = hand_size - bin(k.retained[s]).count("1")
+        passed[s] = k.passed_up if s == 1 else -1
+    t_start[n:] = len(rows)
+    col = lambda i, dt: np.array([r[i] for r in rows], dtype=dt)
+    return (t_start, col(0, np.int64), col(1, np.int64), col(2, np.int64), col(3, np.uint64),
+            col(4, np.float64), col(5, np.uint64), retained, n_unknown, passed)
+
+
+@njit(cache=True)
+def history_hands(H, strat, perm, pos, replay, drawn_discardable, big_gin, hands, T_value,
+                  T_total, T_rank, ws):
+    """Deal the opponents' hands of a world from the shuffled unseen cards ``perm[pos:]``:
+    seat ``s`` holds its retained pickups and the next ``n_unknown[s]`` cards.  With
+    ``replay`` (model "played"), weigh the world by its opponents' turns (:func:`_weigh`).
+    Returns the position after the dealt cards and the world's weight (1 without
+    ``replay``; 0: the world cannot have happened)."""
+    t_start, t_take, t_disc, t_top, t_picked, t_bar, t_pin, retained, n_unknown, passed = H
+    n = hands.shape[0]
+    w = 1.0
+    for s in range(1, n):
+        h = retained[s]
+        for j in range(n_unknown[s]):
+            h |= _bit(perm[pos + j])
+        hands[s] = h
+        pos += n_unknown[s]
+        if replay:
+            w *= _weigh(strat[s], H, s, h, drawn_discardable, big_gin, T_value, T_total, T_rank, ws)
+            if w == 0.0:
+                break
+    return pos, w
+
+
+@njit(cache=True)
+def _weigh(srow, H, s, final, drawn_discardable, big_gin, T_value, T_total, T_rank, ws):
+    """Sequential importance sampling of seat ``s``'s turns, backwards from its hand now
+    (``final``).  Before turn j it held ``H11 = hand after j + its discard`` minus the card
+    it got: the known pickup, or a stock draw, any card of ``H11`` but its earlier pickups
+    still held (``pin``) and, when the card just drawn may not be discarded, the discard.
+    Under the uniform deal every such draw is equally likely, and their number ``e`` does not
+    depend on the earlier choices.  The draw is picked uniformly among the ``g`` with which
+    the strategy makes every choice of turn j (draw rather than take the pile top, the
+    discard, no knock, gin or rummy) and the weight multiplied by ``g / e``; a pickup turn
+    whose choices the strategy would not make, like the Gin first upcard it would have taken,
+    gives weight 0.  The weight's mean over the uniform deal is the probability of the
+    observed choices, so weighted worlds estimate the deal conditioned on them.  A random-tie
+    strategy's tie-breaks are drawn (the weight stays unbiased)."""
+    t_start, t_take, t_disc, t_top, t_picked, t_bar, t_pin, retained, n_unknown, passed = H
+    rnd = srow[P_RANDOM_TIES] != 0
+    cand = np.empty(16, dtype=np.int64)
+    hand = final
+    w = 1.0
+    for j in range(t_start[s + 1] - 1, t_start[s] - 1, -1):
+        y = t_disc[j]
+        if deadwood(hand, T_value, T_total, T_rank) <= t_bar[j]:
+            return 0.0
+        h11 = hand | _bit(y)
+        if big_gin and deadwood(h11, T_value, T_total, T_rank) == 0:
+            return 0.0
+        if t_take[j] >= 0:
+            c = t_take[j]
+            code, _ = choose_discard(srow, h11, _bit(c), t_picked[j], T_value, T_total, T_rank, ws)
+            hand = h11 ^ _bit(c)
+            if code != y or not wants_upcard(srow, hand, deadwood(hand, T_value, T_total, T_rank),
+                                             t_top[j], T_value, T_total, T_rank):
+                return 0.0
+            continue
+        elig = h11 & ~t_pin[j]
+        if not drawn_discardable:
+            elig &= ~_bit(y)
+        z, _ = choose_discard(srow, h11, np.uint64(0), t_picked[j], T_value, T_total, T_rank, ws)
+        alt = z
+        if not drawn_discardable and not rnd and z != y:
+            alt, _ = choose_discard(srow, h11, _bit(z), t_picked[j], T_value, T_total, T_rank, ws)
+        e = 0
+        g = 0
+        for c in range(64):
+            b = _bit(c)
+            if not elig & b:
+                continue
+            e += 1
+            if drawn_discardable:
+                ok = z == y
+            elif rnd:
+                code, _ = choose_discard(srow, h11, b, t_picked[j], T_value, T_total, T_rank, ws)
+                ok = code == y
+            else:
+                ok = z == y or (c == z and alt == y)
+            if not ok:
+                continue
+            rest = h11 ^ b
+            if wants_upcard(srow, rest, deadwood(rest, T_value, T_total, T_rank), t_top[j],
+                            T_value, T_total, T_rank):
+                continue
+            cand[g] = c
+            g += 1
+        if g == 0:
+            return 0.0
+        w *= g / e
+        hand = h11 ^ _bit(cand[rng.randint(ws, g)])
+    if passed[s] >= 0 and wants_upcard(srow, hand, deadwood(hand, T_value, T_total, T_rank),
+                                       passed[s], T_value, T_total, T_rank):
+        return 0.0
+    return w
