@@ -60,7 +60,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
         # A: drop now
         for s in range(n):
             counts[s] = TB.hand_value(hands[s])
-        TK.settle_knock(counts, 0, pay)
+        TK.settle_knock(counts, 0, pay, rules[TK.R_TIE_PAID] != 0)
         out[i, A.K_PTS] = pay[0]
         out[i, A.K_WIN] = 1 if pay[0] > 0 else 0
         # B: draw and play on
