@@ -241,7 +241,7 @@ class _Hand:
                          deadwood0=dw(frozenset(self.hands[0])), deadwood1=dw(frozenset(self.hands[1])),
                          winner=-1, points=0, knock_deadwood=-1, knock_turn=-1)
 
-    def _showdown(self, knocker, knock_dw, big, stock_left):
+    def showdown(self, knocker, knock_dw, big, stock_left):
         d = 1 - knocker
         kh, dh = frozenset(self.hands[knocker]), frozenset(self.hands[d])
         raw = dw(dh)
@@ -291,13 +291,13 @@ class _Hand:
         stock_left = len(self.stock)
         if self.rules["big_gin"] and dw(hand) == 0:  # all 11 cards melded: the hand ends at once
             self.hands[p] = set(hand)
-            return self._showdown(p, 0, True, stock_left)
+            return self.showdown(p, 0, True, stock_left)
         c, after = choose_discard(s, hand, forbidden, self.picked[1 - p])
         assert c in hand and c not in forbidden and after == dw(hand - {c})
         self.hands[p] = set(hand - {c})
         self.pile.append(c)
         if after <= min(self.limit, knock_threshold(s, self.own_turns[p], stock_left)):
-            return self._showdown(p, after, False, stock_left)
+            return self.showdown(p, after, False, stock_left)
         # openspiel_wall: after a stock draw the next player may still knock with the upcard
         wall = self.rules["openspiel_wall"] and not from_pile
         if (stock_left <= self.rules["void_stock_left"] and not wall) or self.turns >= MAX_TURNS:

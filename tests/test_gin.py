@@ -34,7 +34,7 @@ def deck_for(non_dealer: str, dealer: str, upcard: str, stock_top: str = "") -> 
 def play(deck, strategies="simple", rules=None, dealer=1):
     r = gin.GinRules.from_options(rules or {}).to_array()
     s = strategy_matrix(parse_strategies(strategies, "gin", 2))
-    t = gin._TABLES
+    t = gin.TABLES
     row = np.zeros(len(COLS), dtype=np.int64)
     states = np.zeros((2, 1), dtype=np.uint64)
     gin.play_hand(r, s, deck, dealer, t.run_value, t.run_cover, t.run_starts, t.suit_total,
@@ -107,7 +107,7 @@ def play_position(hands, stock, pile_top, rules, to_move=0, turns=40, strategies
     masks = np.array([sum(1 << int(c) for c in h) for h in hand_codes], dtype=np.uint64)
     pile_buf = np.zeros(52, dtype=np.int64)
     pile_buf[:len(pile)] = pile
-    t = gin._TABLES
+    t = gin.TABLES
     row = np.zeros(len(COLS), dtype=np.int64)
     gin.play_from_state(gin.GinRules.from_options(rules).to_array(), strategy_matrix(parse_strategies(strategies, "gin", 2)),
                         masks, deck, pile_buf, np.zeros(2, dtype=np.uint64), state, t.run_value, t.run_cover,
@@ -144,7 +144,7 @@ def test_openspiel_simple_takes_the_upcard_to_knock():
 
 def test_openspiel_discard_rule_throws_the_highest_legal_deadwood_card():
     from sim.strategies import knock as K
-    t = gin._TABLES
+    t = gin.TABLES
     srow = parse_strategies("openspiel-simple", "gin", 1)[0].row
     hand = np.uint64(sum(1 << int(c) for c in parse_cards("5S 5H 5D 5C 7D 8D 9D JD QC KC 2H")))
     st = np.zeros(1, dtype=np.uint64)

@@ -18,7 +18,7 @@ from sim.trace import NO_TRACE
 from sim.variants import gin
 
 COLS = gin.VARIANT.columns(2)
-T = gin._TABLES
+T = gin.TABLES
 
 STRATEGIES = [
     "simple",

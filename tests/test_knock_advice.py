@@ -488,7 +488,7 @@ def test_history_pickups_stay_in_the_opponents_hands_and_discards_never_do(varia
 def _exact(k, srow, hs, bars, drawn_ok, pool, rng_, tries):
     """Plain rejection, forwards: seat 1's unseen cards and the order it got its cards in are
     uniform; keep the hand if its strategy replays every observed turn.  Its kept hands."""
-    turns, kept, t = k.turns[1], [], G._TABLES
+    turns, kept, t = k.turns[1], [], G.TABLES
     dw = lambda h: deadwood(np.uint64(h), t.run_value, t.suit_total, t.rank_value)
     draws = [j for j, x in enumerate(turns) if x[0] < 0]
     for _ in range(tries):

@@ -18,7 +18,7 @@ from sim.strategies import knock as K
 from sim.variants import COL_SCORE, col_deadwood, column_index, get_variant, hand_columns
 from sim.variants import knock_rummy as KR
 
-T = KR._TABLES
+T = KR.TABLES
 
 
 def cols(n):

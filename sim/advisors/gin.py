@@ -127,7 +127,7 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         hands[0] = knock_hand
         hands[1] = opp
         row[:] = 0
-        G._showdown(rules, strat, hands, 0, knock_dw, big, T_value, T_cover, T_starts, T_total,
+        G.showdown(rules, strat, hands, 0, knock_dw, big, T_value, T_cover, T_starts, T_total,
                     T_rank, row)
         out[i, A.K_PTS] = row[C_SCORE0]
         out[i, A.K_WIN] = 1 if row[C_WINNER] == 0 else 0
@@ -170,7 +170,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     (:class:`history.Seen`, default none); ``position``: how the position is named in the error when
     no world fits.
     """
-    t = G._TABLES
+    t = G.TABLES
     seen = seen or HI.no_history(2, own_turn, G.HAND)
     hand = np.uint64(hand_mask)
     kh = hand if knock_mask is None else np.uint64(knock_mask)
@@ -237,7 +237,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
             raise A.AdviceError(f"first upcard {card_text(int(fu[0]))}: the history says "
                                 f"{card_text(k.up)}")
         rank = int(fu[0]) & 15
-        limit = 0 if rank == 0 else int(G._TABLES.rank_value[rank])
+        limit = 0 if rank == 0 else int(G.TABLES.rank_value[rank])
         limit_name = f"oklahoma, first upcard {card_text(int(fu[0]))}"
     # 11 cards: exact best discard (ties: the highest card, as the strategies do)
     discard = None

@@ -122,7 +122,7 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 # one hand
 
 @njit(cache=True)
-def _showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
+def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
               T_total, T_rank, row):
     """Score a knock; fills score/deadwood/winner/points columns; returns the outcome code."""
     d = 1 - knocker
@@ -195,7 +195,7 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
     if rules[R_BIG_GIN] != 0 and deadwood(hand, T_value, T_total, T_rank) == 0:
         hands[p] = hand
         _end(row, p, state[S_TURNS], stock_left, own_turn)
-        row[COL_OUTCOME] = _showdown(rules, strat, hands, p, 0, True, T_value, T_cover, T_starts, T_total,
+        row[COL_OUTCOME] = showdown(rules, strat, hands, p, 0, True, T_value, T_cover, T_starts, T_total,
                                      T_rank, row)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
@@ -211,7 +211,7 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
     if dwa <= limit and dwa <= knock_threshold(strat[p], own_turn, stock_left):
         log(trace, TR.E_KNOCK, p, dwa, 0)
         _end(row, p, state[S_TURNS], stock_left, own_turn)
-        row[COL_OUTCOME] = _showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total,
+        row[COL_OUTCOME] = showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total,
                                      T_rank, row)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
@@ -358,13 +358,13 @@ def _play_chunk(rules, strat, seed, first_hand, out, pack, T_value, T_cover, T_s
 
 
 _PACK = standard_pack()
-_TABLES = meld_tables()
+TABLES = meld_tables()
 
 
 def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
     """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see sim.variants contract);
     ``trace`` records the events (:mod:`sim.trace`)."""
-    t = _TABLES
+    t = TABLES
     _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, _PACK,
                 t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug), trace)
 
@@ -390,8 +390,8 @@ def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
         games.finish_game(per, sc, layout, out[i])
 
 
-GAME_CTX = (_PACK, _TABLES.run_value, _TABLES.run_cover, _TABLES.run_starts, _TABLES.suit_total,
-            _TABLES.rank_value)
+GAME_CTX = (_PACK, TABLES.run_value, TABLES.run_cover, TABLES.run_starts, TABLES.suit_total,
+            TABLES.rank_value)
 GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner", void_outcome=O_VOID,
                  line_bonus_rule="line_bonus", game_bonus_rule="game_bonus", shutout_rule="shutout_double")
 play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS)

@@ -367,8 +367,8 @@ def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
 
 
 _PACK = standard_pack()
-_TABLES = meld_tables()
-GAME_CTX = (_PACK, _TABLES.run_value, _TABLES.suit_total, _TABLES.rank_value)
+TABLES = meld_tables()
+GAME_CTX = (_PACK, TABLES.run_value, TABLES.suit_total, TABLES.rank_value)
 
 
 def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
