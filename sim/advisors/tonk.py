@@ -16,16 +16,20 @@ from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask, value_table
 from ..strategies import parse_strategy, split_specs, strategy_matrix
 from .. import table as TB
+from . import tonk_history as TH
 from ..trace import no_trace
 from ..variants import tonk as TK
 
 
 @njit(cache=True)
-def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n_spreads, pool,
-                stock_size, upcard, known, turn, seed, first_world, out, debug):
+def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp_cards0,
+                n_spreads, pool, stock_size, upcard, known, turn, seed, first_world, out,
+                out_hands, debug):
     """Worlds ``first_world ..`` of a Tonk drop question, at the start of my turn (seat 0).
 
-    ``hand`` uint64: my cards; ``opp_cards`` int64[n-1]: cards held by seats 1..n-1;
+    ``hand`` uint64: my cards; ``opp_cards`` int64[n-1]: the unseen cards held by seats
+    1..n-1, dealt uniformly on top of their known cards ``retained[s]`` (uint64[n], a history's
+    kept pickups); ``out_hands`` uint64[rows, n]: the hands of the worlds (rows 0: not kept);
     spreads ``sp_owner0/sp_kind0/sp_cards0`` (first ``n_spreads`` used, copied per world);
     ``upcard``: top discard code, ``UP_SAMPLE`` or ``A.UP_NONE``; ``turn``: turns begun before
     mine (``play_from_state``'s ``turn``).
@@ -52,11 +56,13 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
         up, pos = A.upcard_of(perm, upcard)
         hands[0] = hand
         for s in range(1, n):
-            h = np.uint64(0)
+            h = retained[s]
             for j in range(opp_cards[s - 1]):
                 h |= _bit(perm[pos + j])
             pos += opp_cards[s - 1]
             hands[s] = h
+        if out_hands.shape[0] > 0:
+            out_hands[i, :] = hands
         # A: drop now
         for s in range(n):
             counts[s] = TB.hand_value(hands[s])
@@ -85,32 +91,33 @@ def tonk_worlds(rules, strat, hand, opp_cards, sp_owner0, sp_kind0, sp_cards0, n
 
 
 def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_size, upcard,
-                  known, turn, seed, first_world, n_worlds, *, debug=False):
+                  known, turn, seed, first_world, n_worlds, *, retained=None, with_hands=False,
+                  debug=False):
     """Python entry: int64[n_worlds, N_OUT] (every world is kept: ``TRIES`` 1).  ``spreads``:
     ``(owner, kind, mask)`` triples (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun
-    before mine."""
+    before mine; ``retained``: per seat the known cards of its hand (on top of ``opp_cards``
+    unseen ones); ``with_hands``: also return the hands (uint64[n_worlds, n])."""
     sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     for k, (owner, kind, mask) in enumerate(spreads):
         sp_owner[k], sp_kind[k], sp_cards[k] = owner, kind, np.uint64(mask)
     out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    n = np.shape(strat_mat)[0]
+    ret = np.zeros(n, np.uint64) if retained is None else np.array(retained, dtype=np.uint64)
+    hands = np.zeros((int(n_worlds) if with_hands else 0, n), dtype=np.uint64)
     tonk_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
                 np.ascontiguousarray(strat_mat, dtype=np.float64), np.uint64(hand_mask),
-                np.ascontiguousarray(opp_cards, dtype=np.int64), sp_owner, sp_kind, sp_cards,
+                np.ascontiguousarray(opp_cards, dtype=np.int64), ret, sp_owner, sp_kind, sp_cards,
                 np.int64(len(spreads)), np.ascontiguousarray(pool, dtype=np.int64),
                 np.int64(stock_size), np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
-                np.int64(turn), np.int64(seed), np.int64(first_world), out, bool(debug))
-    return out
+                np.int64(turn), np.int64(seed), np.int64(first_world), out, hands, bool(debug))
+    return (out, hands) if with_hands else out
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
             stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Tonk drop position (see ``analysis.studies.knock_advice``) and set up its worlds."""
-    if history is not None:
-        raise A.AdviceError("tonk's advisor does not read a history yet (its opponents' hands are "
-                            "uniform over the unseen cards): drop --history, give the cards on the "
-                            "table with --spread and --discards and the hand sizes with --opp-cards")
     if not 2 <= players <= 6:
         raise A.AdviceError(f"tonk is played by 2 to 6 players, not {players} (set --players)")
     if first_upcard is not None:
@@ -123,6 +130,14 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     if not 1 <= h.size <= TK.HAND_SIZE:
         raise A.AdviceError(f"a tonk hand holds 1 to {TK.HAND_SIZE} cards at the start of a turn, got {h.size}")
     n_opp = players - 1
+    hk = None
+    if history is not None:
+        hk = _history(history, h, r, turn=turn, players=players, upcard=upcard, discards=discards,
+                      spreads=spreads, stock=stock, opp_cards=opp_cards)
+        opp_cards, stock, upcard = hk.counts[1:], hk.stock, (hk.pile[-1] if hk.pile else None)
+        discards, spreads = hk.pile[:-1], [(o, [c for c in range(64) if m >> c & 1])
+                                           for o, _, m in hk.spreads]
+        notes += TH.tonk_notes(hk)
     if opp_cards is None:
         oc = [TK.HAND_SIZE] * n_opp
     elif isinstance(opp_cards, (int, np.integer)):
@@ -144,6 +159,9 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     entries = A.spread_entries(spreads, players)
     sp = []
     groups = [("in your hand", h), ("the upcard", up), ("in the discards", known)]
+    if hk is not None:
+        groups.append(("held by an opponent (the history)", np.array(
+            [c for s in range(1, players) for c in range(64) if hk.retained[s] >> c & 1], np.int64)))
     for owner, text in entries:
         codes = A.cards(text, f"spread {text!r}")
         m = to_mask(codes)
@@ -157,7 +175,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     if turn == 1 and (sp or known.size or h.size != TK.HAND_SIZE or any(x != TK.HAND_SIZE for x in oc)):
         raise A.AdviceError("on turn 1 nobody has played yet (you are the first to play): every hand "
                           "holds 5 cards and there are no spreads or buried discards")
-    if r.no_upcard and turn == 1 and up.size:
+    if r.no_upcard and turn == 1 and up.size and hk is None:
         raise A.AdviceError("with no_upcard there is no discard pile on turn 1: drop --upcard")
     pool = A.pool_without(np.concatenate([codes for _, codes in groups]))
     if up.size:
@@ -167,14 +185,20 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     else:
         upc = A.UP_SAMPLE
         notes.append("upcard not given: the top of the discard pile is drawn from the unseen cards")
-    available = pool.size - sum(oc) - (1 if upc == A.UP_SAMPLE else 0)
+    ret = [0] * players if hk is None else hk.retained
+    unseen = [x - bin(ret[s + 1]).count("1") for s, x in enumerate(oc)]
+    available = pool.size - sum(unseen) - (1 if upc == A.UP_SAMPLE else 0)
     if available < 0:
-        raise A.AdviceError(f"too many cards: the opponents' {sum(oc)} cards do not fit in the "
-                          f"{pool.size} unseen cards")
+        raise A.AdviceError(f"too many cards: the opponents' {sum(unseen)} unseen cards do not fit "
+                          f"in the {pool.size} unseen cards")
     initial = 52 - TK.HAND_SIZE * players - (0 if r.no_upcard else 1)
     lo = max(0, initial - (turn - 1) * players)
     hi = initial
-    if stock is None:
+    if hk is not None:
+        st = hk.stock
+        if available != st:
+            raise ValueError("history: the unseen cards do not fill the opponents' hands and the stock")
+    elif stock is None:
         st = min(lo, available)
         if st < lo:
             notes.append(f"stock clipped to {st}: only {available} unseen cards are left for it")
@@ -207,12 +231,39 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     count = int(value_table()[h].sum())
     t_before = (turn - 1) * players
 
-    def call(first, n):
-        return rollouts(rarr, smat, hmask, oc, sp, pool, st, upc, known, t_before, seed,
-                               first, n, debug=debug)
+    def call(first, n, with_hands=False):
+        return rollouts(rarr, smat, hmask, unseen, sp, pool, st, upc, known, t_before, seed,
+                        first, n, retained=ret, with_hands=with_hands, debug=debug)
 
     return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
                    hand_score=count, knock_limit=None, discard=None, turn=turn, stock=st,
                    players=players, upcard=card_text(upc) if upc >= 0 else None,
                    strategy=me.spec, opponent=",".join(o.spec for o in opps),
                    rules=r.as_dict()), notes)
+
+
+def _history(text, h, r, *, turn, players, upcard, discards, spreads, stock, opp_cards):
+    """The checked Tonk history (:mod:`sim.advisors.tonk_history`) and the inputs it replaces:
+    the spreads and the pile come from it (``--spread``/``--discards`` are refused), the
+    upcard, stock and opponents' card counts must agree with it if given."""
+    if spreads:
+        raise A.AdviceError("with --history the spreads on the table are known from it: drop --spread")
+    if discards is not None and (isinstance(discards, (int, np.integer)) or len(discards)):
+        raise A.AdviceError("with --history every discard is known from it: drop --discards")
+    k = TH.check_tonk(text, players=players, turn=turn, hand=h, no_upcard=r.no_upcard,
+                      hand_size=TK.HAND_SIZE)
+    top = k.pile[-1] if k.pile else None
+    if upcard is not None:
+        up = A.cards(upcard, "upcard")
+        if up.size != 1 or int(up[0]) != top:
+            raise A.AdviceError(f"upcard {cards_text(up)}: the history leaves "
+                                f"{card_text(top) if top is not None else 'no card'} on top of the "
+                                "discard pile (drop --upcard)")
+    if stock is not None and int(stock) != k.stock:
+        raise A.AdviceError(f"stock {stock}: the history leaves {k.stock} (drop --stock)")
+    if opp_cards is not None:
+        oc = [int(opp_cards)] if isinstance(opp_cards, (int, np.integer)) else [int(x) for x in opp_cards]
+        if oc != k.counts[1:] and not (len(oc) == 1 and all(x == oc[0] for x in k.counts[1:])):
+            raise A.AdviceError(f"opponent card counts {', '.join(map(str, oc))}: the history leaves "
+                                f"them {', '.join(map(str, k.counts[1:]))} (drop --opp-cards)")
+    return k
