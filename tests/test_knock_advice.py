@@ -10,15 +10,13 @@ from analysis.studies import knock_advice as KA
 from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
-from sim.advisors import gin as GA
-from sim.advisors import tonk as TA
-from sim import rng
-from sim.cards import CardError, parse_cards, standard_pack, to_mask, value_table
-from sim.melds import layoff, min_deadwood
-from sim.strategies import parse_strategies, strategy_matrix
+from sim.advisors import gin as GA, history as HI, knock_rummy as KRA, tonk as TA
+from sim import rng, trace as TR
+from sim.cards import CardError, card_text, from_mask, parse_cards, standard_pack, to_mask, value_table
+from sim.melds import deadwood, layoff, min_deadwood
+from sim.strategies import knock as KS, parse_strategies, strategy_matrix
 from sim.variants import VariantError
-from sim.variants import gin as G
-from sim.variants import tonk as TK
+from sim.variants import gin as G, knock_rummy as KR, tonk as TK
 
 GIN_8 = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"      # deadwood 8
 GIN_0 = "AS 2S 3S 4S 7H 7D 7C 9S 9D 9H"      # gin
@@ -259,9 +257,6 @@ def test_intervals_are_confidence_sequences_unless_the_size_is_fixed():
 # ----------------------------------------------------------------------------------------
 # Knock Rummy
 
-from sim.advisors import knock_rummy as KRA   # noqa: E402
-from sim.variants import knock_rummy as KR    # noqa: E402
-
 KR_RUMMY_2 = "AS 2S 3S 4S 7H 7D 7C 9S 9D 9H"   # 0 deadwood, 2 players
 KR_RUMMY_3 = "AS 2S 3S 4S 7H 7D 7C"            # 0 deadwood, 3-5 players
 KR_9 = "AS 2S 3S 7H 7D 7C 9S"                  # deadwood 9
@@ -422,12 +417,6 @@ def test_knock_rummy_cli(capsys):
 # ----------------------------------------------------------------------------------------
 # the hand's history (sim/advisors/history.py)
 
-from sim import trace as TR                   # noqa: E402
-from sim.advisors import history as HI        # noqa: E402
-from sim.cards import card_text, from_mask    # noqa: E402
-from sim.melds import deadwood                # noqa: E402
-from sim.strategies import knock as KS        # noqa: E402
-
 
 def _played_position(variant, n, turn):
     """A real position from the engine: the first hand (seat 0 plays first) that reaches seat
@@ -551,11 +540,17 @@ def test_history_reports_the_effective_sample_size(capsys):
                  "--history", "up KD; 0:drew"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("rummylab: error: history item 2 ('0:drew')")
-    with pytest.raises(AdviceError, match="tonk's advisor does not read a history"):
-        advise("tonk", "AS 2D", turn=3, players=3, history="up KD")
+    t = advise("tonk", "AS 2D 3C 4H", turn=3, players=3, history=TH3, worlds=300)
+    assert t.ess == t.worlds == 300 and t.stock == 32 and any("not weighted" in x for x in t.notes)
+    assert main(["knock", "--variant", "tonk", "--players", "3", "--hand", "AS 2D 3C 4H", "--turn", "3",
+                 "--history", TH3.replace("take KD", "take 9H")]) == 2 and (err := capsys.readouterr().err)
+    assert err.count("\n") == 1 and "history item 3 (1:take 9H discard 9H): the top of the" in err
 
 
 H3 = "up KD; 0:draw discard QC; 1:draw discard JH; 0:draw discard TS; 1:take TS discard 4D"
+TH3 = ("up 7D; 0:draw discard KD; 1:take KD discard 9H; 2:draw spread 5S 5H 5C discard QS; "
+       "0:draw hit 5D discard JC; 1:draw discard 8C; 2:take 8C discard TH")
+T3 = dict(variant="tonk", hand="AS 2D 3C 4H", players=3, upcard=None)
 
 
 @pytest.mark.parametrize("history, kwargs, match", [
@@ -574,13 +569,28 @@ H3 = "up KD; 0:draw discard QC; 1:draw discard JH; 0:draw discard TS; 1:take TS 
     (H3, dict(discards="2H"), "drop --discards"),
     (H3, dict(upcard=None), "give --upcard"),
     (H3, dict(stock=10), "stock 10: the history leaves 27"),
+    (TH3.replace("5C", "6C"), T3, "not a legal book"), (TH3, T3 | dict(spreads=["5S 5H 5C"]), "drop --spread"),
+    (TH3.replace("hit 5D", "hit 9D"), T3, "9D cannot be hit on any spread on the table"),
+    (TH3.replace("discard TH", "discard 5S"), T3, "history item 7 .*5S is already on the table"),
+    (TH3.replace("take 8C discard TH", "take 8C discard 8C"), T3, "the card just taken"),
+    (TH3, T3 | dict(opp_cards=[5, 3]), "leaves them 5, 2"), (TH3, T3 | dict(hand="AS 2D"), "leaves you 4"),
 ])
 def test_malformed_or_impossible_history_is_refused(history, kwargs, match):
     with pytest.raises(AdviceError, match=match):
-        advise("gin", GIN_8, **(dict(turn=3, upcard="5C", history=history, worlds=10) | kwargs))
+        advise(**(dict(variant="gin", hand=GIN_8, turn=3, upcard="5C", history=history, worlds=10) | kwargs))
 
 
 def test_gin_played_model_refuses_a_position_no_deal_reaches():
     with pytest.raises(AdviceError, match=r"none of 1,001 deals let the opponent reach your turn 6 "
                                           r"without knocking \(hand AS 2S"):
         advise("gin", GIN_8, turn=6, rules=["knock_limit=100"], opponent="threshold(knock=100)", worlds=10)
+
+
+def test_tonk_history_pickups_stay_in_the_opponents_hands_and_played_cards_never_do():
+    prep = TA.prepare("AS 2D 3C 4H", turn=3, players=3, history=TH3, seed=2, opp_model="uniform", debug=True,
+                      **dict.fromkeys("upcard discards spreads rules stock opp_cards first_upcard".split()),
+                      opponent="simple", strategy="simple")
+    _, hands = prep.call(0, 500, with_hands=True)
+    played = to_mask(parse_cards("7D 9H QS JC TH 5S 5H 5C 5D"))     # the pile and the table
+    assert [{bin(int(h)).count("1") for h in hands[:, s]} for s in (1, 2)] == [{5}, {2}]
+    assert all(int(a) >> 44 & 1 and int(b) >> 55 & 1 and not (int(a) | int(b)) & played for a, b in hands[:, 1:])
