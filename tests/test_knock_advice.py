@@ -570,9 +570,8 @@ T3 = dict(variant="tonk", hand="AS 2D 3C 4H", players=3, upcard=None)
     (H3, dict(upcard=None), "give --upcard"),
     (H3, dict(stock=10), "stock 10: the history leaves 27"),
     (TH3.replace("5C", "6C"), T3, "not a legal book"), (TH3, T3 | dict(spreads=["5S 5H 5C"]), "drop --spread"),
-    (TH3.replace("hit 5D", "hit 9D"), T3, "9D cannot be hit on any spread on the table"),
+    (TH3.replace("hit 5D", "hit 9D"), T3, "9D cannot be hit"), (TH3.replace("C discard TH", "C discard 8C"), T3, "taken"),
     (TH3.replace("discard TH", "discard 5S"), T3, "history item 7 .*5S is already on the table"),
-    (TH3.replace("take 8C discard TH", "take 8C discard 8C"), T3, "the card just taken"),
     (TH3, T3 | dict(opp_cards=[5, 3]), "leaves them 5, 2"), (TH3, T3 | dict(hand="AS 2D"), "leaves you 4"),
 ])
 def test_malformed_or_impossible_history_is_refused(history, kwargs, match):
@@ -587,10 +586,13 @@ def test_gin_played_model_refuses_a_position_no_deal_reaches():
 
 
 def test_tonk_history_pickups_stay_in_the_opponents_hands_and_played_cards_never_do():
-    prep = TA.prepare("AS 2D 3C 4H", turn=3, players=3, history=TH3, seed=2, opp_model="uniform", debug=True,
-                      **dict.fromkeys("upcard discards spreads rules stock opp_cards first_upcard".split()),
-                      opponent="simple", strategy="simple")
-    _, hands = prep.call(0, 500, with_hands=True)
+    kw = dict(turn=3, seed=2, debug=True, opponent="simple", strategy="simple", **dict.fromkeys(
+        "upcard discards spreads rules stock opp_cards first_upcard".split()))
+    _, hands = TA.prepare("AS 2D 3C 4H", players=3, history=TH3, opp_model="uniform", **kw).call(0, 500, with_hands=True)
     played = to_mask(parse_cards("7D 9H QS JC TH 5S 5H 5C 5D"))     # the pile and the table
     assert [{bin(int(h)).count("1") for h in hands[:, s]} for s in (1, 2)] == [{5}, {2}]
     assert all(int(a) >> 44 & 1 and int(b) >> 55 & 1 and not (int(a) | int(b)) & played for a, b in hands[:, 1:])
+    tw = "up 2C; 0:draw discard KD; 1:draw discard QH; 0:draw discard JC; 1:draw discard TS"   # weighted: seat 1
+    *r, h = TA.prepare("AS 2D 3C 4H 9S", players=2, history=tw, opp_model="played", **kw).call(0, 800, with_hands=True)
+    assert all(c & 15 <= 9 for x in h[:, 1] for c in from_mask(int(x) & ~int(TA.TB.meld_cards(x | 512))))  # <= TS
+    assert (r[0][:, K.TRIES] >= 1).all() and 0 < r[1].min() and r[1].sum() ** 2 / (r[1] ** 2).sum() < 800

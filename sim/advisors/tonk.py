@@ -24,9 +24,12 @@ from ..variants import tonk as TK
 @njit(cache=True)
 def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp_cards0,
                 n_spreads, pool, stock_size, upcard, known, turn, seed, first_world, out,
-                out_hands, debug):
+                out_hands, H, replay, max_tries, weight, fail, debug):
     """Worlds ``first_world ..`` of a Tonk drop question, at the start of my turn (seat 0).
 
+    ``H``/``replay``: with ``replay``, each world is weighted by the opponents' turns of the
+    history (:func:`tonk_history.weigh`, ``weight``), and one of weight 0 is redrawn, at most
+    ``max_tries`` times (then ``fail[0]`` gets the world and the kernel stops).
     ``hand`` uint64: my cards; ``opp_cards`` int64[n-1]: the unseen cards held by seats
     1..n-1, dealt uniformly on top of their known cards ``retained[s]`` (uint64[n], a history's
     kept pickups); ``out_hands`` uint64[rows, n]: the hands of the worlds (rows 0: not kept);
@@ -52,15 +55,27 @@ def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp
     for i in range(out.shape[0]):
         w = first_world + i
         ws = rng.new_state(seed, A.STREAM_WORLD, w)
-        rng.shuffle_into(ws, pool, perm)
-        up, pos = A.upcard_of(perm, upcard)
-        hands[0] = hand
-        for s in range(1, n):
-            h = retained[s]
-            for j in range(opp_cards[s - 1]):
-                h |= _bit(perm[pos + j])
-            pos += opp_cards[s - 1]
-            hands[s] = h
+        tries = 0
+        while True:
+            tries += 1
+            rng.shuffle_into(ws, pool, perm)
+            up, pos = A.upcard_of(perm, upcard)
+            hands[0] = hand
+            wt = 1.0
+            for s in range(1, n):
+                h = retained[s]
+                for j in range(opp_cards[s - 1]):
+                    h |= _bit(perm[pos + j])
+                pos += opp_cards[s - 1]
+                hands[s] = h
+                if replay and wt > 0.0:
+                    wt *= TH.weigh(strat[s], H, s, h, n, rules[TK.R_TONK_MIN], ws)
+            if wt > 0.0 or tries >= max_tries:
+                break
+        if wt == 0.0:
+            fail[0] = w
+            return
+        weight[i] = wt
         if out_hands.shape[0] > 0:
             out_hands[i, :] = hands
         # A: drop now
@@ -87,16 +102,18 @@ def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp
                            0, turn, st, False, debug, pay, counts, info, no_trace())
         out[i, A.P_PTS] = pay[0]
         out[i, A.P_WIN] = 1 if pay[0] > 0 else 0
-        out[i, A.TRIES] = 1
+        out[i, A.TRIES] = tries
 
 
 def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_size, upcard,
                   known, turn, seed, first_world, n_worlds, *, retained=None, with_hands=False,
-                  debug=False):
+                  history=None, debug=False):
     """Python entry: int64[n_worlds, N_OUT] (every world is kept: ``TRIES`` 1).  ``spreads``:
     ``(owner, kind, mask)`` triples (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun
     before mine; ``retained``: per seat the known cards of its hand (on top of ``opp_cards``
-    unseen ones); ``with_hands``: also return the hands (uint64[n_worlds, n])."""
+    unseen ones); ``with_hands``: also return the hands (uint64[n_worlds, n]); ``history``: a
+    checked history (:class:`tonk_history.TonkKnown`) whose opponents' turns weigh the worlds:
+    then the weights (float64[n_worlds]) are returned after the results."""
     sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
@@ -106,13 +123,22 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
     n = np.shape(strat_mat)[0]
     ret = np.zeros(n, np.uint64) if retained is None else np.array(retained, dtype=np.uint64)
     hands = np.zeros((int(n_worlds) if with_hands else 0, n), dtype=np.uint64)
+    weight = np.ones(int(n_worlds), dtype=np.float64)
+    fail = np.full(1, -1, dtype=np.int64)
     tonk_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
                 np.ascontiguousarray(strat_mat, dtype=np.float64), np.uint64(hand_mask),
                 np.ascontiguousarray(opp_cards, dtype=np.int64), ret, sp_owner, sp_kind, sp_cards,
                 np.int64(len(spreads)), np.ascontiguousarray(pool, dtype=np.int64),
                 np.int64(stock_size), np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
-                np.int64(turn), np.int64(seed), np.int64(first_world), out, hands, bool(debug))
-    return (out, hands) if with_hands else out
+                np.int64(turn), np.int64(seed), np.int64(first_world), out, hands,
+                TH.arrays(history, n), history is not None, np.int64(A.MAX_TRIES_HISTORY), weight,
+                fail, bool(debug))
+    if fail[0] >= 0:
+        raise A.AdviceError(f"history: in world {fail[0]} none of {A.MAX_TRIES_HISTORY:,} deals lets "
+                            "the opponents' strategies play the observed turns (take or draw, the "
+                            "discards, no drop): try other opponent strategies or --opp-model uniform")
+    return (out,) + ((weight,) if history is not None else ()) + ((hands,) if with_hands else ()) \
+        if history is not None or with_hands else out
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
@@ -137,7 +163,10 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         opp_cards, stock, upcard = hk.counts[1:], hk.stock, (hk.pile[-1] if hk.pile else None)
         discards, spreads = hk.pile[:-1], [(o, [c for c in range(64) if m >> c & 1])
                                            for o, _, m in hk.spreads]
-        notes += TH.tonk_notes(hk)
+        notes += TH.tonk_notes(hk, opp_model == "played")
+    elif opp_model == "played":
+        raise A.AdviceError("tonk's opponent model 'played' needs --history (it weighs the worlds "
+                            "by the opponents' observed turns)")
     if opp_cards is None:
         oc = [TK.HAND_SIZE] * n_opp
     elif isinstance(opp_cards, (int, np.integer)):
@@ -233,7 +262,8 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
 
     def call(first, n, with_hands=False):
         return rollouts(rarr, smat, hmask, unseen, sp, pool, st, upc, known, t_before, seed,
-                        first, n, retained=ret, with_hands=with_hands, debug=debug)
+                        first, n, retained=ret, with_hands=with_hands, debug=debug,
+                        history=hk if opp_model == "played" else None)
 
     return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
                    hand_score=count, knock_limit=None, discard=None, turn=turn, stock=st,

@@ -25,13 +25,18 @@ consistent with the observed cards.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
+from .. import rng
+from ..bits import bit
 from ..cards import card_text
 from ..errors import AdviceError
-from ..table import MAX_SPREADS, is_legal_spread, spread_kind
+from ..strategies.tonk import choose_discard, wants_drop, wants_take
+from ..table import (MAX_SPREADS, U0, hand_value, is_legal_spread, meld_cards, spread_kind,
+                     table_hit_masks)
 from .history import _UP, _card
 
 
@@ -57,7 +62,10 @@ class TonkKnown:
     """A Tonk history checked against the position (the start of my turn, before I draw):
     ``pile`` bottom first (its top is the upcard), ``spreads`` (owner, kind, mask) in the
     order laid, ``stock``, per seat its card count now, ``retained`` (mask of the pile cards
-    it took and still holds) and ``unknown`` (how many of its cards are unseen)."""
+    it took and still holds) and ``unknown`` (how many of its cards are unseen); ``rows[s]``
+    per turn of seat ``s``: (take or -1, discard, mask of the cards spread or hit, pile top
+    before the draw or -1, the table's hit mask then, the fewest cards another seat held
+    then, its own turn number, the pickups it held then)."""
     n: int
     pile: list[int]
     spreads: list[tuple[int, int, int]]
@@ -66,6 +74,7 @@ class TonkKnown:
     retained: list[int]
     unknown: list[int]
     turns: list[TonkTurn]
+    rows: list[list[tuple]] = field(default_factory=list)
 
 
 def parse_tonk(text: str) -> tuple[int | None, list[TonkTurn]]:
@@ -106,7 +115,7 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
             "turn is not part of it)")
     k = TonkKnown(n=n, pile=[] if up is None else [up], spreads=[], turns=turns,
                   stock=52 - n * hand_size - (up is not None), counts=[hand_size] * n,
-                  retained=[0] * n, unknown=[hand_size] * n)
+                  retained=[0] * n, unknown=[hand_size] * n, rows=[[] for _ in range(n)])
     where: dict[int, int] = {} if up is None else {up: -1}    # -1 pile, -2 table, s: seat s
     for i, t in enumerate(turns):
         s = i % n
@@ -115,6 +124,8 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
             raise AdviceError(f"{name}: it is seat {s}'s turn, not seat {t.seat}'s (seats play "
                               f"in order: {order})")
         top = k.pile[-1] if k.pile else -1
+        hm = _hit_mask(k.spreads)
+        before = (top, hm, min(k.counts[q] for q in range(n) if q != s), i // n + 1, k.retained[s])
         if t.take is not None:
             if t.take != top:
                 raise AdviceError(f"{name}: the top of the discard pile is "
@@ -177,6 +188,8 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
             raise AdviceError(f"{name}: the card just taken from the pile cannot be discarded")
         play(t.discard, -1)
         k.pile.append(t.discard)
+        played = sum(1 << c for _, cards in t.plays for c in cards)
+        k.rows[s].append((-1 if t.take is None else t.take, t.discard, played) + before)
         if k.counts[s] < 1:
             raise AdviceError(f"{name}: seat {s} discarded its last card: it went out, which ends "
                               "the hand")
@@ -204,7 +217,7 @@ def _tonk_text(t: TonkTurn) -> str:
     return " ".join(out + [f"discard {card_text(t.discard)}"])
 
 
-def tonk_notes(k: TonkKnown) -> list[str]:
+def tonk_notes(k: TonkKnown, weighted: bool = False) -> list[str]:
     """What the Tonk worlds take from the history, for the advice's notes."""
     out = []
     for s in range(1, k.n):
@@ -214,5 +227,82 @@ def tonk_notes(k: TonkKnown) -> list[str]:
                       "not played since)" if held else ""))
     out.append(f"history: {len(k.spreads)} spreads on the table and the {len(k.pile)} cards on the "
                f"discard pile are in no hand; stock {k.stock}; the hands are uniform over those "
-               "consistent with the observed cards (not weighted by the opponents' strategies)")
+               "consistent with the observed cards"
+               + ("" if weighted else " (not weighted by the opponents' strategies)"))
+    if weighted:
+        out.append("opponent model 'played' with the history: each world is weighted by how likely "
+                   "the opponents' strategies were to make their observed choices (take or draw, "
+                   "the discards, never dropping, no tonk on the deal; not the spreads and hits)")
     return out
+
+
+def _hit_mask(spreads) -> int:
+    kind = np.array([k for _, k, _ in spreads] + [0], np.int64)
+    cards = np.array([m for _, _, m in spreads] + [0], np.uint64)
+    a, b = table_hit_masks(kind, cards, len(spreads))
+    return int(a) | int(b)
+
+
+def arrays(k: TonkKnown | None, n: int):
+    """The kernel's view of the opponents' turns (:func:`weigh`): ``t_start`` int64[n+1] and
+    per turn take, discard, played, top, hit mask, fewest cards of another seat, own turn,
+    pickups held (columns as in ``TonkKnown.rows``)."""
+    t_start = np.zeros(n + 1, np.int64)
+    rows = []
+    for s in range(1, n):
+        rows += k.rows[s] if k is not None else []
+        t_start[s + 1] = len(rows)
+    col = lambda i, dt: np.array([r[i] for r in rows], dtype=dt)
+    return (t_start, col(0, np.int64), col(1, np.int64), col(2, np.uint64), col(3, np.int64),
+            col(4, np.uint64), col(5, np.int64), col(6, np.int64), col(7, np.uint64))
+
+
+@njit(cache=True)
+def weigh(srow, H, s, final, n, tonk_min, ws):
+    """Sequential importance sampling of seat ``s``'s turns, backwards from its hand now
+    (``final``), as :func:`sim.advisors.history._weigh` does for Gin: before its discard
+    ``y`` of turn j it held ``A = hand after j + y``, before its spreads and hits ``B = A +
+    the cards laid``, before its draw ``B`` minus the card it got: the known pickup, or a stock
+    draw, any card of ``B`` but the pickups it held (``e`` of them, a number fixed by the
+    history).  Its strategy must discard ``y`` from ``A`` (``choose_discard``), not have
+    dropped at the start of the turn (``wants_drop``) and have taken or not taken the pile top
+    (``wants_take``); the stock draw is picked uniformly among the ``g`` cards that make these
+    choices and the weight multiplied by ``g / e``; a dealt hand counting ``tonk_min`` or more
+    (a tonk on the deal) gives weight 0.  The spreads and hits themselves are not checked."""
+    t_start, t_take, t_disc, t_played, t_top, t_hm, t_minopp, t_own, t_pin = H
+    cand = np.empty(64, dtype=np.int64)
+    hand = final
+    w = 1.0
+    for j in range(t_start[s + 1] - 1, t_start[s] - 1, -1):
+        a = hand | bit(t_disc[j])
+        taken = bit(t_take[j]) if t_take[j] >= 0 else U0
+        if choose_discard(srow, a, taken, meld_cards(a)) != t_disc[j]:
+            return 0.0
+        b = a | t_played[j]
+        if t_take[j] >= 0:
+            hand = b ^ taken
+            if wants_drop(srow, hand_value(hand), t_own[j], n, t_minopp[j]) or \
+                    not wants_take(srow, hand, t_top[j], t_hm[j]):
+                return 0.0
+            continue
+        elig = b & ~t_pin[j]
+        e = 0
+        g = 0
+        for c in range(64):
+            if not elig & bit(c):
+                continue
+            e += 1
+            h = b ^ bit(c)
+            if wants_drop(srow, hand_value(h), t_own[j], n, t_minopp[j]):
+                continue
+            if t_top[j] >= 0 and wants_take(srow, h, t_top[j], t_hm[j]):
+                continue
+            cand[g] = c
+            g += 1
+        if g == 0:
+            return 0.0
+        w *= g / e
+        hand = b ^ bit(cand[rng.randint(ws, g)])
+    if hand_value(hand) >= tonk_min:
+        return 0.0
+    return w
