@@ -570,7 +570,7 @@ T3 = dict(variant="tonk", hand="AS 2D 3C 4H", players=3, upcard=None)
     (H3, dict(upcard=None), "give --upcard"),
     (H3, dict(stock=10), "stock 10: the history leaves 27"),
     (TH3.replace("5C", "6C"), T3, "not a legal book"), (TH3, T3 | dict(spreads=["5S 5H 5C"]), "drop --spread"),
-    (TH3.replace("hit 5D", "hit 9D"), T3, "9D cannot be hit"), (TH3.replace("C discard TH", "C discard 8C"), T3, "taken"),
+    (TH3.replace("hit 5D", "hit 9D"), T3, "cannot be hit"), (TH3.replace("C discard TH", "C discard 8C"), T3, "taken"),
     (TH3.replace("discard TH", "discard 5S"), T3, "history item 7 .*5S is already on the table"),
     (TH3, T3 | dict(opp_cards=[5, 3]), "leaves them 5, 2"), (TH3, T3 | dict(hand="AS 2D"), "leaves you 4"),
 ])
