@@ -3,6 +3,13 @@
 Worlds as in :mod:`sim.advice`.  **A, drop now**: paid by the Tonk knock rule with my seat as
 the knocker; **B, play on**: I draw and the hand continues by ``tonk.play_from_state``
 without dropping on this turn.  "Won": my stake change > 0.
+
+With a history (:mod:`sim.advisors.tonk_history`: every turn since the deal, with the spreads
+and hits laid) the spreads, the pile, the stock and the hand sizes come from it, and each
+opponent holds the cards it took from the pile and kept, the rest of its hand uniform over the
+unseen cards; opponent model ``played`` (only with a history) also weighs every world by how
+likely the opponents' strategies were to make their observed choices
+(:func:`tonk_history.weigh`; the advice reports Kish's effective sample size).
 """
 
 from __future__ import annotations

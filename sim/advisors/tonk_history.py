@@ -225,7 +225,7 @@ def tonk_notes(k: TonkKnown, weighted: bool = False) -> list[str]:
         out.append(f"history: seat {s} holds {k.counts[s]} cards"
                    + (f", {' '.join(map(card_text, held))} in every world (taken from the pile, "
                       "not played since)" if held else ""))
-    out.append(f"history: {len(k.spreads)} spreads on the table and the {len(k.pile)} cards on the "
+    out.append(f"history: {len(k.spreads)} spread{'s' * (len(k.spreads) != 1)} on the table and the {len(k.pile)} cards on the "
                f"discard pile are in no hand; stock {k.stock}; the hands are uniform over those "
                "consistent with the observed cards"
                + ("" if weighted else " (not weighted by the opponents' strategies)"))
