@@ -95,7 +95,7 @@ CASES = [
     (["knock", "--hand", HAND, "--turn", "3", "--stock", "99"], "stock 99 is impossible"),
     (["knock", "--hand", "AS 2S 3S 7H 7D 7C 9S 9D KH 4C", "--turn", "6", "--upcard", "5C"], "deadwood is 32"),
     ([*TONK, "--players", "7"], "2 to 6 players, not 7"),
-    ([*TONK, "--opp-model", "played"], "tonk offers uniform"),
+    ([*TONK, "--opp-model", "played"], "needs --history"),
     ([*TONK, "--spread", "9:7S 7H 7D"], "seat 9 is not at this table"),
     ([*TONK, "--spread", "7S 8H 9D"], "not a legal book"),
     (["tonk-odds", "--players", "8"], "2-6 players, not 8"),

@@ -167,7 +167,7 @@ def test_played_opponent_model_is_stronger_and_reproducible():
     # an opponent that has played 8 turns holds far less deadwood than 10 random cards
     assert played[0].ev_knock.hi < uni.ev_knock.lo - 10
     assert any("replayed through 8" in n for n in played[0].notes)
-    with pytest.raises(AdviceError, match="tonk offers uniform"):
+    with pytest.raises(AdviceError, match="needs --history"):
         advise("tonk", "AS 2D", turn=3, players=3, opp_model="played")
 
 

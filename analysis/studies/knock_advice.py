@@ -44,7 +44,8 @@ Modelling assumptions (stated in the output notes when they apply):
   strategies were to make all the observed choices in it (sequential importance sampling:
   exact, not an approximation of the opponents), instead of inventing their turns.  The
   intervals are then weighted ones and the advice reports Kish's effective sample size
-  (``ess``) of the worlds kept, and the worlds drawn.  Tonk refuses a history.
+  (``ess``) of the worlds kept, and the worlds drawn.  Tonk: the history fixes the table, the pile
+  and the kept pickups (``uniform``); ``--opp-model played`` also weighs the worlds.
 * **Gin.** I am seat 0 and the non-dealer; ``turn`` is my own turn number (1-based) and the
   position is *after my draw and discard*: the 10 cards kept (11 cards: the advisor picks the
   exact best discard, highest card on ties, and plays it).  The top of the discard pile when
