@@ -90,7 +90,7 @@ def game_rules(game: str = "ramino-klop", *, packs: int | None = None,
 # kernels
 
 
-@njit(cache=True)
+@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack, best_stack, offs):
     """Depth-first search over meld cores; updates ``best`` = (deadwood, depth) and
     ``best_stack`` in place.  ``cnt`` int64[64] holds the naturals not yet placed."""
@@ -211,7 +211,7 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
     return 0
 
 
-@njit(cache=True)
+@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _min_deadwood(counts, P, vals, best_stack):
     """Exact minimum deadwood of a hand ``counts`` int64[64] (index 13 = jokers); fills
     ``best_stack`` int64[MAX_DEPTH, 6] with the meld records; returns (deadwood, n_records)."""
@@ -233,7 +233,7 @@ def _min_deadwood(counts, P, vals, best_stack):
     return best[0], best[1]
 
 
-@njit(cache=True)
+@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _deadwood_many(counts, P, vals, out):
     """Batch: ``counts`` uint8[n, 64] -> ``out`` int64[n] minimum deadwood."""
     bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
@@ -244,7 +244,7 @@ def _deadwood_many(counts, P, vals, out):
         out[i] = _min_deadwood(row, P, vals, bs)[0]
 
 
-@njit(cache=True)
+@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _discards(counts, P, vals, out):
     """``out`` int64[64]: deadwood of the hand less one copy of each held code (else -1)."""
     bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)

@@ -102,7 +102,7 @@ EDGE = [
     ("wildcard", {"packs": 1}, "AH 2H 3H", 0),          # 2 playing itself (or wild)
     ("wildcard", {"packs": 1}, "2S 2H 2D", 0),          # a set of 2s
     ("wildcard", {"packs": 1}, "QH KH AH", 0),          # ace high
-    ("wildcard", {"packs": 1}, "X X X", 75),
+    ("wildcard", {"packs": 2}, "X X X", 75),
     ("wildcard", {"packs": 1}, "2S X X", 0),            # 2S plays itself: 2S + two wilds
     ("wildcard", {"packs": 2}, "AS AS X 7H 3D 3D", 13),
     ("cincinnati", {"packs": 1}, "2S 2H X", 0),         # 2s are natural in Cincinnati
