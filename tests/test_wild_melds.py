@@ -71,7 +71,7 @@ def random_batch(game, opts, n, seed, wild_rich=False):
     for _ in range(n):
         size = int(rng.integers(6, 11))
         if wild_rich:
-            nw = int(rng.integers(2, 5))
+            nw = min(int(rng.integers(2, 5)), int(wild.sum()))
             h = np.concatenate([rng.choice(cards[wild], nw, replace=False),
                                 rng.choice(cards[~wild], size - nw, replace=False)])
         else:
@@ -172,8 +172,8 @@ def crosscheck_batch(game, opts, key, n, seed, wild_rich):
 
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
 def test_random_batches_match_reference(game, opts, key):
-    crosscheck_batch(game, opts, key, 300, 11, False)
-    crosscheck_batch(game, opts, key, 300, 12, True)
+    crosscheck_batch(game, opts, key, 120, 11, False)
+    crosscheck_batch(game, opts, key, 120, 12, True)
 
 
 # (d) discard and going out -------------------------------------------------------------------
@@ -246,5 +246,5 @@ def test_rate_function_reports_positive_rate(capsys):
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
 def test_big_random_crosscheck(game, opts, key):
     t0 = time.perf_counter()
-    n = crosscheck_batch(game, opts, key, 2500, 31, False) + crosscheck_batch(game, opts, key, 2500, 32, True)
+    n = crosscheck_batch(game, opts, key, 600, 31, False) + crosscheck_batch(game, opts, key, 600, 32, True)
     print(f"{key}: {n} hands cross-checked in {time.perf_counter() - t0:.1f} s")
