@@ -212,10 +212,10 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _min_deadwood(counts, P, vals, best_stack):
-    """Exact minimum deadwood of a hand ``counts`` int64[64] (index 13 = jokers); fills
-    ``best_stack`` int64[MAX_DEPTH, 6] with the meld records; returns (deadwood, n_records)."""
-    cnt = counts.copy()
+def _min_deadwood_into(cnt, P, vals, best_stack, stack, offs, best):
+    """Exact minimum deadwood of a hand ``cnt`` int64[64] (index 13 = jokers; restored on
+    return); scratch ``stack``/``best_stack`` int64[MAX_DEPTH, 6], ``offs`` int64[MAX_DEPTH, 14],
+    ``best`` int64[2].  Fills ``best_stack`` with the meld records; returns (deadwood, n)."""
     jokers = cnt[13]
     cnt[13] = 0
     total = jokers * vals[13]
@@ -224,36 +224,47 @@ def _min_deadwood(counts, P, vals, best_stack):
         total += cnt[c] * vals[c]
         if P[_P_TWOS_WILD] == 1 and (c & 15) == 1:
             rem2 += cnt[c]
-    best = np.empty(2, dtype=np.int64)
     best[0] = total + 1
     best[1] = 0
-    stack = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    offs = np.zeros((MAX_DEPTH, 14), dtype=np.int64)
     _search(cnt, 0, 0, 0, 0, jokers, rem2, 0, P, vals, best, stack, best_stack, offs)
+    cnt[13] = jokers
     return best[0], best[1]
+
+
+@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
+def _min_deadwood(counts, P, vals, best_stack):
+    """As ``_min_deadwood_into`` for one hand ``counts`` int64[64] (not modified)."""
+    return _min_deadwood_into(counts.copy(), P, vals, best_stack, np.zeros((MAX_DEPTH, 6), np.int64),
+                              np.zeros((MAX_DEPTH, 14), np.int64), np.zeros(2, np.int64))
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _deadwood_many(counts, P, vals, out):
     """Batch: ``counts`` uint8[n, 64] -> ``out`` int64[n] minimum deadwood."""
     bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
+    stack = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
+    offs = np.zeros((MAX_DEPTH, 14), dtype=np.int64)
+    best = np.zeros(2, dtype=np.int64)
     row = np.zeros(64, dtype=np.int64)
     for i in range(counts.shape[0]):
         for c in range(64):
             row[c] = counts[i, c]
-        out[i] = _min_deadwood(row, P, vals, bs)[0]
+        out[i] = _min_deadwood_into(row, P, vals, bs, stack, offs, best)[0]
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _discards(counts, P, vals, out):
     """``out`` int64[64]: deadwood of the hand less one copy of each held code (else -1)."""
     bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
+    stack = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
+    offs = np.zeros((MAX_DEPTH, 14), dtype=np.int64)
+    best = np.zeros(2, dtype=np.int64)
     row = counts.copy()
     for c in range(64):
         out[c] = -1
         if counts[c] > 0:
             row[c] -= 1
-            out[c] = _min_deadwood(row, P, vals, bs)[0]
+            out[c] = _min_deadwood_into(row, P, vals, bs, stack, offs, best)[0]
             row[c] += 1
 
 
