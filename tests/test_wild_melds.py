@@ -246,5 +246,5 @@ def test_rate_function_reports_positive_rate(capsys):
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
 def test_big_random_crosscheck(game, opts, key):
     t0 = time.perf_counter()
-    n = crosscheck_batch(game, opts, key, 600, 31, False) + crosscheck_batch(game, opts, key, 600, 32, True)
+    n = crosscheck_batch(game, opts, key, 400, 31, False) + crosscheck_batch(game, opts, key, 400, 32, True)
     print(f"{key}: {n} hands cross-checked in {time.perf_counter() - t0:.1f} s")
