@@ -521,8 +521,17 @@ def meld_cards(rec) -> tuple[int, ...]:
     return tuple(card_code(r % 13, a) for r in range(b, c + 1))
 
 
-def min_deadwood(cards, *, ace_high: bool = False) -> Arrangement:
-    """Exact minimum deadwood of up to 13 cards, with one minimum arrangement."""
+def min_deadwood(cards, *, ace_high: bool = False, game: str | None = None,
+                 packs: int | None = None, set_duplicates: bool = False):
+    """Exact minimum deadwood of up to 13 cards, with one minimum arrangement.
+
+    With ``game`` ("ramino-klop", "wildcard", "cincinnati") the hand is a multiset with wild
+    cards and ``sim.wild_melds.min_deadwood`` answers (a ``WildArrangement``); without it,
+    the single-pack no-wild rules below (Gin, Tonk, Knock Rummy).
+    """
+    if game is not None:
+        from . import wild_melds
+        return wild_melds.min_deadwood(cards, game, packs=packs, set_duplicates=set_duplicates)
     t = meld_tables(ace_high)
     mask = _mask_of(cards, 13)
     out = np.zeros((MAX_MELDS, 4), dtype=np.int64)
