@@ -60,6 +60,15 @@ _TURN = re.compile(r"^(\d+)\s*:\s*(?:take\s+(\S+)|(draw))\s+discard\s+(\S+)$", r
 _UP = re.compile(r"^up\s+(\S+)$", re.I)
 
 
+
+def take_top(pile: list, card: int, name: str) -> None:
+    """Take ``card`` off the top of ``pile`` as the history says, or refuse the history."""
+    top = pile[-1] if pile else -1
+    if card != top:
+        raise AdviceError(f"{name}: the top of the discard pile is "
+                          f"{card_text(top) if top >= 0 else 'nothing'}, not {card_text(card)}")
+    pile.pop()
+
 @dataclass(frozen=True)
 class Turn:
     seat: int
@@ -152,10 +161,7 @@ def check(text: str, *, players: int, turn: int, hand_size: int, hand, discard: 
             if q != s:
                 others |= k.picked[q]
         if t.take is not None:
-            if t.take != top:
-                raise AdviceError(f"{name}: the top of the discard pile is "
-                                  f"{card_text(top) if top >= 0 else 'nothing'}, not {card_text(t.take)}")
-            k.pile.pop()
+            take_top(k.pile, t.take, name)
             where[t.take] = s
             k.picked[s] |= 1 << t.take
         else:

@@ -37,7 +37,7 @@ from ..errors import AdviceError
 from ..strategies.tonk import choose_discard, wants_drop, wants_take
 from ..table import (MAX_SPREADS, U0, hand_value, is_legal_spread, meld_cards, spread_kind,
                      table_hit_masks)
-from .history import _UP, _card
+from .history import _UP, _card, take_top
 
 
 TONK_SYNTAX = ("write 'up CARD' first (none with no_upcard), then one item per turn: "
@@ -127,10 +127,7 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
         hm = _hit_mask(k.spreads)
         before = (top, hm, min(k.counts[q] for q in range(n) if q != s), i // n + 1, k.retained[s])
         if t.take is not None:
-            if t.take != top:
-                raise AdviceError(f"{name}: the top of the discard pile is "
-                                  f"{card_text(top) if top >= 0 else 'nothing'}, not {card_text(t.take)}")
-            k.pile.pop()
+            take_top(k.pile, t.take, name)
             where[t.take] = s
             k.retained[s] |= 1 << t.take
         else:
