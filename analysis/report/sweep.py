@@ -111,6 +111,9 @@ def _sweep_figure(name: str, table, *, value: str, lo: str, hi: str, scale: floa
     return finish(fig, name, caption, [ax1, ax2])
 
 
+CHART_COLUMNS = 25    # thresholds per panel of the knock chart
+
+
 def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xlabel: str,
                   title: str, caption: str) -> FigureInfo:
     import matplotlib
@@ -132,32 +135,40 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
     lim = lim if lim > 0 else 1.0
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-lim, vmax=lim)
     cmap = matplotlib.colormaps["RdBu"]     # red: play on (< 0), blue: knock (> 0)
-    fig = new_figure(max(7.5, 1.7 + 0.78 * len(ths)), 4.6)
-    ax = fig.subplots()
-    shown = np.ma.masked_array(m, mask=undecided | ~np.isfinite(m))
-    mesh = ax.pcolormesh(np.arange(len(ths) + 1) - 0.5, np.arange(len(BUCKETS) + 1) - 0.5, shown,
-                         cmap=cmap, norm=norm, edgecolors="white", linewidth=2)
+    per = CHART_COLUMNS                     # long ranges wrap into stacked panels
+    panels = [list(range(a, min(len(ths), a + per))) for a in range(0, len(ths), per)]
+    fig = new_figure(max(7.5, 1.7 + 0.78 * len(panels[0])), 1.4 + 3.2 * len(panels))
+    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     d = digits(chart["margin"].tolist(), sig=2, lo=2, hi=4)
-    fs = 8.5 if len(ths) <= 10 else 7
-    for (i, j), r in cells.items():
-        if undecided[i, j]:
-            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#e0e0e0", edgecolor="#8a8a8a",
-                                   hatch="///", lw=0.8, zorder=2))
-            ax.text(j, i, f"?\n{r.margin:+.{d}f}", ha="center", va="center", fontsize=fs,
-                    color="#333333", zorder=3,
-                    bbox=dict(boxstyle="round,pad=0.15", fc="#e0e0e0", ec="none"))
-        else:
-            c = norm(r.margin)
-            ax.text(j, i, f"{DECISION_MARK[r.decision]}\n{r.margin:+.{d}f}", ha="center", va="center",
-                    fontsize=fs, fontweight="bold", zorder=3,
-                    color="white" if abs(c - 0.5) > 0.3 else "black")
-    ax.set_xticks(range(len(ths)), [cell_label(t, p) for t, p in zip(ths, spec.thresholds)])
-    ax.set_yticks(range(len(BUCKETS)), [labels[b] for b in BUCKETS])
-    ax.set_xlim(-0.5, len(ths) - 0.5)
-    ax.set_ylim(len(BUCKETS) - 0.5, -0.5)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("seat 0's own turn (bucket)")
-    fig.colorbar(mesh, ax=ax, label=f"EV margin of knocking\n({unit} per hand, over all hands)",
+    fs = 8.5 if len(panels[0]) <= 10 else 7
+    for ax, cols in zip(axes, panels):
+        c0 = cols[0]
+        sub = m[:, cols[0]:cols[-1] + 1]
+        shown = np.ma.masked_array(sub, mask=undecided[:, c0:cols[-1] + 1] | ~np.isfinite(sub))
+        mesh = ax.pcolormesh(np.arange(len(cols) + 1) - 0.5, np.arange(len(BUCKETS) + 1) - 0.5, shown,
+                             cmap=cmap, norm=norm, edgecolors="white", linewidth=2)
+        for (i, j), r in cells.items():
+            if j not in cols:
+                continue
+            x = j - c0
+            if undecided[i, j]:
+                ax.add_patch(Rectangle((x - 0.5, i - 0.5), 1, 1, facecolor="#e0e0e0", edgecolor="#8a8a8a",
+                                       hatch="///", lw=0.8, zorder=2))
+                ax.text(x, i, f"?\n{r.margin:+.{d}f}", ha="center", va="center", fontsize=fs,
+                        color="#333333", zorder=3,
+                        bbox=dict(boxstyle="round,pad=0.15", fc="#e0e0e0", ec="none"))
+            else:
+                c = norm(r.margin)
+                ax.text(x, i, f"{DECISION_MARK[r.decision]}\n{r.margin:+.{d}f}", ha="center", va="center",
+                        fontsize=fs, fontweight="bold", zorder=3,
+                        color="white" if abs(c - 0.5) > 0.3 else "black")
+        ax.set_xticks(range(len(cols)), [cell_label(ths[j], spec.thresholds[j]) for j in cols])
+        ax.set_yticks(range(len(BUCKETS)), [labels[b] for b in BUCKETS])
+        ax.set_xlim(-0.5, len(cols) - 0.5)
+        ax.set_ylim(len(BUCKETS) - 0.5, -0.5)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("seat 0's own turn (bucket)")
+    fig.colorbar(mesh, ax=list(axes), label=f"EV margin of knocking\n({unit} per hand, over all hands)",
                  shrink=0.9)
     handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label="knock (Holm p < 0.05)"),
                Patch(facecolor=cmap(norm(-0.7 * lim)), label="play on (Holm p < 0.05)"),
@@ -165,7 +176,7 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
                      label="?: not called (Holm, family-wise 95%)")]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8.5)
     fig.suptitle(title, fontsize=12)
-    return finish(fig, name, caption, [ax])
+    return finish(fig, name, caption, list(axes))
 
 
 def _sweep_rows(table, d: int, diff_scale: float, diff_d: int, diff_unit: str):
