@@ -129,6 +129,8 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
                     if ks == 0:
                         continue
                     k = k0 + k1 + k2 + k3
+                    if k == 1:
+                        continue  # the one-natural run (never shorter) covers it
                     m = 3 - k if k < 3 else 0
                     if k + m > set_max:
                         continue
@@ -164,7 +166,7 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
             if cnt[(s << 4) + q] > 0:
                 offs[depth, n] = d
                 n += 1
-        for mask in range(1 << n):
+        for mask in range(di, 1 << n):  # an ace alone downwards repeats it upwards
             top = 0
             k = 1
             n2 = 1 if is2 else 0
@@ -204,7 +206,7 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
         stack[depth, 2] = c
         _search(cnt, c, dead, used, cap, wild + 1, rem2 - 1, depth + 1, P, vals, best, stack,
                 best_stack, offs)
-    else:
+    elif dead + vals[c] < best[0]:
         _search(cnt, c, dead + vals[c], used, cap, wild, rem2, depth, P, vals, best, stack,
                 best_stack, offs)
     cnt[c] += 1
