@@ -49,6 +49,12 @@ from .cards import JOKER, CardError, card_code, cards_text, parse_cards, value_t
 
 _P_WILD_VALUE, _P_SUIT_LIMIT, _P_SET_MAX, _P_RUN_MAX, _P_ACE_HIGH, _P_TWOS_WILD = range(6)
 MAX_DEPTH = 32
+# kernel workspace int64[_W_SIZE]: hand counts [0, 64), parameters, values, best, stacks, run offsets
+_W_P, _W_VALS, _W_BEST = 64, 72, 136
+_W_STACK = 138
+_W_BSTACK = _W_STACK + 6 * MAX_DEPTH
+_W_OFFS = _W_BSTACK + 6 * MAX_DEPTH
+_W_SIZE = _W_OFFS + 16 * MAX_DEPTH
 
 
 class Game(NamedTuple):
@@ -91,36 +97,37 @@ def game_rules(game: str = "ramino-klop", *, packs: int | None = None,
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack, best_stack, offs):
-    """Depth-first search over meld cores; updates ``best`` = (deadwood, depth) and
-    ``best_stack`` in place.  ``cnt`` int64[64] holds the naturals not yet placed."""
-    if dead >= best[0]:
+def _search(ws, start, dead, used, cap, wild, rem2, depth):
+    """Depth-first search over meld cores in the workspace ``ws`` (``_W_*``: the naturals
+    not yet placed, parameters, values, best = (deadwood, depth), meld stacks, run offsets);
+    one array argument keeps the recursive calls cheap."""
+    if dead >= ws[_W_BEST + 0]:
         return 0
     c = start
-    while c < 64 and cnt[c] == 0:
+    while c < 64 and ws[c] == 0:
         c += 1
     if c == 64:
         if used <= wild:
             free = wild - used - cap
-            d = dead + (P[_P_WILD_VALUE] * free if free > 0 else 0)
-            if d < best[0]:
-                best[0] = d
-                best[1] = depth
+            d = dead + (ws[_W_P + _P_WILD_VALUE] * free if free > 0 else 0)
+            if d < ws[_W_BEST + 0]:
+                ws[_W_BEST + 0] = d
+                ws[_W_BEST + 1] = depth
                 for i in range(depth):
                     for j in range(6):
-                        best_stack[i, j] = stack[i, j]
+                        ws[_W_BSTACK + 6 * i + j] = ws[_W_STACK + 6 * i + j]
         return 0
     s = c >> 4
     r = c & 15
-    lim = P[_P_SUIT_LIMIT]
-    set_max = P[_P_SET_MAX]
-    run_max = P[_P_RUN_MAX]
-    is2 = P[_P_TWOS_WILD] == 1 and r == 1
+    lim = ws[_W_P + _P_SUIT_LIMIT]
+    set_max = ws[_W_P + _P_SET_MAX]
+    run_max = ws[_W_P + _P_RUN_MAX]
+    is2 = ws[_W_P + _P_TWOS_WILD] == 1 and r == 1
     # sets at rank r: copies k_t per suit t >= s, at least one of suit s
-    a0 = min(cnt[r], lim)
-    a1 = min(cnt[16 + r], lim)
-    a2 = min(cnt[32 + r], lim)
-    a3 = min(cnt[48 + r], lim)
+    a0 = min(ws[r], lim)
+    a1 = min(ws[16 + r], lim)
+    a2 = min(ws[32 + r], lim)
+    a3 = min(ws[48 + r], lim)
     for k0 in range(a0 + 1):
         for k1 in range(a1 + 1):
             for k2 in range(a2 + 1):
@@ -137,24 +144,23 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
                     r2 = rem2 - k if is2 else rem2
                     if used + m > wild + r2:
                         continue
-                    cnt[r] -= k0
-                    cnt[16 + r] -= k1
-                    cnt[32 + r] -= k2
-                    cnt[48 + r] -= k3
-                    stack[depth, 0] = 0
-                    stack[depth, 1] = s
-                    stack[depth, 2] = r
-                    stack[depth, 3] = k0 | (k1 << 2) | (k2 << 4) | (k3 << 6)
-                    stack[depth, 4] = m
-                    stack[depth, 5] = 0
-                    _search(cnt, c, dead, used + m, cap + set_max - k - m, wild, r2, depth + 1,
-                            P, vals, best, stack, best_stack, offs)
-                    cnt[r] += k0
-                    cnt[16 + r] += k1
-                    cnt[32 + r] += k2
-                    cnt[48 + r] += k3
+                    ws[r] -= k0
+                    ws[16 + r] -= k1
+                    ws[32 + r] -= k2
+                    ws[48 + r] -= k3
+                    ws[_W_STACK + 6 * depth + 0] = 0
+                    ws[_W_STACK + 6 * depth + 1] = s
+                    ws[_W_STACK + 6 * depth + 2] = r
+                    ws[_W_STACK + 6 * depth + 3] = k0 | (k1 << 2) | (k2 << 4) | (k3 << 6)
+                    ws[_W_STACK + 6 * depth + 4] = m
+                    ws[_W_STACK + 6 * depth + 5] = 0
+                    _search(ws, c, dead, used + m, cap + set_max - k - m, wild, r2, depth + 1)
+                    ws[r] += k0
+                    ws[16 + r] += k1
+                    ws[32 + r] += k2
+                    ws[48 + r] += k3
     # runs in suit s through c: upwards from position r; an ace also downwards from 13
-    n_dir = 2 if (r == 0 and P[_P_ACE_HIGH] == 1) else 1
+    n_dir = 2 if (r == 0 and ws[_W_P + _P_ACE_HIGH] == 1) else 1
     for di in range(n_dir):
         step = 1 if di == 0 else -1
         anchor = r if di == 0 else 13
@@ -163,8 +169,8 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
             q = anchor + step * d
             if q < 1 or q > 12:
                 break
-            if cnt[(s << 4) + q] > 0:
-                offs[depth, n] = d
+            if ws[(s << 4) + q] > 0:
+                ws[_W_OFFS + 16 * depth + n] = d
                 n += 1
         for mask in range(di, 1 << n):  # an ace alone downwards repeats it upwards
             top = 0
@@ -173,11 +179,11 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
             nat = 1
             for i in range(n):
                 if (mask >> i) & 1:
-                    d = offs[depth, i]
+                    d = ws[_W_OFFS + 16 * depth + i]
                     top = d
                     k += 1
                     nat |= 1 << d
-                    if P[_P_TWOS_WILD] == 1 and anchor + step * d == 1:
+                    if ws[_W_P + _P_TWOS_WILD] == 1 and anchor + step * d == 1:
                         n2 += 1
             span = top + 1
             m = span - k + (3 - span if span < 3 else 0)
@@ -185,89 +191,96 @@ def _search(cnt, start, dead, used, cap, wild, rem2, depth, P, vals, best, stack
                 continue
             for i in range(n):
                 if (mask >> i) & 1:
-                    cnt[(s << 4) + anchor + step * offs[depth, i]] -= 1
-            cnt[c] -= 1
-            stack[depth, 0] = 1
-            stack[depth, 1] = s
-            stack[depth, 2] = anchor
-            stack[depth, 3] = nat
-            stack[depth, 4] = m
-            stack[depth, 5] = step
-            _search(cnt, c, dead, used + m, cap + run_max - (span if span > 3 else 3), wild,
-                    rem2 - n2, depth + 1, P, vals, best, stack, best_stack, offs)
-            cnt[c] += 1
+                    ws[(s << 4) + anchor + step * ws[_W_OFFS + 16 * depth + i]] -= 1
+            ws[c] -= 1
+            ws[_W_STACK + 6 * depth + 0] = 1
+            ws[_W_STACK + 6 * depth + 1] = s
+            ws[_W_STACK + 6 * depth + 2] = anchor
+            ws[_W_STACK + 6 * depth + 3] = nat
+            ws[_W_STACK + 6 * depth + 4] = m
+            ws[_W_STACK + 6 * depth + 5] = step
+            _search(ws, c, dead, used + m, cap + run_max - (span if span > 3 else 3), wild, rem2 - n2,
+                    depth + 1)
+            ws[c] += 1
             for i in range(n):
                 if (mask >> i) & 1:
-                    cnt[(s << 4) + anchor + step * offs[depth, i]] += 1
+                    ws[(s << 4) + anchor + step * ws[_W_OFFS + 16 * depth + i]] += 1
     # c left out: deadwood, or (a Wildcard 2) played as a wild
-    cnt[c] -= 1
+    ws[c] -= 1
     if is2:
-        stack[depth, 0] = 2
-        stack[depth, 2] = c
-        _search(cnt, c, dead, used, cap, wild + 1, rem2 - 1, depth + 1, P, vals, best, stack,
-                best_stack, offs)
-    elif dead + vals[c] < best[0]:
-        _search(cnt, c, dead + vals[c], used, cap, wild, rem2, depth, P, vals, best, stack,
-                best_stack, offs)
-    cnt[c] += 1
+        ws[_W_STACK + 6 * depth + 0] = 2
+        ws[_W_STACK + 6 * depth + 2] = c
+        _search(ws, c, dead, used, cap, wild + 1, rem2 - 1, depth + 1)
+    elif dead + ws[_W_VALS + c] < ws[_W_BEST + 0]:
+        _search(ws, c, dead + ws[_W_VALS + c], used, cap, wild, rem2, depth)
+    ws[c] += 1
     return 0
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _min_deadwood_into(cnt, P, vals, best_stack, stack, offs, best):
-    """Exact minimum deadwood of a hand ``cnt`` int64[64] (index 13 = jokers; restored on
-    return); scratch ``stack``/``best_stack`` int64[MAX_DEPTH, 6], ``offs`` int64[MAX_DEPTH, 14],
-    ``best`` int64[2].  Fills ``best_stack`` with the meld records; returns (deadwood, n)."""
-    jokers = cnt[13]
-    cnt[13] = 0
-    total = jokers * vals[13]
+def _min_deadwood_into(ws, best_stack):
+    """Exact minimum deadwood of the hand in ``ws[:64]`` (a workspace from ``_workspace``;
+    index 13 = jokers; restored on return).  Fills ``best_stack`` int64[MAX_DEPTH, 6] with
+    the meld records; returns (deadwood, n)."""
+    jokers = ws[13]
+    ws[13] = 0
+    total = jokers * ws[_W_VALS + 13]
     rem2 = 0
     for c in range(64):
-        total += cnt[c] * vals[c]
-        if P[_P_TWOS_WILD] == 1 and (c & 15) == 1:
-            rem2 += cnt[c]
-    best[0] = total + 1
-    best[1] = 0
-    _search(cnt, 0, 0, 0, 0, jokers, rem2, 0, P, vals, best, stack, best_stack, offs)
-    cnt[13] = jokers
-    return best[0], best[1]
+        total += ws[c] * ws[_W_VALS + c]
+        if ws[_W_P + _P_TWOS_WILD] == 1 and (c & 15) == 1:
+            rem2 += ws[c]
+    ws[_W_BEST] = total + 1
+    ws[_W_BEST + 1] = 0
+    _search(ws, 0, 0, 0, 0, jokers, rem2, 0)
+    ws[13] = jokers
+    n = ws[_W_BEST + 1]
+    for i in range(n):
+        for j in range(6):
+            best_stack[i, j] = ws[_W_BSTACK + 6 * i + j]
+    return ws[_W_BEST], n
+
+
+@njit(cache=False)
+def _workspace(P, vals):
+    """A kernel workspace int64[_W_SIZE] holding the rule set's parameters and values."""
+    ws = np.zeros(_W_SIZE, dtype=np.int64)
+    ws[_W_P:_W_P + 8] = P
+    ws[_W_VALS:_W_VALS + 64] = vals
+    return ws
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _min_deadwood(counts, P, vals, best_stack):
     """As ``_min_deadwood_into`` for one hand ``counts`` int64[64] (not modified)."""
-    return _min_deadwood_into(counts.copy(), P, vals, best_stack, np.zeros((MAX_DEPTH, 6), np.int64),
-                              np.zeros((MAX_DEPTH, 14), np.int64), np.zeros(2, np.int64))
+    ws = _workspace(P, vals)
+    ws[:64] = counts
+    return _min_deadwood_into(ws, best_stack)
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _deadwood_many(counts, P, vals, out):
     """Batch: ``counts`` uint8[n, 64] -> ``out`` int64[n] minimum deadwood."""
     bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    stack = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    offs = np.zeros((MAX_DEPTH, 14), dtype=np.int64)
-    best = np.zeros(2, dtype=np.int64)
-    row = np.zeros(64, dtype=np.int64)
+    ws = _workspace(P, vals)
     for i in range(counts.shape[0]):
         for c in range(64):
-            row[c] = counts[i, c]
-        out[i] = _min_deadwood_into(row, P, vals, bs, stack, offs, best)[0]
+            ws[c] = counts[i, c]
+        out[i] = _min_deadwood_into(ws, bs)[0]
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _discards(counts, P, vals, out):
     """``out`` int64[64]: deadwood of the hand less one copy of each held code (else -1)."""
     bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    stack = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    offs = np.zeros((MAX_DEPTH, 14), dtype=np.int64)
-    best = np.zeros(2, dtype=np.int64)
-    row = counts.copy()
+    ws = _workspace(P, vals)
+    ws[:64] = counts
     for c in range(64):
         out[c] = -1
         if counts[c] > 0:
-            row[c] -= 1
-            out[c] = _min_deadwood_into(row, P, vals, bs, stack, offs, best)[0]
-            row[c] += 1
+            ws[c] -= 1
+            out[c] = _min_deadwood_into(ws, bs)[0]
+            ws[c] += 1
 
 
 # ----------------------------------------------------------------------------------------
