@@ -128,6 +128,11 @@ def _search(ws, start, dead, used, cap, wild, rem2, depth):
     a1 = min(ws[16 + r], lim)
     a2 = min(ws[32 + r], lim)
     a3 = min(ws[48 + r], lim)
+    if is2:
+        # a natural 2 melded with other naturals does no better than the 2 played wild in
+        # its place (same deadwood, wilds to spare and room); so sets of 2s are skipped, a
+        # run from a 2 is the 2 alone and a run from a lower card skips the 2
+        a0 = a1 = a2 = a3 = 0
     for k0 in range(a0 + 1):
         for k1 in range(a1 + 1):
             for k2 in range(a2 + 1):
@@ -169,7 +174,9 @@ def _search(ws, start, dead, used, cap, wild, rem2, depth):
             q = anchor + step * d
             if q < 1 or q > 12:
                 break
-            if ws[(s << 4) + q] > 0:
+            if is2:
+                break
+            if ws[(s << 4) + q] > 0 and not (q == 1 and ws[_W_P + _P_TWOS_WILD] == 1):
                 ws[_W_OFFS + 16 * depth + n] = d
                 n += 1
         for mask in range(di, 1 << n):  # an ace alone downwards repeats it upwards
