@@ -26,12 +26,17 @@ first) is either deadwood or belongs to a core containing it -- a set at its ran
 choice of copies per suit within the limits) or a run in its suit (every subset of the
 higher naturals of that suit within the longest run, aces also played high downwards from
 position 13).  Branches are cut when the dead naturals reach the best value found or when the
-wilds needed exceed those that could still exist.  In Wildcard each 2 is first offered as a
-wild (its "deadwood" branch: an unplaced wild costs the same 25) and otherwise played as a
-natural 2.  ``wild_deadwood_rate()`` measures the speed.
+wilds needed exceed those that could still exist.  In Wildcard each 2 is also offered as a
+wild (its "deadwood" branch: an unplaced wild costs the same 25).  Dominated cores are not
+tried: a one-natural set (the one-natural run needs the same wilds and, runs being never
+shorter than sets, as much room), an ace alone played high (the same as played low) and, in
+Wildcard, any core holding a natural 2 with other naturals (the 2 played wild in its place
+leaves the deadwood and the spare wilds the same).  ``wild_deadwood_rate()`` measures the speed.
 
 Kernels take plain arrays: ``counts`` int64[64] (index = card code, index 13 = jokers) and a
-parameter vector ``params`` int64[8] (``_P_*``).  Meld records are int64 rows
+parameter vector ``params`` int64[8] (``_P_*``); the recursive search works in one int64
+workspace (``_W_*``: counts, parameters, values, best, meld stacks), as every array argument
+of a recursive call costs time.  Meld records are int64 rows
 ``(kind, suit, anchor, naturals, wilds, direction)``: a set ``(0, -, rank, 2-bit copies per
 suit, wilds, 0)``; a run ``(1, suit, anchor position, bitmask of natural offsets from the
 anchor, wilds, +1|-1)`` (position 13 = ace high); a 2 played wild ``(2, -, code, 0, 0, 0)``.
