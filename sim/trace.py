@@ -50,6 +50,22 @@ def events(trace: np.ndarray) -> list[tuple[str, int, int, int]]:
     return [(EVENTS[int(k)], int(s), int(a), int(b)) for k, s, a, b in trace[1:1 + int(trace[0, 0])]]
 
 
+# one line per action: (kind) -> template over seat, card (card text of a), cards (of the mask a),
+# a, b, word (the hand word), outcome (the outcome name of a), by (", ended by seat ..." or "")
+LINES = {
+    "upcard": "upcard {card}",
+    "draw_stock": "seat {seat} draws {card} from the stock",
+    "take_pile": "seat {seat} takes {card} from the discard pile",
+    "pass": "seat {seat} passes the upcard",
+    "discard": "seat {seat} discards {card} ({word} {b})",
+    "knock": "seat {seat} knocks with {word} {a}",
+    "spread": "seat {seat} lays down {cards}",
+    "hit": "seat {seat} lays off {card}",
+    "drop": "seat {seat} drops with {word} {a}",
+    "end": "hand ends: {outcome}{by}",
+}
+
+
 def render(trace: np.ndarray, *, hand_word: str, outcomes: tuple[str, ...]) -> list[str]:
     """Readable lines: the deal, then one line per action, then the end."""
     lines, dealt = [], {}
@@ -61,24 +77,10 @@ def render(trace: np.ndarray, *, hand_word: str, outcomes: tuple[str, ...]) -> l
             lines += [f"seat {s} is dealt {cards_text(sorted(c, key=lambda x: (x >> 4, x & 15)))}"
                       for s, c in sorted(dealt.items())]
             dealt = {}
-        if kind == "upcard":
-            lines.append(f"upcard {card_text(a)}")
-        elif kind == "draw_stock":
-            lines.append(f"seat {seat} draws {card_text(a)} from the stock")
-        elif kind == "take_pile":
-            lines.append(f"seat {seat} takes {card_text(a)} from the discard pile")
-        elif kind == "pass":
-            lines.append(f"seat {seat} passes the upcard")
-        elif kind == "discard":
-            lines.append(f"seat {seat} discards {card_text(a)} ({hand_word} {b})")
-        elif kind == "knock":
-            lines.append(f"seat {seat} knocks with {hand_word} {a}")
-        elif kind == "spread":
-            lines.append(f"seat {seat} lays down {cards_text(from_mask(a))}")
-        elif kind == "hit":
-            lines.append(f"seat {seat} lays off {card_text(a)}")
-        elif kind == "drop":
-            lines.append(f"seat {seat} drops with {hand_word} {a}")
-        elif kind == "end":
-            lines.append(f"hand ends: {outcomes[a]}" + (f", ended by seat {seat}" if seat >= 0 else ""))
+        lines.append(LINES[kind].format(
+            seat=seat, a=a, b=b, word=hand_word,
+            card=card_text(a) if 0 <= a < 64 else "",
+            cards=cards_text(from_mask(a)) if kind == "spread" else "",
+            outcome=outcomes[a] if kind == "end" else "",
+            by=f", ended by seat {seat}" if seat >= 0 else ""))
     return lines
