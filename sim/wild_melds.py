@@ -231,7 +231,7 @@ def _search(ws, start, dead, used, cap, wild, rem2, depth):
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _min_deadwood_into(ws, best_stack):
-    """Exact minimum deadwood of the hand in ``ws[:64]`` (a workspace from ``_workspace``;
+    """Exact minimum deadwood of the hand in ``ws[:64]`` (a workspace from ``new_workspace``;
     index 13 = jokers; restored on return).  Fills ``best_stack`` int64[MAX_DEPTH, 6] with
     the meld records; returns (deadwood, n)."""
     jokers = ws[13]
@@ -254,8 +254,10 @@ def _min_deadwood_into(ws, best_stack):
 
 
 @njit(cache=False)
-def _workspace(P, vals):
-    """A kernel workspace int64[_W_SIZE] holding the rule set's parameters and values."""
+def new_workspace(P, vals):
+    """A kernel workspace int64[_W_SIZE] holding the rule set's parameters ``P``
+    (``Game.params``) and values (``Game.values``); the hand goes in ``ws[:64]`` (index 13 =
+    jokers).  Game kernels keep one per seat and update its counts as cards come and go."""
     ws = np.zeros(_W_SIZE, dtype=np.int64)
     ws[_W_P:_W_P + 8] = P
     ws[_W_VALS:_W_VALS + 64] = vals
@@ -263,9 +265,29 @@ def _workspace(P, vals):
 
 
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
+def ws_deadwood(ws):
+    """Exact minimum deadwood of the hand in ``ws[:64]`` (restored on return)."""
+    bs = np.empty((MAX_DEPTH, 6), dtype=np.int64)
+    return _min_deadwood_into(ws, bs)[0]
+
+
+@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
+def ws_discards(ws, out):
+    """``out`` int64[64]: the exact deadwood of the hand in ``ws[:64]`` less one copy of each
+    held code (-1 for codes not held); ``ws`` restored on return."""
+    bs = np.empty((MAX_DEPTH, 6), dtype=np.int64)
+    for c in range(64):
+        out[c] = -1
+        if ws[c] > 0:
+            ws[c] -= 1
+            out[c] = _min_deadwood_into(ws, bs)[0]
+            ws[c] += 1
+
+
+@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _min_deadwood(counts, P, vals, best_stack):
     """As ``_min_deadwood_into`` for one hand ``counts`` int64[64] (not modified)."""
-    ws = _workspace(P, vals)
+    ws = new_workspace(P, vals)
     ws[:64] = counts
     return _min_deadwood_into(ws, best_stack)
 
@@ -274,7 +296,7 @@ def _min_deadwood(counts, P, vals, best_stack):
 def _deadwood_many(counts, P, vals, out):
     """Batch: ``counts`` uint8[n, 64] -> ``out`` int64[n] minimum deadwood."""
     bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    ws = _workspace(P, vals)
+    ws = new_workspace(P, vals)
     for i in range(counts.shape[0]):
         for c in range(64):
             ws[c] = counts[i, c]
@@ -284,15 +306,9 @@ def _deadwood_many(counts, P, vals, out):
 @njit(cache=False)  # recursive kernels crash when loaded from numba's cache
 def _discards(counts, P, vals, out):
     """``out`` int64[64]: deadwood of the hand less one copy of each held code (else -1)."""
-    bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    ws = _workspace(P, vals)
+    ws = new_workspace(P, vals)
     ws[:64] = counts
-    for c in range(64):
-        out[c] = -1
-        if counts[c] > 0:
-            ws[c] -= 1
-            out[c] = _min_deadwood_into(ws, bs)[0]
-            ws[c] += 1
+    ws_discards(ws, out)
 
 
 # ----------------------------------------------------------------------------------------
