@@ -70,7 +70,7 @@ class Job:
 
 
 class SimJob(Job):
-    """One spec: rows per chunk (stored as .npz with ``--out``) aggregated to an Accumulator."""
+    """One spec: rows per chunk (stored as Parquet with ``--out``) aggregated to an Accumulator."""
 
     def __init__(self, spec: RunSpec):
         self.spec = spec
@@ -84,7 +84,10 @@ class SimJob(Job):
     def compute(self, a, b, out_dir):
         rows = run_chunk(self.spec, a, b)
         if out_dir is not None:
-            store.write_rows(out_dir, a, b, rows)
+            sp = self.spec
+            store.write_rows(out_dir, a, b, rows, sp.columns, sp.n_seats, self.unit,
+                             outcomes=sp.variant.outcomes if sp.mode == "hands" else None,
+                             metadata={"identity": self.identity()})
         return accumulate(self.spec, rows).to_dict()
 
     def warm_up(self):
@@ -92,7 +95,8 @@ class SimJob(Job):
 
     def meta(self):
         return {"columns": list(self.spec.columns), "outcomes": list(self.spec.variant.outcomes),
-                "score_unit": self.spec.variant.score_unit, "players": self.spec.n_seats}
+                "score_unit": self.spec.variant.score_unit, "players": self.spec.n_seats,
+                "unit": self.unit, "rows": "rows/*.parquet"}
 
     @staticmethod
     def merge(total, part):

@@ -4,7 +4,10 @@ Layout::
 
     DIR/spec.json             what the results depend on (+ its key), written first
     DIR/chunks/A-B.json       the partial aggregate of units A..B-1 (exact integers)
-    DIR/chunks/A-B.npz        single runs: the outcome rows of units A..B-1 (int64)
+    DIR/rows/A-B.parquet      single runs: the outcome rows of units A..B-1, one row per
+                              (unit, seat): ``hand`` (or ``game``), ``seat``, the unit's own
+                              columns and the seat's (``score``, ``deadwood``, ...); the run's
+                              metadata is in the Parquet schema (key ``rummylab``) too
     DIR/meta.json             written only when the run completes: spec, n, the total,
                               columns, timings, package versions, git describe
     DIR/<name>.json           a study's own result (:func:`write_study`), e.g. odds.json,
@@ -13,6 +16,13 @@ Layout::
 A folder holding a different spec is refused, so no result is ever overwritten; files are
 written atomically (temp file + rename), so a crash leaves only whole chunks.  A folder is
 created only inside an existing one: a mistyped --out parent is refused, not created.
+
+The rows are plain Parquet, so pandas, DuckDB or polars read a run without rummylab::
+
+    duckdb -c "select seat, avg(score) from 'runs/x/rows/*.parquet' group by seat"
+
+Runs stored before the Parquet layout (``chunks/A-B.npz``, int64 rows of the wide hand
+columns) stay readable.
 """
 
 from __future__ import annotations
@@ -23,7 +33,6 @@ if TYPE_CHECKING:  # pandas is imported only where a DataFrame is built
     import pandas as pd
 
 import hashlib
-import io
 import json
 import os
 import tempfile
@@ -71,15 +80,67 @@ def _chunk(out_dir, a: int, b: int, ext: str) -> Path:
     return Path(out_dir) / "chunks" / f"{a:012d}-{b:012d}.{ext}"
 
 
-def write_rows(out_dir, a: int, b: int, rows: np.ndarray) -> None:
-    buf = io.BytesIO()
-    np.savez_compressed(buf, rows=rows)
-    _atomic_write(_chunk(out_dir, a, b, "npz"), buf.getvalue())
+def _rows_path(out_dir, a: int, b: int) -> Path:
+    return Path(out_dir) / "rows" / f"{a:012d}-{b:012d}.parquet"
 
 
-def read_rows(out_dir, a: int, b: int) -> np.ndarray:
-    with np.load(_chunk(out_dir, a, b, "npz")) as z:
-        return z["rows"]
+def seat_columns(columns, n_seats: int) -> list[str]:
+    """The per-seat column stems of wide rows: ``score`` when ``score0 .. score{n-1}`` are all
+    columns (in any game), in order of first appearance."""
+    names = set(columns)
+    stems = []
+    for c in columns:
+        stem = c.rstrip("0123456789")
+        if (stem != c and stem not in stems and not stem.endswith("_")
+                and all(f"{stem}{s}" in names for s in range(n_seats))):
+            stems.append(stem)
+    return stems
+
+
+def write_rows(out_dir, a: int, b: int, rows: np.ndarray, columns, n_seats: int, unit: str = "hand",
+               outcomes=None, metadata: dict | None = None) -> None:
+    """Write wide int64 rows of units ``a..b-1`` (``columns``) as one Parquet file of seat rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    columns = list(columns)
+    stems = seat_columns(columns, n_seats)
+    per_seat = {f"{st}{s}" for st in stems for s in range(n_seats)}
+    k = rows.shape[0]
+    data = {unit: np.repeat(np.arange(a, a + k, dtype=np.int64), n_seats),
+            "seat": np.tile(np.arange(n_seats, dtype=np.int64), k)}
+    for i, c in enumerate(columns):
+        if c not in per_seat:
+            data[c] = np.repeat(rows[:, i], n_seats)
+            if c == "outcome" and outcomes is not None:
+                data["outcome_name"] = pa.DictionaryArray.from_arrays(
+                    pa.array(data[c].astype(np.int32)), pa.array(list(outcomes)))
+    for st in stems:
+        data[st] = np.ascontiguousarray(rows[:, [columns.index(f"{st}{s}") for s in range(n_seats)]]).ravel()
+    table = pa.table(data)
+    meta = {"columns": columns, "players": n_seats, "unit": unit, "first": a, "stop": b, **(metadata or {})}
+    table = table.replace_schema_metadata({"rummylab": json.dumps(meta, default=str)})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    _atomic_write(_rows_path(out_dir, a, b), sink.getvalue().to_pybytes())
+
+
+def read_rows(out_dir, a: int, b: int, columns, n_seats: int, unit: str = "hand") -> np.ndarray:
+    """The wide int64 rows of units ``a..b-1`` (Parquet, or a run stored before it as .npz)."""
+    old = _chunk(out_dir, a, b, "npz")
+    if not _rows_path(out_dir, a, b).exists() and old.exists():
+        with np.load(old) as z:
+            return z["rows"]
+    import pyarrow.parquet as pq
+    t = pq.read_table(_rows_path(out_dir, a, b))
+    stems = seat_columns(columns, n_seats)
+    out = np.empty((t.num_rows // n_seats, len(columns)), dtype=np.int64)
+    for i, c in enumerate(columns):
+        stem = c.rstrip("0123456789")
+        if stem in stems and stem != c:
+            out[:, i] = t.column(stem).to_numpy()[int(c[len(stem):])::n_seats]
+        else:
+            out[:, i] = t.column(c).to_numpy()[::n_seats]
+    return out
 
 
 def write_partial(out_dir, a: int, b: int, part: dict) -> None:
@@ -162,8 +223,9 @@ def load_run(run_dir) -> tuple[dict, "pd.DataFrame"]:
     if "columns" not in meta:
         raise StoreError(f"{run_dir} is a study, not a single run with outcome rows")
     n, size = meta["n"], meta["chunk"]
+    cols, seats, unit = meta["columns"], meta.get("players", 1), meta.get("unit", "hand")
     try:
-        frames = [read_rows(run_dir, a, min(a + size, n)) for a in range(0, n, size)]
+        frames = [read_rows(run_dir, a, min(a + size, n), cols, seats, unit) for a in range(0, n, size)]
     except FileNotFoundError as e:
         raise StoreError(f"{run_dir}: a chunk file is missing ({e.filename})") from None
     rows = np.concatenate(frames) if frames else np.zeros((0, len(meta["columns"])), dtype=np.int64)
