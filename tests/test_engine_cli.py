@@ -245,3 +245,16 @@ def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, ca
     for name in ("gin-knock", "tonk-knock", "knock-rummy-knock", "knock-rummy-rules", "gin-equilibrium",
                  "tonk-equilibrium", "gin-seats", "gin-seats-no-upcard-offer", "tonk-odds"):
         assert (tmp_path / "runs" / "demo" / name).is_dir() and name in html
+    # every page the demo wrote opens in a real browser: images decode, tables hold data, no
+    # console errors, a screenshot is taken (skipped without Chromium unless CI requires it)
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "scripts" / "check_report.py"
+    mod = importlib.util.spec_from_file_location("check_report", path)
+    checker = importlib.util.module_from_spec(mod)
+    mod.loader.exec_module(checker)
+    if checker.find_browser() is None and not checker.browser_required():
+        return
+    for page in checker.pages([str(tmp_path / "reports")]):
+        ok, msg = checker.check_html(page)
+        assert ok, msg

@@ -231,16 +231,19 @@ def test_cli_subcommand_writes_html_and_pngs(tmp_path, runs, capsys):
 
 def test_report_loads_in_headless_chromium(rendered, tmp_path):
     checker = _load_checker()
-    if checker.find_browser() is None:
+    if checker.find_browser() is None and not checker.browser_required():
         pytest.skip("no Chromium installed (apt-get install chromium): browser check skipped")
-    ok, msg = checker.check_html(rendered["html"])
+    shot = tmp_path / "shot.png"
+    ok, msg = checker.check_html(rendered["html"], str(shot))
     assert ok, msg
-    assert "OK" in msg and f"{len(rendered['pngs'])} image(s) decoded" in msg
-    broken = tmp_path / "broken.html"   # the checker must catch a broken image and a JS error
+    assert "OK" in msg and f"{len(rendered['pngs'])} image(s) decoded" in msg and "screenshot taken" in msg
+    assert shot.read_bytes().startswith(PNG_MAGIC)
+    broken = tmp_path / "broken.html"   # the checker must catch a broken image, a JS error, an empty table
     broken.write_text("<!DOCTYPE html><html><head><title>B</title></head><body>"
-                      "<img src=\"data:image/png;base64,AAAA\" alt=\"x\"><script>nope();</script></body></html>")
+                      "<img src=\"data:image/png;base64,AAAA\" alt=\"x\"><script>nope();</script>"
+                      "<table><caption>nothing</caption><tr><th>h</th></tr></table></body></html>")
     ok, msg = checker.check_html(broken)
-    assert not ok and "did not decode" in msg and "nope" in msg
+    assert not ok and "did not decode" in msg and "nope" in msg and "1 empty table(s): ['nothing']" in msg
 
 
 def test_checker_skips_cleanly_without_a_browser(monkeypatch, tmp_path, capsys):
@@ -248,9 +251,14 @@ def test_checker_skips_cleanly_without_a_browser(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(checker, "find_browser", lambda: None)
     page = tmp_path / "p.html"
     page.write_text("<!DOCTYPE html><html><head><title>P</title></head><body></body></html>")
+    monkeypatch.delenv(checker.REQUIRE_ENV, raising=False)
     assert checker.check_html(page) == (True, checker.SKIP)
     assert checker.main([str(page)]) == 0
     assert capsys.readouterr().out.startswith("SKIP: no Chromium installed (apt-get install chromium)")
+    monkeypatch.setenv(checker.REQUIRE_ENV, "1")     # CI: a missing browser fails the check
+    ok, msg = checker.check_html(page)
+    assert not ok and "no Chromium installed" in msg
+    assert checker.main([str(tmp_path)]) == 1
 
 
 def test_every_registered_section_kind_renders(rendered):
