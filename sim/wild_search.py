@@ -28,10 +28,11 @@ _W_FR = _W_OFFS + 16 * MAX_DEPTH
 # search frame fields: node (card, dead, used, cap, wild, rem2, depth), phase, move applied,
 # run offsets and mask, set counters k and limits a per suit
 (_F_C, _F_DEAD, _F_USED, _F_CAP, _F_WILD, _F_REM2, _F_DEPTH, _F_PHASE, _F_APPLIED, _F_N, _F_MASK,
- _F_K, _F_A) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15)
-_F_SIZE = 19
+ _F_K, _F_A, _F_I) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 19)
+_F_SIZE = 20
 _W_PLACED = _W_FR + _F_SIZE * MAX_DEPTH
-_W_SIZE = _W_PLACED + 128
+_W_CODES = _W_PLACED + 128  # the count and the list of the natural codes held, ascending
+_W_SIZE = _W_CODES + 65
 
 
 
@@ -54,10 +55,11 @@ def _meld_back(hand, ws, rec, sign):
 
 
 @njit(cache=True)
-def _run_offsets(ws, f, o, c, down, run_max, twos):
+def _run_offsets(ws, f, o, c, down, run_max, twos, avail):
     """Frame ``f``: the offsets (into ``ws[o:]``) of the naturals a run from ``c`` may take,
     upwards or (an ace played high) downwards from position 13; a Wildcard 2 takes none and
-    is skipped (it plays wild instead)."""
+    is skipped (it plays wild instead).  Only as far as ``avail`` wilds can reach: the run
+    up to the i-th offset needs at least ``offset - i - 1`` of them, growing with i."""
     s, r = c >> 4, c & 15
     step = -1 if down else 1
     anchor = 13 if down else r
@@ -65,19 +67,20 @@ def _run_offsets(ws, f, o, c, down, run_max, twos):
     if not (twos and r == 1):
         for d in range(1, run_max):
             q = anchor + step * d
-            if q < 1 or q > 12:
+            if q < 1 or q > 12 or d - n - 1 > avail:
                 break
             if ws[(s << 4) + q] > 0 and not (twos and q == 1):
                 ws[o + n] = d
                 n += 1
     ws[f + _F_N] = n
-    ws[f + _F_MASK] = 0 if down else -1  # an ace alone downwards repeats it upwards
+    ws[f + _F_MASK] = 1 << n  # masks count down: the longest runs first
 
 
 @njit(cache=True)
-def _push(ws, f, c, dead, used, cap, wild, rem2, depth):
+def _push(ws, f, i, dead, used, cap, wild, rem2, depth):
+    """A child frame after ``f`` whose first card is sought from the ``i``-th code held."""
     g = f + _F_SIZE
-    ws[g + _F_C] = c
+    ws[g + _F_I] = i
     ws[g + _F_DEAD] = dead
     ws[g + _F_USED] = used
     ws[g + _F_CAP] = cap
@@ -117,6 +120,7 @@ def _search(ws, wild0, rem20):
     ace_high = ws[_W_P + _P_ACE_HIGH] == 1
     twos = ws[_W_P + _P_TWOS_WILD] == 1
     stop = ws[_W_STOP]
+    n_codes = ws[_W_CODES]
     _push(ws, _W_FR - _F_SIZE, 0, 0, 0, 0, wild0, rem20, 0)
     top = 0
     enter = True
@@ -133,13 +137,15 @@ def _search(ws, wild0, rem20):
             if dead >= ws[_W_BEST]:
                 top -= 1
                 continue
-            c = ws[f + _F_C]
-            while c < 64 and ws[c] == 0:
-                c += 1
-            if c == 64:
+            i = ws[f + _F_I]
+            while i < n_codes and ws[ws[_W_CODES + 1 + i]] == 0:
+                i += 1
+            if i == n_codes:
                 _leaf(ws, dead, used, cap, wild, depth, wv)
                 top -= 1
                 continue
+            c = ws[_W_CODES + 1 + i]
+            ws[f + _F_I] = i
             ws[f + _F_C] = c
             ws[f + _F_APPLIED] = 0
             r = c & 15
@@ -153,7 +159,7 @@ def _search(ws, wild0, rem20):
                 ws[f + _F_PHASE] = 0
             else:
                 ws[f + _F_PHASE] = 1
-                _run_offsets(ws, f, _W_OFFS + 16 * top, c, False, run_max, twos)
+                _run_offsets(ws, f, _W_OFFS + 16 * top, c, False, run_max, twos, wild + rem2 - used)
         else:
             applied = ws[f + _F_APPLIED]
             if applied == 3:
@@ -206,7 +212,7 @@ def _search(ws, wild0, rem20):
                 ws[rec + 4] = m
                 ws[rec + 5] = 0
                 ws[f + _F_APPLIED] = 1
-                _push(ws, f, c, dead, used + m, cap + set_max - k - m, wild, rem2, depth + 1)
+                _push(ws, f, ws[f + _F_I], dead, used + m, cap + set_max - k - m, wild, rem2, depth + 1)
                 top += 1
                 enter = True
                 break
@@ -214,18 +220,18 @@ def _search(ws, wild0, rem20):
                 continue
             phase = 1
             ws[f + _F_PHASE] = 1
-            _run_offsets(ws, f, _W_OFFS + 16 * top, c, False, run_max, twos)
+            _run_offsets(ws, f, _W_OFFS + 16 * top, c, False, run_max, twos, wild + rem2 - used)
         if phase <= 2:
             # runs in suit s through c: upwards from position r; an ace also downwards from 13
             o = _W_OFFS + 16 * top
             while True:
                 n = ws[f + _F_N]
-                mask = ws[f + _F_MASK] + 1
-                if mask >= (1 << n):
+                mask = ws[f + _F_MASK] - 1
+                if mask < phase - 1:  # an ace alone downwards repeats it upwards
                     if phase == 1 and r == 0 and ace_high:
                         phase = 2
                         ws[f + _F_PHASE] = 2
-                        _run_offsets(ws, f, o, c, True, run_max, twos)
+                        _run_offsets(ws, f, o, c, True, run_max, twos, wild + rem2 - used)
                         continue
                     break
                 ws[f + _F_MASK] = mask
@@ -256,7 +262,7 @@ def _search(ws, wild0, rem20):
                 ws[rec + 4] = m
                 ws[rec + 5] = step
                 ws[f + _F_APPLIED] = 2
-                _push(ws, f, c, dead, used + m, cap + run_max - (span if span > 3 else 3), wild,
+                _push(ws, f, ws[f + _F_I], dead, used + m, cap + run_max - (span if span > 3 else 3), wild,
                       rem2 - n2, depth + 1)
                 top += 1
                 enter = True
@@ -274,14 +280,14 @@ def _search(ws, wild0, rem20):
                 ws[rec + 1] = 0
                 ws[rec + 2] = c
                 ws[f + _F_APPLIED] = 3
-                _push(ws, f, c, dead, used, cap, wild + 1, rem2 - 1, depth + 1)
+                _push(ws, f, ws[f + _F_I], dead, used, cap, wild + 1, rem2 - 1, depth + 1)
                 top += 1
                 enter = True
                 continue
             if dead + ws[_W_VALS + c] < ws[_W_BEST]:
                 ws[c] -= 1
                 ws[f + _F_APPLIED] = 3
-                _push(ws, f, c, dead + ws[_W_VALS + c], used, cap, wild, rem2, depth)
+                _push(ws, f, ws[f + _F_I], dead + ws[_W_VALS + c], used, cap, wild, rem2, depth)
                 top += 1
                 enter = True
                 continue
@@ -298,10 +304,15 @@ def _ws_search(ws, stop):
     total = jokers * ws[_W_VALS + 13]
     rem2 = 0
     twos = ws[_W_P + _P_TWOS_WILD] == 1
+    n = 0
     for c in range(64):
-        total += ws[c] * ws[_W_VALS + c]
-        if twos and (c & 15) == 1:
-            rem2 += ws[c]
+        if ws[c] > 0:
+            total += ws[c] * ws[_W_VALS + c]
+            if twos and (c & 15) == 1:
+                rem2 += ws[c]
+            n += 1
+            ws[_W_CODES + n] = c
+    ws[_W_CODES] = n
     ws[_W_BEST] = total + 1
     ws[_W_BEST + 1] = 0
     ws[_W_BEST + 2] = 0
