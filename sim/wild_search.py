@@ -32,7 +32,14 @@ _W_FR = _W_OFFS + 16 * MAX_DEPTH
 _F_SIZE = 20
 _W_PLACED = _W_FR + _F_SIZE * MAX_DEPTH
 _W_CODES = _W_PLACED + 128  # the count and the list of the natural codes held, ascending
-_W_SIZE = _W_CODES + 65
+# the discard search: mode, copies left out per code, targets (count, codes), their answers
+# and lower bounds
+_W_MODE = _W_CODES + 65
+_W_OUT = _W_MODE + 1
+_W_TGT = _W_OUT + 64
+_W_TOUT = _W_TGT + 65
+_W_TLB = _W_TOUT + 64
+_W_SIZE = _W_TLB + 64
 
 
 
@@ -107,12 +114,55 @@ def _leaf(ws, dead, used, cap, wild, depth, wv):
 
 
 @njit(cache=True)
+def _discard_leaf(ws, dead, used, cap, wild, wv, twos):
+    """Discard mode leaf: the collection of cores is an arrangement of the hand less a
+    target card left out here (a natural counted in ``dead``, a joker or a 2 played wild
+    while the cores need one wild fewer); keep the best per target."""
+    for i in range(ws[_W_TGT]):
+        x = ws[_W_TGT + 1 + i]
+        if x == 13 or (twos and (x & 15) == 1):
+            if used > wild - 1 or (x != 13 and ws[_W_OUT + x] == 0):
+                continue
+            free = wild - 1 - used - cap
+            d = dead
+        else:
+            if used > wild or ws[_W_OUT + x] == 0:
+                continue
+            free = wild - used - cap
+            d = dead - ws[_W_VALS + x]
+        if free > 0:
+            d += wv * free
+        if d < ws[_W_TOUT + i]:
+            ws[_W_TOUT + i] = d
+
+
+@njit(cache=True)
+def _discard_cut(ws, dead, twos):
+    """Discard mode: no leaf below a node with deadwood ``dead`` improves any target not yet
+    at its lower bound (a natural left out here can save its value; other targets none)."""
+    for i in range(ws[_W_TGT]):
+        if ws[_W_TOUT + i] <= ws[_W_TLB + i]:
+            continue
+        x = ws[_W_TGT + 1 + i]
+        lb = dead
+        if x != 13 and not (twos and (x & 15) == 1):
+            if ws[_W_OUT + x] > 0:
+                lb = dead - ws[_W_VALS + x]
+            elif ws[x] == 0:
+                continue  # every copy is in a core here
+        if lb < ws[_W_TOUT + i]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _search(ws, wild0, rem20):
     """Depth-first search over meld cores (module docstring) with an explicit stack of
     frames in ``ws`` (``_F_*``: the node, its phase -- sets, runs up, runs down (an ace
     high), the card left out -- and the counters of the phase); each frame undoes its move
     when its child returns, so the hand in ``ws[:64]`` is restored at the end.  Stops once
-    best <= ``ws[_W_STOP]``."""
+    best <= ``ws[_W_STOP]``.  In discard mode (``ws[_W_MODE] == 1``) it scores every leaf
+    for each target discard instead (``_discard_leaf``, ``_discard_cut``)."""
     wv = ws[_W_P + _P_WILD_VALUE]
     lim = ws[_W_P + _P_SUIT_LIMIT]
     set_max = ws[_W_P + _P_SET_MAX]
@@ -121,6 +171,7 @@ def _search(ws, wild0, rem20):
     twos = ws[_W_P + _P_TWOS_WILD] == 1
     stop = ws[_W_STOP]
     n_codes = ws[_W_CODES]
+    discard = ws[_W_MODE] == 1
     _push(ws, _W_FR - _F_SIZE, 0, 0, 0, 0, wild0, rem20, 0)
     top = 0
     enter = True
@@ -134,14 +185,17 @@ def _search(ws, wild0, rem20):
         depth = ws[f + _F_DEPTH]
         if enter:
             enter = False
-            if dead >= ws[_W_BEST]:
+            if _discard_cut(ws, dead, twos) if discard else dead >= ws[_W_BEST]:
                 top -= 1
                 continue
             i = ws[f + _F_I]
             while i < n_codes and ws[ws[_W_CODES + 1 + i]] == 0:
                 i += 1
             if i == n_codes:
-                _leaf(ws, dead, used, cap, wild, depth, wv)
+                if discard:
+                    _discard_leaf(ws, dead, used, cap, wild, wv, twos)
+                else:
+                    _leaf(ws, dead, used, cap, wild, depth, wv)
                 top -= 1
                 continue
             c = ws[_W_CODES + 1 + i]
@@ -164,10 +218,12 @@ def _search(ws, wild0, rem20):
             applied = ws[f + _F_APPLIED]
             if applied == 3:
                 ws[ws[f + _F_C]] += 1
+                ws[_W_OUT + ws[f + _F_C]] -= 1
             elif applied:
                 _meld_back(ws, ws, _W_STACK + 6 * depth, 1)
             ws[f + _F_APPLIED] = 0
-            if dead >= ws[_W_BEST] or ws[_W_BEST] <= stop:
+            if (_discard_cut(ws, dead, twos) if discard
+                    else dead >= ws[_W_BEST] or ws[_W_BEST] <= stop):
                 top -= 1
                 continue
         c = ws[f + _F_C]
@@ -276,6 +332,7 @@ def _search(ws, wild0, rem20):
             ws[f + _F_PHASE] = 4
             if is2:
                 ws[c] -= 1
+                ws[_W_OUT + c] += 1
                 ws[rec] = 2
                 ws[rec + 1] = 0
                 ws[rec + 2] = c
@@ -284,8 +341,9 @@ def _search(ws, wild0, rem20):
                 top += 1
                 enter = True
                 continue
-            if dead + ws[_W_VALS + c] < ws[_W_BEST]:
+            if discard or dead + ws[_W_VALS + c] < ws[_W_BEST]:
                 ws[c] -= 1
+                ws[_W_OUT + c] += 1
                 ws[f + _F_APPLIED] = 3
                 _push(ws, f, ws[f + _F_I], dead + ws[_W_VALS + c], used, cap, wild, rem2, depth)
                 top += 1
@@ -353,37 +411,130 @@ def ws_deadwood(ws):
 
 
 @njit(cache=True)
+def _core_terms(ws, rec, set_max, run_max):
+    """(value of the naturals, wilds needed, room left) of the core record ``ws[rec:]``."""
+    kind, s, a, b, m = ws[rec], ws[rec + 1], ws[rec + 2], ws[rec + 3], ws[rec + 4]
+    value = 0
+    k = 0
+    span = 0
+    if kind == 0:
+        for t in range(4):
+            value += ((b >> (2 * t)) & 3) * ws[_W_VALS + (t << 4) + a]
+            k += (b >> (2 * t)) & 3
+        return value, m, set_max - k - m
+    d = 0
+    while b:
+        if b & 1:
+            p = a + ws[rec + 5] * d
+            value += ws[_W_VALS + (s << 4) + (p if p < 13 else 0)]
+            span = d + 1
+        b >>= 1
+        d += 1
+    return value, m, run_max - (span if span > 3 else 3)
+
+
+@njit(cache=True)
+def _cost(dead, used, cap, wild, wv):
+    """Deadwood of an arrangement: dead naturals plus the wilds left unplaced (or 1 << 40
+    if its cores need more wilds than there are)."""
+    if used > wild:
+        return 1 << 40
+    free = wild - used - cap
+    return dead + (wv * free if free > 0 else 0)
+
+
+@njit(cache=True)
+def _core_holds(ws, rec, x):
+    """The core record ``ws[rec:]`` holds the natural card ``x``."""
+    kind, s, a, b = ws[rec], ws[rec + 1], ws[rec + 2], ws[rec + 3]
+    if kind == 0:
+        return (x & 15) == a and ((b >> (2 * (x >> 4))) & 3) > 0
+    if kind != 1 or (x >> 4) != s:
+        return False
+    d = 0
+    while b:
+        if b & 1:
+            p = a + ws[rec + 5] * d
+            if (p if p < 13 else 0) == (x & 15):
+                return True
+        b >>= 1
+        d += 1
+    return False
+
+
+@njit(cache=True)
+def _drop_bound(ws, x, dead, used, cap, wild, wv):
+    """Upper bound of the deadwood of the best arrangement less card ``x``: that
+    arrangement with ``x`` left out and, if ``x`` sits in a core (a wild: if the cores need
+    every wild), that core given up (its other naturals dead, its wilds free)."""
+    set_max = ws[_W_P + _P_SET_MAX]
+    run_max = ws[_W_P + _P_RUN_MAX]
+    is_wild = x == 13 or (ws[_W_P + _P_TWOS_WILD] == 1 and (x & 15) == 1 and ws[_W_PLACED + 64 + x] > 0)
+    v = ws[_W_VALS + x]
+    best = _cost(dead, used, cap, wild - 1, wv) if is_wild else 1 << 40
+    for i in range(ws[_W_BEST + 1]):
+        rec = _W_BSTACK + 6 * i
+        if ws[rec] == 2:
+            continue
+        value, m, room = _core_terms(ws, rec, set_max, run_max)
+        if is_wild:
+            if m > 0:
+                best = min(best, _cost(dead + value, used - m, cap - room, wild - 1, wv))
+            continue
+        if _core_holds(ws, rec, x):
+            best = min(best, _cost(dead + value - v, used - m, cap - room, wild, wv))
+    return best
+
+
+@njit(cache=True)
 def ws_discards(ws, out):
     """``out`` int64[64]: the exact deadwood of the hand in ``ws[:64]`` less one copy of each
-    held code (-1 for codes not held); ``ws`` restored on return.  One search of the whole
-    hand; a card left out of its best arrangement (a natural, or a wild while one lies
-    unplaced) is worth that deadwood less its value, the lower bound of every discard; only
-    the others are searched, each stopping as soon as it reaches that bound."""
+    held code (-1 for codes not held); ``ws`` restored on return.  A search of the whole hand
+    gives its deadwood ``d0``; a card left out of that best arrangement (a natural, or a wild
+    while one lies unplaced) is worth ``d0`` less its value, the lower bound of every discard.
+    The others are the targets of one more search of the whole hand in discard mode: each
+    leaf is an arrangement of the hand less every target it leaves out."""
     d0 = _ws_search(ws, -1)
+    wv = ws[_W_P + _P_WILD_VALUE]
     spare = ws[_W_BEST + 2]
     placed = ws[_W_PLACED:_W_PLACED + 128]  # copies in cores; [64 + code]: 2s played wild
     placed[:] = 0
+    wild = ws[13]
+    used = 0
+    cap = 0
     for i in range(ws[_W_BEST + 1]):
         rec = _W_BSTACK + 6 * i
         if ws[rec] == 2:
             placed[64 + ws[rec + 2]] += 1
+            wild += 1
         else:
             _meld_back(placed, ws, rec, 1)
+            _, m, room = _core_terms(ws, rec, ws[_W_P + _P_SET_MAX], ws[_W_P + _P_RUN_MAX])
+            used += m
+            cap += room
+    n = 0
     for x in range(64):
         out[x] = -1
         if ws[x] == 0:
             continue
         v = ws[_W_VALS + x]
+        out[x] = d0 - v
         if x == 13 or placed[64 + x] > 0:
             if spare > 0:
-                out[x] = d0 - v
                 continue
         elif ws[x] > placed[x]:
-            out[x] = d0 - v
             continue
-        ws[x] -= 1
-        out[x] = _ws_search(ws, d0 - v)
-        ws[x] += 1
+        ws[_W_TGT + 1 + n] = x
+        ws[_W_TOUT + n] = _drop_bound(ws, x, d0 - wv * spare, used, cap, wild, wv)
+        ws[_W_TLB + n] = d0 - v
+        n += 1
+    if n > 0:
+        ws[_W_TGT] = n
+        ws[_W_MODE] = 1
+        _ws_search(ws, -1)
+        ws[_W_MODE] = 0
+        for i in range(n):
+            out[ws[_W_TGT + 1 + i]] = ws[_W_TOUT + i]
 
 
 @njit(cache=True)
