@@ -39,7 +39,9 @@ _W_OUT = _W_MODE + 1
 _W_TGT = _W_OUT + 64
 _W_TOUT = _W_TGT + 65
 _W_TLB = _W_TOUT + 64
-_W_SIZE = _W_TLB + 64
+_W_ASIDE = _W_TLB + 64  # cards set aside as deadwood: (code, count) pairs
+_W_BITS = _W_ASIDE + 128
+_W_SIZE = _W_BITS + 4
 
 
 
@@ -156,7 +158,7 @@ def _discard_cut(ws, dead, twos):
 
 
 @njit(cache=True)
-def _search(ws, wild0, rem20):
+def _search(ws, wild0, rem20, dead0):
     """Depth-first search over meld cores (module docstring) with an explicit stack of
     frames in ``ws`` (``_F_*``: the node, its phase -- sets, runs up, runs down (an ace
     high), the card left out -- and the counters of the phase); each frame undoes its move
@@ -172,7 +174,7 @@ def _search(ws, wild0, rem20):
     stop = ws[_W_STOP]
     n_codes = ws[_W_CODES]
     discard = ws[_W_MODE] == 1
-    _push(ws, _W_FR - _F_SIZE, 0, 0, 0, 0, wild0, rem20, 0)
+    _push(ws, _W_FR - _F_SIZE, 0, dead0, 0, 0, wild0, rem20, 0)
     top = 0
     enter = True
     while top >= 0:
@@ -353,29 +355,81 @@ def _search(ws, wild0, rem20):
 
 
 @njit(cache=True)
+def _meldable(ws, x, wilds, bits):
+    """Card ``x`` can be in some core of the hand with at most ``wilds`` (<= 1) wilds: a set
+    needs three cards at its rank, a run a window of three positions around it holding
+    ``3 - wilds`` naturals (``bits``: positions held per suit, an ace at 0 and 13)."""
+    r, s = x & 15, x >> 4
+    lim = ws[_W_P + _P_SUIT_LIMIT]
+    n = wilds
+    for t in range(4):
+        n += min(ws[(t << 4) + r], lim)
+    if n >= 3:
+        return True
+    b = bits[s]
+    b1 = b >> 1
+    b2 = b >> 2
+    starts = b & b1 & b2 if wilds == 0 else (b & b1) | (b & b2) | (b1 & b2)
+    top = 13 if ws[_W_P + _P_ACE_HIGH] == 1 else 12
+    starts &= (1 << (top - 1)) - 1  # windows inside positions 0..top
+    near = (7 << r) >> 2  # windows starting at r-2, r-1, r
+    if r == 0:
+        near = 1 | (1 << 11)
+    return (starts & near) != 0
+
+
+@njit(cache=True)
 def _ws_search(ws, stop):
     """Minimum deadwood of the hand in ``ws[:64]`` (restored), searching until best <= stop;
     the best meld records are left in ``ws[_W_BSTACK:]`` (``ws[_W_BEST + 1]`` of them) and
-    the wilds it leaves unplaced in ``ws[_W_BEST + 2]``."""
+    the wilds it leaves unplaced in ``ws[_W_BEST + 2]``.  With at most one wild, the cards
+    that no core can hold are set aside as deadwood before the search."""
     jokers = ws[13]
     ws[13] = 0
     total = jokers * ws[_W_VALS + 13]
     rem2 = 0
     twos = ws[_W_P + _P_TWOS_WILD] == 1
     n = 0
+    bits = ws[_W_BITS:_W_BITS + 4]  # positions held per suit (0 and 13: the ace)
+    bits[:] = 0
     for c in range(64):
         if ws[c] > 0:
             total += ws[c] * ws[_W_VALS + c]
             if twos and (c & 15) == 1:
                 rem2 += ws[c]
+            else:
+                bits[c >> 4] |= 1 << (c & 15)
             n += 1
             ws[_W_CODES + n] = c
+    if ws[_W_P + _P_ACE_HIGH] == 1:
+        for t in range(4):
+            bits[t] |= (bits[t] & 1) << 13
+    n_aside = 0
+    dead0 = 0
+    if jokers + rem2 <= 1:
+        m = 0
+        for i in range(1, n + 1):
+            c = ws[_W_CODES + i]
+            if not (twos and (c & 15) == 1) and not _meldable(ws, c, jokers + rem2, bits):
+                ws[_W_ASIDE + 2 * n_aside] = c
+                n_aside += 1
+            else:
+                m += 1
+                ws[_W_CODES + m] = c
+        n = m
+        for j in range(n_aside):
+            c = ws[_W_ASIDE + 2 * j]
+            ws[_W_ASIDE + 2 * j + 1] = ws[c]
+            dead0 += ws[c] * ws[_W_VALS + c]
+            ws[c] = 0
     ws[_W_CODES] = n
     ws[_W_BEST] = total + 1
     ws[_W_BEST + 1] = 0
     ws[_W_BEST + 2] = 0
     ws[_W_STOP] = stop
-    _search(ws, jokers, rem2)
+    _search(ws, jokers, rem2, dead0)
+    for j in range(n_aside):
+        ws[ws[_W_ASIDE + 2 * j]] = ws[_W_ASIDE + 2 * j + 1]
     ws[13] = jokers
     return ws[_W_BEST]
 
