@@ -31,11 +31,29 @@ wild (its "deadwood" branch: an unplaced wild costs the same 25).  Dominated cor
 tried: a one-natural set (the one-natural run needs the same wilds and, runs being never
 shorter than sets, as much room), an ace alone played high (the same as played low) and, in
 Wildcard, any core holding a natural 2 with other naturals (the 2 played wild in its place
-leaves the deadwood and the spare wilds the same).  ``wild_deadwood_rate()`` measures the speed.
+leaves the deadwood and the spare wilds the same).  A run is only extended as far as the
+wilds left can reach (the run to the i-th higher natural needs at least its offset less i
+less 1 wilds).  With at most one wild (jokers and Wildcard 2s together), a card with no
+three-position window in its suit holding ``3 - wilds`` naturals and fewer than ``3 - wilds``
+naturals at its rank can be in no core: it is set aside as deadwood before the search.
 
-The kernels live in ``sim.wild_search`` (plain arrays, one int64 workspace, an explicit stack
-instead of recursion, all cached); game kernels use its public part, re-exported here:
-``new_workspace(params, values)``, ``ws_deadwood(ws)`` and ``ws_discards(ws, out)``.
+Every discard at once (``sim.wild_discards``): one search of the whole hand; the cards its
+best arrangement leaves out are worth its deadwood less their value (a lower bound for every
+discard); the rest are the targets of one more search in "discard mode", each leaf scored for
+each target it leaves out.
+
+Kernels live in ``sim.wild_search`` and ``sim.wild_discards`` (plain arrays, one int64
+workspace, an explicit stack instead of recursion, all ``cache=True``); game kernels use the
+public part, re-exported here: ``new_workspace(params, values)``, ``ws_deadwood(ws)`` and
+``ws_discards(ws, out)``.
+
+Speed (one core of the 2-core test machine, warm, CPU time, random hands; issue 8 asks
+>= 1 M/s for 8-card two-pack hands with up to 3 wilds), exact evaluations/s for 8-card
+hands with 0 / 1 / 3 wilds (Cincinnati one pack: 2, its jokers): Ramino Klop 2.9 / 1.8 /
+2.0 M, Wildcard one pack 2.7 / 1.6 / 1.2 M, two packs 2.6 / 1.5 / 1.15 M, Cincinnati one
+pack 2.8 / 1.8 / 1.4 M, two packs 2.7 / 1.7 / 1.8 M (``wild_deadwood_rate()``).  Every
+discard of a hand (``ws_discards``), 8 cards with 0 / 1 / 2 wilds: 2.0-2.25 / 0.43-0.68 /
+0.29-0.40 M hands/s (7 cards: 1.9-2.7 / 0.7-0.94 / 0.41-0.59 M).
 """
 
 from __future__ import annotations
@@ -46,9 +64,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import JOKER, CardError, card_code, cards_text, parse_cards, value_table
+from .wild_discards import _discards, ws_discards  # noqa: F401  (ws_discards: the kernel API)
 from .wild_search import (_P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, _P_SUIT_LIMIT, _P_TWOS_WILD, MAX_DEPTH,
-                          _deadwood_many, _discards, _min_deadwood)
-from .wild_search import new_workspace, ws_deadwood, ws_discards  # noqa: F401  (the kernel API)
+                          _deadwood_many, _min_deadwood)
+from .wild_search import new_workspace, ws_deadwood  # noqa: F401  (the kernel API)
 
 
 class Game(NamedTuple):

@@ -4,8 +4,14 @@ rules and the method).
 Kernels take plain arrays: a rule set's parameter vector ``params`` int64[8] (``_P_*``) and
 values int64[64], and work in one int64 workspace (``new_workspace``; ``_W_*``: hand counts
 in ``ws[:64]`` with index 13 = jokers, parameters, values, best, meld stacks, run offsets,
-search frames).  The depth-first search keeps its own stack of frames in the workspace (no
-recursion), so every kernel is cached by numba.  Meld records are int64 rows
+search frames, scratch).  The depth-first search keeps its own stack of frames in the
+workspace (no recursion: numba crashed loading recursive kernels from its cache), so every
+kernel is cached: a fresh process loads them in well under a second instead of compiling for
+~15 s.  A frame holds a node (its first card, dead value, wilds used, room, wilds, undecided
+Wildcard 2s, record depth), its phase (sets, runs up, runs down from an ace high, the card
+left out) and the phase's counters; it undoes its move when its child returns.  Discard mode
+(``sim.wild_discards``) scores the leaves for each target discard instead.  Meld records are
+int64 rows
 ``(kind, suit, anchor, naturals, wilds, direction)``: a set ``(0, -, rank, 2-bit copies per
 suit, wilds, 0)``; a run ``(1, suit, anchor position, bitmask of natural offsets from the
 anchor, wilds, +1|-1)`` (position 13 = ace high); a 2 played wild ``(2, -, code, 0, 0, 0)``.
@@ -42,7 +48,6 @@ _W_TLB = _W_TOUT + 64
 _W_ASIDE = _W_TLB + 64  # cards set aside as deadwood: (code, count) pairs
 _W_BITS = _W_ASIDE + 128
 _W_SIZE = _W_BITS + 4
-
 
 
 @njit(cache=True)
@@ -99,18 +104,23 @@ def _push(ws, f, i, dead, used, cap, wild, rem2, depth):
 
 
 @njit(cache=True)
+def _cost(dead, used, cap, wild, wv):
+    """Deadwood of an arrangement: dead naturals plus the wilds left unplaced (or 1 << 40
+    if its cores need more wilds than there are)."""
+    if used > wild:
+        return 1 << 40
+    free = wild - used - cap
+    return dead + (wv * free if free > 0 else 0)
+
+
+@njit(cache=True)
 def _leaf(ws, dead, used, cap, wild, depth, wv):
     """All naturals placed: score the collection of cores; keep it if best so far."""
-    if used > wild:
-        return
-    free = wild - used - cap
-    if free < 0:
-        free = 0
-    d = dead + wv * free
+    d = _cost(dead, used, cap, wild, wv)
     if d < ws[_W_BEST]:
         ws[_W_BEST] = d
         ws[_W_BEST + 1] = depth
-        ws[_W_BEST + 2] = free
+        ws[_W_BEST + 2] = max(0, wild - used - cap)
         for i in range(6 * depth):
             ws[_W_BSTACK + i] = ws[_W_STACK + i]
 
@@ -123,17 +133,13 @@ def _discard_leaf(ws, dead, used, cap, wild, wv, twos):
     for i in range(ws[_W_TGT]):
         x = ws[_W_TGT + 1 + i]
         if x == 13 or (twos and (x & 15) == 1):
-            if used > wild - 1 or (x != 13 and ws[_W_OUT + x] == 0):
+            if x != 13 and ws[_W_OUT + x] == 0:
                 continue
-            free = wild - 1 - used - cap
-            d = dead
+            d = _cost(dead, used, cap, wild - 1, wv)
         else:
-            if used > wild or ws[_W_OUT + x] == 0:
+            if ws[_W_OUT + x] == 0 or used > wild:
                 continue
-            free = wild - used - cap
-            d = dead - ws[_W_VALS + x]
-        if free > 0:
-            d += wv * free
+            d = _cost(dead, used, cap, wild, wv) - ws[_W_VALS + x]
         if d < ws[_W_TOUT + i]:
             ws[_W_TOUT + i] = d
 
@@ -465,133 +471,6 @@ def ws_deadwood(ws):
 
 
 @njit(cache=True)
-def _core_terms(ws, rec, set_max, run_max):
-    """(value of the naturals, wilds needed, room left) of the core record ``ws[rec:]``."""
-    kind, s, a, b, m = ws[rec], ws[rec + 1], ws[rec + 2], ws[rec + 3], ws[rec + 4]
-    value = 0
-    k = 0
-    span = 0
-    if kind == 0:
-        for t in range(4):
-            value += ((b >> (2 * t)) & 3) * ws[_W_VALS + (t << 4) + a]
-            k += (b >> (2 * t)) & 3
-        return value, m, set_max - k - m
-    d = 0
-    while b:
-        if b & 1:
-            p = a + ws[rec + 5] * d
-            value += ws[_W_VALS + (s << 4) + (p if p < 13 else 0)]
-            span = d + 1
-        b >>= 1
-        d += 1
-    return value, m, run_max - (span if span > 3 else 3)
-
-
-@njit(cache=True)
-def _cost(dead, used, cap, wild, wv):
-    """Deadwood of an arrangement: dead naturals plus the wilds left unplaced (or 1 << 40
-    if its cores need more wilds than there are)."""
-    if used > wild:
-        return 1 << 40
-    free = wild - used - cap
-    return dead + (wv * free if free > 0 else 0)
-
-
-@njit(cache=True)
-def _core_holds(ws, rec, x):
-    """The core record ``ws[rec:]`` holds the natural card ``x``."""
-    kind, s, a, b = ws[rec], ws[rec + 1], ws[rec + 2], ws[rec + 3]
-    if kind == 0:
-        return (x & 15) == a and ((b >> (2 * (x >> 4))) & 3) > 0
-    if kind != 1 or (x >> 4) != s:
-        return False
-    d = 0
-    while b:
-        if b & 1:
-            p = a + ws[rec + 5] * d
-            if (p if p < 13 else 0) == (x & 15):
-                return True
-        b >>= 1
-        d += 1
-    return False
-
-
-@njit(cache=True)
-def _drop_bound(ws, x, dead, used, cap, wild, wv):
-    """Upper bound of the deadwood of the best arrangement less card ``x``: that
-    arrangement with ``x`` left out and, if ``x`` sits in a core (a wild: if the cores need
-    every wild), that core given up (its other naturals dead, its wilds free)."""
-    set_max = ws[_W_P + _P_SET_MAX]
-    run_max = ws[_W_P + _P_RUN_MAX]
-    is_wild = x == 13 or (ws[_W_P + _P_TWOS_WILD] == 1 and (x & 15) == 1 and ws[_W_PLACED + 64 + x] > 0)
-    v = ws[_W_VALS + x]
-    best = _cost(dead, used, cap, wild - 1, wv) if is_wild else 1 << 40
-    for i in range(ws[_W_BEST + 1]):
-        rec = _W_BSTACK + 6 * i
-        if ws[rec] == 2:
-            continue
-        value, m, room = _core_terms(ws, rec, set_max, run_max)
-        if is_wild:
-            if m > 0:
-                best = min(best, _cost(dead + value, used - m, cap - room, wild - 1, wv))
-            continue
-        if _core_holds(ws, rec, x):
-            best = min(best, _cost(dead + value - v, used - m, cap - room, wild, wv))
-    return best
-
-
-@njit(cache=True)
-def ws_discards(ws, out):
-    """``out`` int64[64]: the exact deadwood of the hand in ``ws[:64]`` less one copy of each
-    held code (-1 for codes not held); ``ws`` restored on return.  A search of the whole hand
-    gives its deadwood ``d0``; a card left out of that best arrangement (a natural, or a wild
-    while one lies unplaced) is worth ``d0`` less its value, the lower bound of every discard.
-    The others are the targets of one more search of the whole hand in discard mode: each
-    leaf is an arrangement of the hand less every target it leaves out."""
-    d0 = _ws_search(ws, -1)
-    wv = ws[_W_P + _P_WILD_VALUE]
-    spare = ws[_W_BEST + 2]
-    placed = ws[_W_PLACED:_W_PLACED + 128]  # copies in cores; [64 + code]: 2s played wild
-    placed[:] = 0
-    wild = ws[13]
-    used = 0
-    cap = 0
-    for i in range(ws[_W_BEST + 1]):
-        rec = _W_BSTACK + 6 * i
-        if ws[rec] == 2:
-            placed[64 + ws[rec + 2]] += 1
-            wild += 1
-        else:
-            _meld_back(placed, ws, rec, 1)
-            _, m, room = _core_terms(ws, rec, ws[_W_P + _P_SET_MAX], ws[_W_P + _P_RUN_MAX])
-            used += m
-            cap += room
-    n = 0
-    for x in range(64):
-        out[x] = -1
-        if ws[x] == 0:
-            continue
-        v = ws[_W_VALS + x]
-        out[x] = d0 - v
-        if x == 13 or placed[64 + x] > 0:
-            if spare > 0:
-                continue
-        elif ws[x] > placed[x]:
-            continue
-        ws[_W_TGT + 1 + n] = x
-        ws[_W_TOUT + n] = _drop_bound(ws, x, d0 - wv * spare, used, cap, wild, wv)
-        ws[_W_TLB + n] = d0 - v
-        n += 1
-    if n > 0:
-        ws[_W_TGT] = n
-        ws[_W_MODE] = 1
-        _ws_search(ws, -1)
-        ws[_W_MODE] = 0
-        for i in range(n):
-            out[ws[_W_TGT + 1 + i]] = ws[_W_TOUT + i]
-
-
-@njit(cache=True)
 def _min_deadwood(counts, P, vals, best_stack):
     """As ``_min_deadwood_into`` for one hand ``counts`` int64[64] (not modified)."""
     ws = new_workspace(P, vals)
@@ -608,11 +487,3 @@ def _deadwood_many(counts, P, vals, out):
         for c in range(64):
             ws[c] = counts[i, c]
         out[i] = _min_deadwood_into(ws, bs)[0]
-
-
-@njit(cache=True)
-def _discards(counts, P, vals, out):
-    """``out`` int64[64]: deadwood of the hand less one copy of each held code (else -1)."""
-    ws = new_workspace(P, vals)
-    ws[:64] = counts
-    ws_discards(ws, out)
