@@ -47,13 +47,15 @@ workspace, an explicit stack instead of recursion, all ``cache=True``); game ker
 public part, re-exported here: ``new_workspace(params, values)``, ``ws_deadwood(ws)`` and
 ``ws_discards(ws, out)``.
 
-Speed (one core of the 2-core test machine, warm, CPU time, random hands; issue 8 asks
->= 1 M/s for 8-card two-pack hands with up to 3 wilds), exact evaluations/s for 8-card
-hands with 0 / 1 / 3 wilds (Cincinnati one pack: 2, its jokers): Ramino Klop 2.9 / 1.8 /
-2.0 M, Wildcard one pack 2.7 / 1.6 / 1.2 M, two packs 2.6 / 1.5 / 1.15 M, Cincinnati one
-pack 2.8 / 1.8 / 1.4 M, two packs 2.7 / 1.7 / 1.8 M (``wild_deadwood_rate()``).  Every
-discard of a hand (``ws_discards``), 8 cards with 0 / 1 / 2 wilds: 2.0-2.25 / 0.43-0.68 /
-0.29-0.40 M hands/s (7 cards: 1.9-2.7 / 0.7-0.94 / 0.41-0.59 M).
+Speed (one core of the shared 2-core test machine, warm, CPU time, best of 5, 20,000 random
+hands; issue 8 asks >= 1 M/s for 8-card two-pack hands with up to 3 wilds).  Exact
+evaluations/s of 8-card hands with 0 / 1 / 3 wilds (one-pack Cincinnati: 2, its jokers):
+Ramino Klop 4.3 / 2.1 / 2.0 M; Wildcard one pack 4.2 / 1.6 / 1.18 M, two packs 4.1 / 1.6 /
+1.15 M; Cincinnati one pack 4.3 / 1.9 / 1.4 M, two packs 4.2 / 1.9 / 1.8 M (the recursive
+search before: 0.73-2.5 M).  Every discard of a hand at once (``ws_discards``), hands/s with
+0 / 1 / 2 wilds: 8 cards 2.0-2.2 / 0.51-0.60 / 0.28-0.41 M, 7 cards 2.4-2.7 / 0.61-0.96 /
+0.41-0.58 M (one search per held code before: 0.14-0.50 M).  ``wild_deadwood_rate()``
+measures the first (wall clock).
 """
 
 from __future__ import annotations
@@ -286,6 +288,9 @@ def random_hands(n: int, n_cards: int, n_wilds: int, game: str = "ramino-klop", 
     if g.params[_P_TWOS_WILD]:
         wilds += [c for c in naturals if c & 15 == 1]
         naturals = [c for c in naturals if c & 15 != 1]
+    if not 0 <= n_wilds <= min(len(wilds), n_cards):
+        from .errors import UserInputError
+        raise UserInputError(f"{n_wilds} wilds asked; {game} with {g.packs} pack(s) has {len(wilds)}")
     wilds, naturals = np.array(wilds), np.array(naturals)
     out = np.zeros((n, 64), dtype=np.uint8)
     for i in range(n):

@@ -264,6 +264,11 @@ def test_repr_shows_what_wilds_stand_for():
     assert "X=8H" in repr(wild_melds.min_deadwood("5H 6H 7H X", "ramino-klop"))
 
 
+def test_random_hands_refuse_more_wilds_than_the_packs_hold():
+    with pytest.raises(UserInputError):
+        wild_melds.random_hands(1, 8, 3, "cincinnati", packs=1)
+
+
 def test_rate_function_reports_positive_rate(capsys):
     assert wild_melds.wild_deadwood_rate(n=200, repeats=1) > 0
     assert "evaluations/s" in capsys.readouterr().out
