@@ -31,15 +31,31 @@ wild (its "deadwood" branch: an unplaced wild costs the same 25).  Dominated cor
 tried: a one-natural set (the one-natural run needs the same wilds and, runs being never
 shorter than sets, as much room), an ace alone played high (the same as played low) and, in
 Wildcard, any core holding a natural 2 with other naturals (the 2 played wild in its place
-leaves the deadwood and the spare wilds the same).  ``wild_deadwood_rate()`` measures the speed.
+leaves the deadwood and the spare wilds the same).  A run is only extended as far as the
+wilds left can reach (the run to the i-th higher natural needs at least its offset less i
+less 1 wilds).  With at most one wild (jokers and Wildcard 2s together), a card with no
+three-position window in its suit holding ``3 - wilds`` naturals and fewer than ``3 - wilds``
+naturals at its rank can be in no core: it is set aside as deadwood before the search.
 
-Kernels take plain arrays: ``counts`` int64[64] (index = card code, index 13 = jokers) and a
-parameter vector ``params`` int64[8] (``_P_*``); the recursive search works in one int64
-workspace (``_W_*``: counts, parameters, values, best, meld stacks), as every array argument
-of a recursive call costs time.  Meld records are int64 rows
-``(kind, suit, anchor, naturals, wilds, direction)``: a set ``(0, -, rank, 2-bit copies per
-suit, wilds, 0)``; a run ``(1, suit, anchor position, bitmask of natural offsets from the
-anchor, wilds, +1|-1)`` (position 13 = ace high); a 2 played wild ``(2, -, code, 0, 0, 0)``.
+Every discard at once (``sim.wild_discards``): one search of the whole hand; the cards its
+best arrangement leaves out are worth its deadwood less their value (a lower bound for every
+discard); the rest are the targets of one more search in "discard mode", each leaf scored for
+each target it leaves out.
+
+Kernels live in ``sim.wild_search`` and ``sim.wild_discards`` (plain arrays, one int64
+workspace, an explicit stack instead of recursion, all ``cache=True``); game kernels use the
+public part, re-exported here: ``new_workspace(params, values)``, ``ws_deadwood(ws)`` and
+``ws_discards(ws, out)``.
+
+Speed (one core of the shared 2-core test machine, warm, CPU time, best of 5, 20,000 random
+hands; issue 8 asks >= 1 M/s for 8-card two-pack hands with up to 3 wilds).  Exact
+evaluations/s of 8-card hands with 0 / 1 / 3 wilds (one-pack Cincinnati: 2, its jokers):
+Ramino Klop 4.3 / 2.1 / 2.0 M; Wildcard one pack 4.2 / 1.6 / 1.18 M, two packs 4.1 / 1.6 /
+1.15 M; Cincinnati one pack 4.3 / 1.9 / 1.4 M, two packs 4.2 / 1.9 / 1.8 M (the recursive
+search before: 0.73-2.5 M).  Every discard of a hand at once (``ws_discards``), hands/s with
+0 / 1 / 2 wilds: 8 cards 2.0-2.2 / 0.51-0.60 / 0.28-0.41 M, 7 cards 2.4-2.7 / 0.61-0.96 /
+0.41-0.58 M (one search per held code before: 0.14-0.50 M).  ``wild_deadwood_rate()``
+measures the first (wall clock).
 """
 
 from __future__ import annotations
@@ -48,18 +64,12 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .cards import JOKER, CardError, card_code, cards_text, parse_cards, value_table
-
-_P_WILD_VALUE, _P_SUIT_LIMIT, _P_SET_MAX, _P_RUN_MAX, _P_ACE_HIGH, _P_TWOS_WILD = range(6)
-MAX_DEPTH = 32
-# kernel workspace int64[_W_SIZE]: hand counts [0, 64), parameters, values, best, stacks, run offsets
-_W_P, _W_VALS, _W_BEST = 64, 72, 136
-_W_STACK = 138
-_W_BSTACK = _W_STACK + 6 * MAX_DEPTH
-_W_OFFS = _W_BSTACK + 6 * MAX_DEPTH
-_W_SIZE = _W_OFFS + 16 * MAX_DEPTH
+from .wild_discards import _discards, ws_discards  # noqa: F401  (ws_discards: the kernel API)
+from .wild_search import (_P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, _P_SUIT_LIMIT, _P_TWOS_WILD, MAX_DEPTH,
+                          _deadwood_many, _min_deadwood)
+from .wild_search import new_workspace, ws_deadwood  # noqa: F401  (the kernel API)
 
 
 class Game(NamedTuple):
@@ -95,220 +105,6 @@ def game_rules(game: str = "ramino-klop", *, packs: int | None = None,
     else:
         raise UserInputError(f"unknown game {game!r}: use 'ramino-klop', 'wildcard' or 'cincinnati'")
     return Game(game, values, np.array(params, dtype=np.int64), packs, 2 * packs)
-
-
-# ----------------------------------------------------------------------------------------
-# kernels
-
-
-@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _search(ws, start, dead, used, cap, wild, rem2, depth):
-    """Depth-first search over meld cores in the workspace ``ws`` (``_W_*``: the naturals
-    not yet placed, parameters, values, best = (deadwood, depth), meld stacks, run offsets);
-    one array argument keeps the recursive calls cheap."""
-    if dead >= ws[_W_BEST + 0]:
-        return 0
-    c = start
-    while c < 64 and ws[c] == 0:
-        c += 1
-    if c == 64:
-        if used <= wild:
-            free = wild - used - cap
-            d = dead + (ws[_W_P + _P_WILD_VALUE] * free if free > 0 else 0)
-            if d < ws[_W_BEST + 0]:
-                ws[_W_BEST + 0] = d
-                ws[_W_BEST + 1] = depth
-                for i in range(depth):
-                    for j in range(6):
-                        ws[_W_BSTACK + 6 * i + j] = ws[_W_STACK + 6 * i + j]
-        return 0
-    s = c >> 4
-    r = c & 15
-    lim = ws[_W_P + _P_SUIT_LIMIT]
-    set_max = ws[_W_P + _P_SET_MAX]
-    run_max = ws[_W_P + _P_RUN_MAX]
-    is2 = ws[_W_P + _P_TWOS_WILD] == 1 and r == 1
-    # sets at rank r: copies k_t per suit t >= s, at least one of suit s
-    a0 = min(ws[r], lim)
-    a1 = min(ws[16 + r], lim)
-    a2 = min(ws[32 + r], lim)
-    a3 = min(ws[48 + r], lim)
-    if is2:
-        # a natural 2 melded with other naturals does no better than the 2 played wild in
-        # its place (same deadwood, wilds to spare and room); so sets of 2s are skipped, a
-        # run from a 2 is the 2 alone and a run from a lower card skips the 2
-        a0 = a1 = a2 = a3 = 0
-    for k0 in range(a0 + 1):
-        for k1 in range(a1 + 1):
-            for k2 in range(a2 + 1):
-                for k3 in range(a3 + 1):
-                    ks = k0 if s == 0 else (k1 if s == 1 else (k2 if s == 2 else k3))
-                    if ks == 0:
-                        continue
-                    k = k0 + k1 + k2 + k3
-                    if k == 1:
-                        continue  # the one-natural run (never shorter) covers it
-                    m = 3 - k if k < 3 else 0
-                    if k + m > set_max:
-                        continue
-                    r2 = rem2 - k if is2 else rem2
-                    if used + m > wild + r2:
-                        continue
-                    ws[r] -= k0
-                    ws[16 + r] -= k1
-                    ws[32 + r] -= k2
-                    ws[48 + r] -= k3
-                    ws[_W_STACK + 6 * depth + 0] = 0
-                    ws[_W_STACK + 6 * depth + 1] = s
-                    ws[_W_STACK + 6 * depth + 2] = r
-                    ws[_W_STACK + 6 * depth + 3] = k0 | (k1 << 2) | (k2 << 4) | (k3 << 6)
-                    ws[_W_STACK + 6 * depth + 4] = m
-                    ws[_W_STACK + 6 * depth + 5] = 0
-                    _search(ws, c, dead, used + m, cap + set_max - k - m, wild, r2, depth + 1)
-                    ws[r] += k0
-                    ws[16 + r] += k1
-                    ws[32 + r] += k2
-                    ws[48 + r] += k3
-    # runs in suit s through c: upwards from position r; an ace also downwards from 13
-    n_dir = 2 if (r == 0 and ws[_W_P + _P_ACE_HIGH] == 1) else 1
-    for di in range(n_dir):
-        step = 1 if di == 0 else -1
-        anchor = r if di == 0 else 13
-        n = 0
-        for d in range(1, run_max):
-            q = anchor + step * d
-            if q < 1 or q > 12:
-                break
-            if is2:
-                break
-            if ws[(s << 4) + q] > 0 and not (q == 1 and ws[_W_P + _P_TWOS_WILD] == 1):
-                ws[_W_OFFS + 16 * depth + n] = d
-                n += 1
-        for mask in range(di, 1 << n):  # an ace alone downwards repeats it upwards
-            top = 0
-            k = 1
-            n2 = 1 if is2 else 0
-            nat = 1
-            for i in range(n):
-                if (mask >> i) & 1:
-                    d = ws[_W_OFFS + 16 * depth + i]
-                    top = d
-                    k += 1
-                    nat |= 1 << d
-                    if ws[_W_P + _P_TWOS_WILD] == 1 and anchor + step * d == 1:
-                        n2 += 1
-            span = top + 1
-            m = span - k + (3 - span if span < 3 else 0)
-            if used + m > wild + rem2 - n2:
-                continue
-            for i in range(n):
-                if (mask >> i) & 1:
-                    ws[(s << 4) + anchor + step * ws[_W_OFFS + 16 * depth + i]] -= 1
-            ws[c] -= 1
-            ws[_W_STACK + 6 * depth + 0] = 1
-            ws[_W_STACK + 6 * depth + 1] = s
-            ws[_W_STACK + 6 * depth + 2] = anchor
-            ws[_W_STACK + 6 * depth + 3] = nat
-            ws[_W_STACK + 6 * depth + 4] = m
-            ws[_W_STACK + 6 * depth + 5] = step
-            _search(ws, c, dead, used + m, cap + run_max - (span if span > 3 else 3), wild, rem2 - n2,
-                    depth + 1)
-            ws[c] += 1
-            for i in range(n):
-                if (mask >> i) & 1:
-                    ws[(s << 4) + anchor + step * ws[_W_OFFS + 16 * depth + i]] += 1
-    # c left out: deadwood, or (a Wildcard 2) played as a wild
-    ws[c] -= 1
-    if is2:
-        ws[_W_STACK + 6 * depth + 0] = 2
-        ws[_W_STACK + 6 * depth + 2] = c
-        _search(ws, c, dead, used, cap, wild + 1, rem2 - 1, depth + 1)
-    elif dead + ws[_W_VALS + c] < ws[_W_BEST + 0]:
-        _search(ws, c, dead + ws[_W_VALS + c], used, cap, wild, rem2, depth)
-    ws[c] += 1
-    return 0
-
-
-@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _min_deadwood_into(ws, best_stack):
-    """Exact minimum deadwood of the hand in ``ws[:64]`` (a workspace from ``new_workspace``;
-    index 13 = jokers; restored on return).  Fills ``best_stack`` int64[MAX_DEPTH, 6] with
-    the meld records; returns (deadwood, n)."""
-    jokers = ws[13]
-    ws[13] = 0
-    total = jokers * ws[_W_VALS + 13]
-    rem2 = 0
-    for c in range(64):
-        total += ws[c] * ws[_W_VALS + c]
-        if ws[_W_P + _P_TWOS_WILD] == 1 and (c & 15) == 1:
-            rem2 += ws[c]
-    ws[_W_BEST] = total + 1
-    ws[_W_BEST + 1] = 0
-    _search(ws, 0, 0, 0, 0, jokers, rem2, 0)
-    ws[13] = jokers
-    n = ws[_W_BEST + 1]
-    for i in range(n):
-        for j in range(6):
-            best_stack[i, j] = ws[_W_BSTACK + 6 * i + j]
-    return ws[_W_BEST], n
-
-
-@njit(cache=False)
-def new_workspace(P, vals):
-    """A kernel workspace int64[_W_SIZE] holding the rule set's parameters ``P``
-    (``Game.params``) and values (``Game.values``); the hand goes in ``ws[:64]`` (index 13 =
-    jokers).  Game kernels keep one per seat and update its counts as cards come and go."""
-    ws = np.zeros(_W_SIZE, dtype=np.int64)
-    ws[_W_P:_W_P + 8] = P
-    ws[_W_VALS:_W_VALS + 64] = vals
-    return ws
-
-
-@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def ws_deadwood(ws):
-    """Exact minimum deadwood of the hand in ``ws[:64]`` (restored on return)."""
-    bs = np.empty((MAX_DEPTH, 6), dtype=np.int64)
-    return _min_deadwood_into(ws, bs)[0]
-
-
-@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def ws_discards(ws, out):
-    """``out`` int64[64]: the exact deadwood of the hand in ``ws[:64]`` less one copy of each
-    held code (-1 for codes not held); ``ws`` restored on return."""
-    bs = np.empty((MAX_DEPTH, 6), dtype=np.int64)
-    for c in range(64):
-        out[c] = -1
-        if ws[c] > 0:
-            ws[c] -= 1
-            out[c] = _min_deadwood_into(ws, bs)[0]
-            ws[c] += 1
-
-
-@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _min_deadwood(counts, P, vals, best_stack):
-    """As ``_min_deadwood_into`` for one hand ``counts`` int64[64] (not modified)."""
-    ws = new_workspace(P, vals)
-    ws[:64] = counts
-    return _min_deadwood_into(ws, best_stack)
-
-
-@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _deadwood_many(counts, P, vals, out):
-    """Batch: ``counts`` uint8[n, 64] -> ``out`` int64[n] minimum deadwood."""
-    bs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
-    ws = new_workspace(P, vals)
-    for i in range(counts.shape[0]):
-        for c in range(64):
-            ws[c] = counts[i, c]
-        out[i] = _min_deadwood_into(ws, bs)[0]
-
-
-@njit(cache=False)  # recursive kernels crash when loaded from numba's cache
-def _discards(counts, P, vals, out):
-    """``out`` int64[64]: deadwood of the hand less one copy of each held code (else -1)."""
-    ws = new_workspace(P, vals)
-    ws[:64] = counts
-    ws_discards(ws, out)
 
 
 # ----------------------------------------------------------------------------------------
@@ -492,6 +288,9 @@ def random_hands(n: int, n_cards: int, n_wilds: int, game: str = "ramino-klop", 
     if g.params[_P_TWOS_WILD]:
         wilds += [c for c in naturals if c & 15 == 1]
         naturals = [c for c in naturals if c & 15 != 1]
+    if not 0 <= n_wilds <= min(len(wilds), n_cards):
+        from .errors import UserInputError
+        raise UserInputError(f"{n_wilds} wilds asked; {game} with {g.packs} pack(s) has {len(wilds)}")
     wilds, naturals = np.array(wilds), np.array(naturals)
     out = np.zeros((n, 64), dtype=np.uint8)
     for i in range(n):

@@ -1,8 +1,11 @@
-"""sim/wild_melds.py (multiset hands with wild cards) against tests/wild_reference.py.
+"""sim/wild_melds.py (multiset hands with wild cards) against two independent references:
+tests/wild_reference.py (pure Python, slow, obviously correct) and tests/wild_fast_reference.py
+(numba brute force over subsets, checked here against the first).
 
 (a) hand-made edge cases, (b) hypothesis hands per rule set with the arrangement checked,
 (c) numpy random batches (plain and wild-rich) of the batch kernel, (d) best discard and going
-out, (e) errors and the ``game=`` dispatch of sim.melds.min_deadwood, (f) the slow big run.
+out, (e) errors and the ``game=`` dispatch of sim.melds.min_deadwood, (f) the big run: 100,000
+hands per rule set against the fast reference (deadwood, the kernel API's discards, going out).
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import wild_fast_reference as fast
 import wild_reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from sim import melds, wild_melds
 from sim.cards import JOKER, CardError, card_code, parse_cards
@@ -102,6 +107,10 @@ EDGE = [
     ("wildcard", {"packs": 1}, "AH 2H 3H", 0),          # 2 playing itself (or wild)
     ("wildcard", {"packs": 1}, "2S 2H 2D", 0),          # a set of 2s
     ("wildcard", {"packs": 1}, "QH KH AH", 0),          # ace high
+    ("wildcard", {"packs": 2}, "QD KD AD 5C", 5),
+    ("cincinnati", {"packs": 1}, "QD KD AD", 0),        # ace high in Cincinnati too
+    ("cincinnati", {"packs": 2}, "KD AD 2D", 23),       # ... but never round the corner
+    ("cincinnati", {"packs": 1}, "AD 2D 3D", 0),
     ("wildcard", {"packs": 2}, "X X X", 75),
     ("wildcard", {"packs": 1}, "2S X X", 0),            # 2S plays itself: 2S + two wilds
     ("wildcard", {"packs": 2}, "AS AS X 7H 3D 3D", 13),
@@ -119,6 +128,7 @@ def test_edge_cases_match_hand_computed_and_reference(game, opts, text, expected
     hand = parse_cards(text, n_packs=2, n_jokers=4)
     assert arr.deadwood == expected
     assert ref_deadwood(hand, key) == expected
+    assert fast.evaluate([list(hand)], key)[0][0] == expected
     check_arrangement(arr, hand, key)
 
 
@@ -156,17 +166,33 @@ def test_hypothesis_hands_match_reference(game, opts, key):
     def check(hand):
         arr = wild_melds.min_deadwood(hand, game, **opts)
         assert arr.deadwood == ref_deadwood(hand, key), (key, sorted(hand), arr)
+        assert fast.evaluate([hand], key)[0][0] == arr.deadwood
         check_arrangement(arr, hand, key)
+    check()
+
+
+@pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
+def test_hypothesis_hands_match_fast_reference_with_discards(game, opts, key):
+    g = wild_melds.game_rules(game, **opts)
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.one_of(hands_of(game, opts, max_size=12), wild_rich_hands_of(game, opts)))
+    def check(hand):
+        dead, disc = fast.evaluate([hand], key)
+        counts = np.bincount(hand, minlength=64).astype(np.uint8)[None, :]
+        got_dead, got_disc = kernel_api(counts, g)
+        assert got_dead[0] == dead[0] and (got_disc[0] == disc[0]).all(), (key, sorted(hand))
     check()
 
 
 # (c) numpy batches ---------------------------------------------------------------------------
 def crosscheck_batch(game, opts, key, n, seed, wild_rich):
     hands, counts = random_batch(game, opts, n, seed, wild_rich)
-    fast = wild_melds.min_deadwood_counts(counts, game, **opts)
+    got = wild_melds.min_deadwood_counts(counts, game, **opts)
     slow = np.array([ref_deadwood(h, key) for h in hands])
-    bad = np.flatnonzero(fast != slow)
-    assert bad.size == 0, [(sorted(hands[i]), fast[i], slow[i]) for i in bad[:3]]
+    bad = np.flatnonzero(got != slow)
+    assert bad.size == 0, [(sorted(hands[i]), got[i], slow[i]) for i in bad[:3]]
+    assert (fast.evaluate(hands, key)[0] == slow).all(), "the fast reference disagrees with the slow one"
     return n
 
 
@@ -180,9 +206,11 @@ def test_random_batches_match_reference(game, opts, key):
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
 def test_best_discard_and_go_out_match_reference(game, opts, key):
     hands, _ = random_batch(game, opts, 60, 21, wild_rich=True)
-    for h in hands:
+    _, fast_disc = fast.evaluate(hands, key)
+    for h, fd in zip(hands, fast_disc):
         got = wild_melds.best_discard(h, game, **opts)
         assert (got.deadwood, tuple(sorted(got.discards))) == ref.best_discard(tuple(sorted(h)), key)
+        assert all(fd[c] == ref.min_deadwood(ref._minus(tuple(sorted(h)), (c,)), key) for c in set(h))
         out = wild_melds.go_out(h, game, **opts)
         whole = ref_deadwood(h, key) == 0
         works = sorted(c for c in set(h) if ref.min_deadwood(ref._minus(tuple(sorted(h)), (c,)), key) == 0)
@@ -236,15 +264,100 @@ def test_repr_shows_what_wilds_stand_for():
     assert "X=8H" in repr(wild_melds.min_deadwood("5H 6H 7H X", "ramino-klop"))
 
 
+def test_random_hands_refuse_more_wilds_than_the_packs_hold():
+    with pytest.raises(UserInputError):
+        wild_melds.random_hands(1, 8, 3, "cincinnati", packs=1)
+
+
 def test_rate_function_reports_positive_rate(capsys):
     assert wild_melds.wild_deadwood_rate(n=200, repeats=1) > 0
     assert "evaluations/s" in capsys.readouterr().out
 
 
 # (f) the big run -----------------------------------------------------------------------------
-@pytest.mark.slow
+@njit(cache=True)
+def _kernel_api(counts, P, vals, dead, disc):
+    """The game kernels' view: one workspace, ws_deadwood and ws_discards per hand; checks
+    that both leave the hand in the workspace as it was."""
+    ws = wild_melds.new_workspace(P, vals)
+    out = np.empty(64, dtype=np.int64)
+    for i in range(counts.shape[0]):
+        for c in range(64):
+            ws[c] = counts[i, c]
+        dead[i] = wild_melds.ws_deadwood(ws)
+        wild_melds.ws_discards(ws, out)
+        disc[i, :] = out
+        for c in range(64):
+            if ws[c] != counts[i, c]:
+                dead[i] = -2
+
+
+def kernel_api(counts, g):
+    dead = np.empty(counts.shape[0], dtype=np.int64)
+    disc = np.empty((counts.shape[0], 64), dtype=np.int64)
+    _kernel_api(counts, g.params, g.values, dead, disc)
+    return dead, disc
+
+
+def bulk_hands(game, opts, n, seed, wild_rich):
+    """``n`` random hands of 6..10 cards as (codes int64[n, 10] with -1 after the hand's size,
+    sizes, counts uint8[n, 64]); wild-rich: 2..4 wilds (as many as the packs hold)."""
+    key = [c[2] for c in CONFIGS if c[0] == game and c[1] == opts][0]
+    rng = np.random.default_rng(seed)
+    cards = np.array(deck(game, opts))
+    sizes = rng.integers(6, 11, n)
+    j = np.arange(10)[None, :]
+    if wild_rich:
+        wild = np.array([is_wild(int(c), key) for c in cards])
+        most = min(4, int(wild.sum()))
+        nw = np.minimum(rng.integers(2, 5, n), most)[:, None]
+        w = cards[wild][rng.random((n, wild.sum())).argsort(axis=1)[:, :most]]
+        nat = cards[~wild][rng.random((n, (~wild).sum())).argsort(axis=1)[:, :10]]
+        hands = np.where(j < nw, np.take_along_axis(w, np.minimum(j, most - 1).repeat(n, 0), 1),
+                         np.take_along_axis(nat, np.clip(j - nw, 0, 9), 1))
+    else:
+        hands = cards[rng.random((n, cards.size)).argsort(axis=1)[:, :10]]
+    hands = np.where(j < sizes[:, None], hands, -1)
+    counts = np.zeros((n, 64), dtype=np.uint8)
+    rows = np.repeat(np.arange(n), 10).reshape(n, 10)
+    np.add.at(counts, (rows[hands >= 0], hands[hands >= 0]), 1)
+    return hands, sizes, counts
+
+
+def go_out_value(hand, dead, disc, key):
+    """Cincinnati's meld value from the reference: the hand's value, less the cheapest
+    discard that leaves no deadwood, or -1."""
+    total = sum(ref.value(c, key) for c in hand)
+    if dead == 0:
+        return total
+    works = [ref.value(c, key) for c in set(hand) if disc[c] == 0]
+    return total - min(works) if works else -1
+
+
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
-def test_big_random_crosscheck(game, opts, key):
+def test_100k_hands_match_fast_reference(game, opts, key):
+    """50,000 random and 50,000 wild-rich hands: deadwood (batch and kernel API), every
+    discard, and for Cincinnati the value of the melds laid out going out."""
     t0 = time.perf_counter()
-    n = crosscheck_batch(game, opts, key, 150, 31, False) + crosscheck_batch(game, opts, key, 150, 32, True)
-    print(f"{key}: {n} hands cross-checked in {time.perf_counter() - t0:.1f} s")
+    g = wild_melds.game_rules(game, **opts)
+    n_hands = n_wild = n_out = 0
+    for seed, wild_rich in ((41, False), (42, True)):
+        hands, sizes, counts = bulk_hands(game, opts, 50_000, seed, wild_rich)
+        want_dead = np.empty(len(hands), dtype=np.int64)
+        want_disc = np.empty((len(hands), 64), dtype=np.int64)
+        fast.deadwood_and_discards(np.pad(hands, ((0, 0), (0, fast.MAX_CARDS - 10))), sizes,
+                                   fast.rule_vector(key), fast.value_vector(key), want_dead, want_disc)
+        got = wild_melds.min_deadwood_counts(counts, game, **opts)
+        bad = np.flatnonzero(got != want_dead)
+        assert bad.size == 0, [(sorted(hands[i][:sizes[i]]), got[i], want_dead[i]) for i in bad[:3]]
+        dead, disc = kernel_api(counts, g)
+        assert (dead == want_dead).all() and (disc == want_disc).all()
+        n_hands += len(hands)
+        n_wild += int((counts[:, JOKER] + (counts[:, 1::16].sum(axis=1) if key.startswith("wildcard") else 0) > 0).sum())
+        if game == "cincinnati":
+            for h, d, ds in zip(hands, want_dead, want_disc):
+                h = [int(c) for c in h if c >= 0]
+                expected = go_out_value(h, d, ds, key)
+                assert wild_melds.go_out(h, game, **opts).meld_value == expected, (key, sorted(h))
+                n_out += expected >= 0
+    print(f"{key}: {n_hands} hands ({n_wild} with wilds, {n_out} going out) in {time.perf_counter() - t0:.1f} s")
