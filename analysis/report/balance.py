@@ -72,7 +72,7 @@ def _pair(c: dict, weak: str, strong: str) -> dict:
     return next(p for p in c["ladder"] if p["weak"] == weak and p["strong"] == strong)
 
 
-@section(KIND, file="balance.json", methods=METHODS)
+@section(KIND, file="balance.json", methods=METHODS, claims=lambda doc: "cells" in doc)
 def balance_section(folder: Path, anchor: str) -> RunSection:
     doc = load_balance(folder)
     cells = doc["cells"]
