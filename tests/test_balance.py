@@ -76,14 +76,15 @@ def test_to_be_ahead_holds_in_simulation():
 
 def test_variance_shares_recover_planted_components():
     deals, k = 20000, 3
-    mu, deal_sd, rest_sd = 1.0, 2.0, 1.5
-    d = mu + RNG.normal(0, deal_sd, size=(deals, 1)) + RNG.normal(0, rest_sd, size=(deals, k))
-    total = mu ** 2 + deal_sd ** 2 + rest_sd ** 2
+    mu, inter_sd, cards_sd = 1.0, 2.0, 1.5
+    d = mu + RNG.normal(0, inter_sd, size=(deals, 1)) + RNG.normal(0, cards_sd, size=(deals, k))
+    total = mu ** 2 + inter_sd ** 2 + cards_sd ** 2
     s = B.variance_shares(d)
-    assert s["strategy"].contains(mu ** 2 / total) or abs(s["strategy"].value - mu ** 2 / total) < 0.01
-    assert s["deal"].contains(deal_sd ** 2 / total) or abs(s["deal"].value - deal_sd ** 2 / total) < 0.01
-    assert s["strategy"].value + s["deal"].value + s["rest"].value == pytest.approx(1.0)
-    assert s["deal"].hi - s["deal"].lo < 0.05
+    for key, want in (("strategy", mu ** 2), ("interaction", inter_sd ** 2), ("cards", cards_sd ** 2)):
+        assert abs(s[key].value - want / total) < 0.01, key
+        assert s[key].lo <= s[key].value <= s[key].hi and s[key].hi - s[key].lo < 0.05
+    assert s["strategy"].value + s["cards"].value + s["interaction"].value == pytest.approx(1.0)
+    assert s["deal"].value == pytest.approx(1.0 - s["strategy"].value)
 
 
 def test_ladder_pair_on_synthetic_rotations():

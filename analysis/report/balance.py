@@ -35,9 +35,11 @@ METHODS = (
     "&ge; 95% under the normal approximation, (1.645&nbsp;SD/edge)<sup>2</sup>, after Jaffe et al., "
     "&ldquo;Evaluating competitive game balance with restricted play&rdquo; (AIIDE 2012); its interval follows "
     "the edge's CI (&infin; where that reaches 0). Variance shares split the mean square of the per-hand edge "
-    "into the strategy (the mean edge squared), the deal (between-deal variance of the rotation means less its "
-    "within-deal part, a one-way random-effects ANOVA) and the rest (seat and play); 95% CIs by a Poisson "
-    "bootstrap over deals.</p>"
+    "into the strategy (the mean edge squared) and the deal (the rest), the deal into the cards (the variation "
+    "between the seats of one deal: which cards the stronger player held, plus the random player's own coin "
+    "flips) and the interaction (deals on which the stronger strategy gains more or less whatever its seat: "
+    "the between-deal variance of the rotation means less its within-deal part, a one-way random-effects "
+    "ANOVA); 95% CIs by a Poisson bootstrap over deals.</p>"
     "<p><strong>Tempo, volatility, rules.</strong> Turns per hand (mean, 10/50/90% quantiles), hands per game, "
     "hands with no one out (the outcomes each game declares: void, stock exhausted, block) and every outcome's "
     "share (Wilson intervals). Volatility: the SD of a seat's score per hand and of its net per game (CIs from "
@@ -45,9 +47,9 @@ METHODS = (
     "longer game was decided by one hand cannot be read from the stored game rows (they keep totals, not the "
     "hands of a game) and is not reported. Rule sensitivity: at the default player count each on/off or text "
     "option is changed alone (numeric options: <code>--rule</code>), and the first player's win edge and the "
-    "skill gradient are compared with the defaults on the same seed (difference CI: the two half-widths in "
-    "quadrature, conservative under the shared deals). Options that act only on whole games leave both "
-    "unchanged.</p>")
+    "skill gradient are compared with the defaults on the same seed: hand <em>h</em> is the same deal in "
+    "both, so the change is a paired t interval over hands (deals). Options that act only on whole games, "
+    "or on situations these strategies never reach, leave both unchanged (a change of exactly 0).</p>")
 
 
 def _e(d: dict | None) -> Estimate:
@@ -130,7 +132,7 @@ def comparison_table(cells: list[dict]) -> str:
         ])
     return html_table(
         ["game, players", "first player: win edge", "first player: score edge", "first player: game win edge",
-         "skill gradient (random&rarr;strongest, edge/SD)", "hands to be ahead", "deal share of variance",
+         "skill gradient (random&rarr;strongest, edge/SD)", "hands to be ahead", "variance explained by the deal",
          "turns/hand (q10/q50/q90)", "hands/game", "no one out", "score SD/hand", "n hands"], rows,
         caption="Comparison across games (95% CIs in brackets). Win edge: the first player's win rate above "
                 "the average seat's (percentage points); hands to be ahead and the deal share are for the "
@@ -150,14 +152,15 @@ def ladder_table(cells: list[dict]) -> str:
                          _ahead(h["ahead"]), _ahead(g["ahead"]) if g else "&ndash;",
                          est_html(_e(g["win"]), 1, pct=True) if g else "&ndash;",
                          est_html(_e(h["shares"]["strategy"]), 1, pct=True),
-                         est_html(_e(h["shares"]["deal"]), 1, pct=True), f"{h['units']:,}"])
+                         est_html(_e(h["shares"]["cards"]), 1, pct=True),
+                         est_html(_e(h["shares"]["interaction"]), 1, pct=True), f"{h['units']:,}"])
     return html_table(
         ["game, players", "pair", "stronger wins hand", "score edge/hand vs avg opponent", "edge/SD",
-         "hands to be ahead", "games to be ahead", "stronger wins game", "strategy share", "deal share",
-         "hands (deals x seats)"], rows,
+         "hands to be ahead", "games to be ahead", "stronger wins game", "variance: strategy",
+         "variance: cards", "variance: deal x strategy", "hands (deals x seats)"], rows,
         caption="The strategy ladder on duplicate deals: the stronger player in one seat, the weaker in the "
                 "others, every deal played once per seat. Fair: a seat's win rate if every seat won equally.",
-        numeric=set(range(2, 11)))
+        numeric=set(range(2, 12)))
 
 
 def seat_table(cells: list[dict]) -> str:

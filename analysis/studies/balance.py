@@ -44,8 +44,8 @@ from . import balance_stats as B
 
 KIND = "balance"
 FILE = "balance.json"
-DEFAULT_HANDS = 100_000        # base hands per game x player count
-DEFAULT_GAMES = 10_000         # base whole games per game x player count
+DEFAULT_HANDS = 400_000        # base hands per game x player count
+DEFAULT_GAMES = 40_000         # base whole games per game x player count
 DEFAULT_OUT = "runs/balance"
 
 
@@ -58,9 +58,9 @@ class BalanceConfig:
     variants: tuple[str, ...]
     players: dict = field(default_factory=dict)      # variant -> player counts
     hands: int = DEFAULT_HANDS                       # base hands
-    ladder_hands: int = DEFAULT_HANDS // 4           # hands per ladder run (one per seat)
-    games: int = DEFAULT_GAMES                       # base games; ladder games per run: games // 2
-    rule_hands: int = DEFAULT_HANDS // 5             # hands per sensitivity run
+    ladder_hands: int = DEFAULT_HANDS // 8           # hands per ladder run (one per seat)
+    games: int = DEFAULT_GAMES                       # base games; ladder games per run: games // 4
+    rule_hands: int = DEFAULT_HANDS // 10            # hands per sensitivity run
     rule: str | None = None                          # one "k=v" change, side by side
     sensitivity: bool = True
     seed: int = 0
@@ -154,13 +154,9 @@ def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], cfg: BalanceCon
 
 def pair_measures(run: Runner, v, n, rules, weak, strong, cfg, pre, hands=None, games=None) -> dict:
     hands = cfg.ladder_hands if hands is None else hands
-    games = cfg.games // 2 if games is None else games
-    out = {"weak": weak, "strong": strong, "runs": []}
-    scores = []
-    for r, strats in enumerate(rotations(weak, strong, n)):
-        cols, d = run.rows(f"{pre}-{weak}-{strong}-r{r}", _spec(v, n, rules, strats, hands, cfg.seed))
-        scores.append(_scores(cols, n))
-        out["runs"].append(d)
+    games = cfg.games // 4 if games is None else games
+    scores, dirs = pair_scores(run, v, n, rules, weak, strong, cfg, pre, hands)
+    out = {"weak": weak, "strong": strong, "runs": dirs}
     out["hand"] = _jsonable(B.ladder_pair(scores))
     if v.game_kernel is not None and games > 0:
         nets, wins = [], []
@@ -171,6 +167,16 @@ def pair_measures(run: Runner, v, n, rules, weak, strong, cfg, pre, hands=None, 
             out["runs"].append(d)
         out["game"] = _jsonable(B.ladder_pair(nets, wins))
     return out
+
+
+def pair_scores(run: Runner, v, n, rules, weak, strong, cfg, pre, hands) -> tuple[list, list]:
+    """The score rows of the duplicate-deal runs of a pair (one per seat of the stronger)."""
+    scores, dirs = [], []
+    for r, strats in enumerate(rotations(weak, strong, n)):
+        cols, d = run.rows(f"{pre}-{weak}-{strong}-r{r}", _spec(v, n, rules, strats, hands, cfg.seed))
+        scores.append(_scores(cols, n))
+        dirs.append(d)
+    return scores, dirs
 
 
 def tempo(v, cols: dict) -> dict:
@@ -216,15 +222,18 @@ def rule_changes(v) -> list[str]:
 
 def arm(run: Runner, v, n, rules, cfg, pre) -> dict:
     """Seat edge and skill gradient (the top pair: ``random`` against the strongest) of one
-    rules setting at ``cfg.rule_hands``."""
+    rules setting at ``cfg.rule_hands``, with their per-hand (per-deal) series under ``series``
+    for the paired comparison with the defaults (hand ``h`` is one deal in every setting)."""
     cols, base_dir = run.rows(f"{pre}-base", _spec(v, n, rules, v.ladder[1], cfg.rule_hands, cfg.seed))
-    seat = B.seat_edge(cols["dealer"], _scores(cols, n))
-    pair = pair_measures(run, v, n, rules, v.ladder[0], v.ladder[-1], cfg, pre, cfg.rule_hands, 0)
-    return {"first_win": seat["first_win"].as_dict(), "first_score": seat["first_score"].as_dict(),
-            "skill": pair["hand"]["effect"], "runs": [base_dir] + pair["runs"]}
+    sc = _scores(cols, n)
+    scores, dirs = pair_scores(run, v, n, rules, v.ladder[0], v.ladder[-1], cfg, pre, cfg.rule_hands)
+    series = {"first_win": B.first_win_series(cols["dealer"], sc), "skill": B.skill_series(scores)}
+    return {**{k: mean_ci(x).as_dict() for k, x in series.items()}, "runs": [base_dir] + dirs, "series": series}
 
 
 def sensitivity(run: Runner, v, cfg: BalanceConfig) -> dict:
+    """Every on/off or text option changed alone at the default player count: the first
+    player's win edge and the skill gradient, and their paired changes against the defaults."""
     n = v.default_players
     default = arm(run, v, n, (), cfg, f"{v.name}-{n}p-rules-default")
     options, skipped = [], []
@@ -235,9 +244,10 @@ def sensitivity(run: Runner, v, cfg: BalanceConfig) -> dict:
             skipped.append({"rule": change, "why": str(e)})
             continue
         a = arm(run, v, n, (change,), cfg, f"{v.name}-{n}p-rule-{change}")
-        for k in ("first_win", "first_score", "skill"):
-            a[f"d_{k}"] = B.difference(_est(a[k]), _est(default[k])).as_dict()
+        for k, x in a.pop("series").items():
+            a[f"d_{k}"] = mean_ci(x - default["series"][k]).as_dict()
         options.append({"rule": change, **a})
+    default.pop("series")
     return {"variant": v.name, "players": n, "hands": cfg.rule_hands, "default": default,
             "options": options, "skipped": skipped}
 
@@ -350,11 +360,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--hands", type=_int("--hands", 100), default=DEFAULT_HANDS,
                    help=f"hands of the base run (every seat simple); default {DEFAULT_HANDS:,}")
     p.add_argument("--ladder-hands", type=_int("--ladder-hands", 100), default=None,
-                   help="hands per ladder run (one run per seat of the stronger player); default --hands / 4")
+                   help="hands per ladder run (one run per seat of the stronger player); default --hands / 8")
     p.add_argument("--games", type=_int("--games", 0), default=DEFAULT_GAMES,
-                   help=f"whole games of the base run (ladder: half per run); 0: none; default {DEFAULT_GAMES:,}")
+                   help=f"whole games of the base run (ladder: a quarter per run); 0: none; default {DEFAULT_GAMES:,}")
     p.add_argument("--rule-hands", type=_int("--rule-hands", 100), default=None,
-                   help="hands per rule-sensitivity run; default --hands / 5")
+                   help="hands per rule-sensitivity run; default --hands / 10")
     p.add_argument("--rule", default=None, metavar="NAME=VALUE",
                    help="one rule change, measured side by side with the defaults (needs --variant)")
     p.add_argument("--no-sensitivity", action="store_true", help="skip the rule-sensitivity runs")
@@ -372,8 +382,8 @@ def cmd(args) -> int:
     if args.rule is not None and "=" not in args.rule:
         raise BalanceError(f"--rule takes NAME=VALUE, got {args.rule!r}")
     cfg = default_config(args.variant, args.players, hands=args.hands,
-                         ladder_hands=args.ladder_hands or max(100, args.hands // 4), games=args.games,
-                         rule_hands=args.rule_hands or max(100, args.hands // 5), rule=args.rule,
+                         ladder_hands=args.ladder_hands or max(100, args.hands // 8), games=args.games,
+                         rule_hands=args.rule_hands or max(100, args.hands // 10), rule=args.rule,
                          sensitivity=not args.no_sensitivity, seed=args.seed)
     try:
         out = run_balance(cfg, args.out, jobs=args.jobs, progress=False if args.no_progress else None)

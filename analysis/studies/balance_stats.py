@@ -41,6 +41,20 @@ def seats_by_position(dealer: np.ndarray, n_seats: int) -> np.ndarray:
     return (dealer[:, None] + 1 + np.arange(n_seats)[None, :]) % n_seats
 
 
+def _by_position(dealer, scores, winner=None):
+    """(score, win flag) per row and position after the dealer, and the winners."""
+    pos = seats_by_position(dealer, scores.shape[1])
+    w = winners(scores) if winner is None else winner
+    return (np.take_along_axis(scores, pos, axis=1).astype(np.float64),
+            (pos == w[:, None]).astype(np.float64), w)
+
+
+def first_win_series(dealer, scores) -> np.ndarray:
+    """Per row: the first player's win flag minus the mean win flag of the row's seats."""
+    _, pos_win, _ = _by_position(dealer, scores)
+    return pos_win[:, 0] - pos_win.mean(axis=1)
+
+
 def seat_edge(dealer: np.ndarray, scores: np.ndarray, winner: np.ndarray | None = None) -> dict:
     """Seat-edge measures of rows with ``dealer`` (per row) and ``scores`` (rows x seats);
     ``winner`` per row (-1: none), else :func:`winners`.
@@ -50,15 +64,12 @@ def seat_edge(dealer: np.ndarray, scores: np.ndarray, winner: np.ndarray | None 
     flag minus the mean win flag of the row's seats (the rate above a fair share), both t
     intervals of per-row values; ``fair_share``: the share of rows with a winner / seats."""
     n_rows, n = scores.shape
-    pos = seats_by_position(dealer, n)
-    w = winners(scores) if winner is None else winner
-    pos_score = np.take_along_axis(scores, pos, axis=1).astype(np.float64)
-    pos_win = (pos == w[:, None]).astype(np.float64)
+    pos_score, pos_win, w = _by_position(dealer, scores, winner)
     return {
         "win": [wilson(int(pos_win[:, p].sum()), n_rows) for p in range(n)],
         "score": [mean_ci(pos_score[:, p]) for p in range(n)],
         "first_score": mean_ci(pos_score[:, 0] - pos_score.mean(axis=1)),
-        "first_win": mean_ci(pos_win[:, 0] - pos_win.mean(axis=1)),
+        "first_win": mean_ci(pos_win[:, 0] - pos_win.mean(axis=1)),   # = first_win_series
         "fair_share": float((w >= 0).mean() / n) if n_rows else float("nan"),
     }
 
@@ -88,37 +99,61 @@ def to_be_ahead(edge: Estimate, sd: float) -> Estimate:
     return Estimate(need(edge.value), need(edge.hi), need(edge.lo), edge.n)
 
 
-def _shares(d: np.ndarray, w: np.ndarray) -> tuple[float, float]:
-    """(strategy share, deal share) of the mean square of ``d`` (deals x rotations), deals
-    weighted by ``w``."""
+def _shares(d: np.ndarray, w: np.ndarray) -> tuple[float, float, float]:
+    """(strategy, cards, interaction) shares of the mean square of ``d`` (deals x rotations),
+    deals weighted by ``w``."""
     k = d.shape[1]
     tot = w.sum()
     row_mean = d.mean(axis=1)
     mu = (w * row_mean).sum() / tot
     ms = (w * (d * d).mean(axis=1)).sum() / tot
+    if not ms > 0:
+        return float("nan"), float("nan"), float("nan")
     between = (w * (row_mean - mu) ** 2).sum() / tot
     within = (w * d.var(axis=1, ddof=1)).sum() / tot
-    deal = max(between - within / k, 0.0)
-    return (mu * mu / ms, deal / ms) if ms > 0 else (float("nan"), float("nan"))
+    inter = max(between - within / k, 0.0)
+    return mu * mu / ms, 1.0 - (mu * mu + inter) / ms, inter / ms
 
 
 def variance_shares(d: np.ndarray) -> dict[str, Estimate]:
     """Shares of the mean square per hand of the stronger player's edge ``d`` (deals x
-    rotations: every deal played once per seat of the stronger player) explained by the
-    strategy (mean edge squared) and by the deal (the between-deal variance of the
-    rotation means, less its within-deal part: one-way random-effects ANOVA); the rest is
-    seat and play.  CIs: Poisson bootstrap over deals (fixed seed)."""
+    rotations: every deal played once per seat of the stronger player).
+
+    ``strategy``: the mean edge squared; ``deal``: the rest (1 - strategy), split into
+    ``cards`` (the variation between the seats of one deal: which cards the stronger player
+    was dealt, plus any random choices of the strategies) and ``interaction`` (deals on which
+    the stronger strategy gains more or less whatever its seat: the between-deal variance of
+    the rotation means less its within-deal part, a one-way random-effects ANOVA).  CIs:
+    Poisson bootstrap over deals (fixed seed)."""
     n = d.shape[0]
+    names = ("strategy", "cards", "interaction")
     if n < 3 or d.shape[1] < 2:
-        return {"strategy": NAN, "deal": NAN, "rest": NAN}
-    s0, g0 = _shares(d, np.ones(n))
+        return {k: NAN for k in names + ("deal",)}
+    point = _shares(d, np.ones(n))
     rng = np.random.default_rng(BOOT_SEED)
     draws = np.array([_shares(d, rng.poisson(1.0, n).astype(np.float64)) for _ in range(BOOT_DRAWS)])
+    draws = np.column_stack([draws, 1.0 - draws[:, 0]])
+    point = point + (1.0 - point[0],)
     lo, hi = np.nanquantile(draws, 0.025, axis=0), np.nanquantile(draws, 0.975, axis=0)
-    rest = 1.0 - draws.sum(axis=1)
-    return {"strategy": Estimate(s0, lo[0], hi[0], n), "deal": Estimate(g0, lo[1], hi[1], n),
-            "rest": Estimate(1.0 - s0 - g0, float(np.nanquantile(rest, 0.025)),
-                             float(np.nanquantile(rest, 0.975)), n)}
+    return {k: Estimate(float(point[i]), float(min(lo[i], point[i])), float(max(hi[i], point[i])), n)
+            for i, k in enumerate(names + ("deal",))}
+
+
+def edges(scores: list[np.ndarray]) -> np.ndarray:
+    """(units x runs): in run ``r`` (the stronger player in seat ``r``) its score minus the mean
+    score of the others."""
+    d = np.empty((scores[0].shape[0], len(scores)))
+    for r, sc in enumerate(scores):
+        sc = sc.astype(np.float64)
+        d[:, r] = sc[:, r] - (sc.sum(axis=1) - sc[:, r]) / (sc.shape[1] - 1)
+    return d
+
+
+def skill_series(scores: list[np.ndarray]) -> np.ndarray:
+    """Per unit: the stronger player's edge averaged over the runs, over the SD of the edge
+    (its mean is the skill gradient ``effect`` of :func:`ladder_pair`)."""
+    d = edges(scores)
+    return d.mean(axis=1) / d.ravel().std(ddof=1)
 
 
 def ladder_pair(scores: list[np.ndarray], winner: list[np.ndarray] | None = None) -> dict:
@@ -133,13 +168,10 @@ def ladder_pair(scores: list[np.ndarray], winner: list[np.ndarray] | None = None
     skill gradient, unit-free); ``shares``: :func:`variance_shares`."""
     k = len(scores)
     n_units = scores[0].shape[0]
-    d = np.empty((n_units, k))
+    d = edges(scores)
     win = np.empty((n_units, k))
     decided = 0
     for r, sc in enumerate(scores):
-        sc = sc.astype(np.float64)
-        others = (sc.sum(axis=1) - sc[:, r]) / (sc.shape[1] - 1)
-        d[:, r] = sc[:, r] - others
         w = winners(sc) if winner is None else winner[r]
         win[:, r] = w == r
         decided += int((w >= 0).sum())
@@ -159,19 +191,10 @@ def effect_size(edge: Estimate, sd: Estimate) -> Estimate:
     return Estimate(edge.value / sd.value, edge.lo / sd.value, edge.hi / sd.value, edge.n)
 
 
-def difference(a: Estimate, b: Estimate) -> Estimate:
-    """a - b of two independent estimates (normal approximation, half-widths in quadrature)."""
-    if a.n == 0 or b.n == 0:
-        return NAN
-    h = math.hypot(a.half_width, b.half_width)
-    v = a.value - b.value
-    return Estimate(v, v - h, v + h, min(a.n, b.n))
-
-
 def quantiles(x, qs=(0.1, 0.5, 0.9)) -> dict[str, float]:
     x = np.asarray(x)
     return {f"q{int(q * 100)}": float(np.quantile(x, q)) for q in qs} if x.size else {}
 
 
-__all__ = ["Z_AHEAD", "winners", "seats_by_position", "seat_edge", "sd_estimate", "to_be_ahead",
-           "variance_shares", "ladder_pair", "effect_size", "difference", "quantiles"]
+__all__ = ["Z_AHEAD", "winners", "seats_by_position", "seat_edge", "first_win_series", "edges", "skill_series", "sd_estimate", "to_be_ahead",
+           "variance_shares", "ladder_pair", "effect_size", "quantiles"]
