@@ -196,3 +196,11 @@ def test_cli_bad_input_is_one_error_line(args, words, tmp_path, capsys):
     assert code == 2
     assert len(err) == 1 and err[0].startswith("rummylab: error:") and words in err[0]
     assert not (tmp_path / "y").exists()
+
+
+def test_demo_balance_is_every_game_at_its_default_count(tmp_path):
+    folder = BS.demo_balance(tmp_path, scale=0.01, jobs=1, progress=False)
+    doc = BS.load_balance(folder)
+    assert [(c["variant"], c["players"]) for c in doc["cells"]] == [
+        (name, get_variant(name).default_players) for name in available()]
+    assert {s["variant"] for s in doc["sensitivity"]} == {n for n in available() if BS.rule_changes(get_variant(n))}

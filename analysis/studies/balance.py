@@ -303,15 +303,16 @@ def load_balance(folder) -> dict:
     return doc
 
 
-def demo_balance(out_dir, scale: float = 1.0, seed: int = 0, jobs: int = -1) -> Path:
-    """A small default balance study for ``rummylab demo``: every game at its default player
-    count, sizes ``scale`` times the demo's base; returns the folder (``out_dir/balance``)."""
-    k = max(scale, 0.01)
-    cfg = default_config(None, None, hands=max(2_000, int(20_000 * k)), ladder_hands=max(1_000, int(5_000 * k)),
-                         games=max(100, int(500 * k)), rule_hands=max(1_000, int(4_000 * k)), seed=seed)
-    cfg = BalanceConfig(cfg.variants, {v: (get_variant(v).default_players,) for v in cfg.variants},
-                        **{k: getattr(cfg, k) for k in ("hands", "ladder_hands", "games", "rule_hands", "seed")})
-    return run_balance(cfg, Path(out_dir) / "balance", jobs=jobs, progress=False)
+def demo_balance(out_dir, scale: float = 1.0, seed: int = 0, jobs: int = -1, progress: bool | None = None) -> Path:
+    """A small balance study for ``rummylab demo``: every game at its default player count,
+    20,000 x ``scale`` base hands (at least 1,000; ladder and rule runs a quarter and a fifth,
+    500 x ``scale`` games); returns its folder ``out_dir/balance`` for the report."""
+    k = max(float(scale), 0.0)
+    hands = max(1_000, int(20_000 * k))
+    cfg = BalanceConfig(tuple(available()), {v: (get_variant(v).default_players,) for v in available()},
+                        hands=hands, ladder_hands=max(250, hands // 4), games=max(100, int(500 * k)),
+                        rule_hands=max(200, hands // 5), seed=seed)
+    return run_balance(cfg, Path(out_dir) / "balance", jobs=jobs, progress=progress)
 
 
 # ----------------------------------------------------------------------------------------
