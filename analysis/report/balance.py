@@ -45,8 +45,8 @@ METHODS = (
     "share (Wilson intervals). Volatility: the SD of a seat's score per hand and of its net per game (CIs from "
     "the t interval of squared deviations) and the share of games made of a single scoring hand; whether a "
     "longer game was decided by one hand cannot be read from the stored game rows (they keep totals, not the "
-    "hands of a game) and is not reported. Rule sensitivity: at the default player count each on/off or text "
-    "option is changed alone (numeric options: <code>--rule</code>), and the first player's win edge and the "
+    "hands of a game) and is not reported. Rule sensitivity: at the default and the largest player count each "
+    "on/off or text option is changed alone (numeric options: <code>--rule</code>), and the first player's win edge and the "
     "skill gradient are compared with the defaults on the same seed: hand <em>h</em> is the same deal in "
     "both, so the change is a paired t interval over hands (deals). Options that act only on whole games, "
     "or on situations these strategies never reach, leave both unchanged (a change of exactly 0).</p>")
@@ -94,7 +94,7 @@ def balance_section(folder: Path, anchor: str) -> RunSection:
     sec.body.append(_turns(f"{anchor}-turns", cells))
     sec.body.append(tempo_table(cells))
     for s in doc.get("sensitivity", []):
-        sec.body.append(_tornado(f"{anchor}-tornado-{s['variant']}", s))
+        sec.body.append(_tornado(f"{anchor}-tornado-{s['variant']}-{s['players']}p", s))
         sec.body.append(sensitivity_table(s))
     t = doc.get("timing", {})
     sec.methods.append(kv_table([

@@ -12,7 +12,8 @@ resumable runs (:mod:`analysis.engine`; every run in ``OUT/runs/<name>``, all on
   strategies, so the runs replay the same deals with the strategies rotated (duplicate deals;
   whole games start from the same deal generator too, though their later deals follow the
   play);
-* rule sensitivity (the default player count, each on/off or text option changed alone):
+* rule sensitivity (the default and the largest player count, each on/off or text option
+  changed alone):
   ``rule-<option>=<value>`` runs of ``base`` and of the top pair (``random`` against the
   strongest), compared with the defaults; with ``--rule k=v`` instead, the whole study runs
   once more with that change, side by side with the defaults.
@@ -231,10 +232,16 @@ def arm(run: Runner, v, n, rules, cfg, pre) -> dict:
     return {**{k: mean_ci(x).as_dict() for k, x in series.items()}, "runs": [base_dir] + dirs, "series": series}
 
 
-def sensitivity(run: Runner, v, cfg: BalanceConfig) -> dict:
-    """Every on/off or text option changed alone at the default player count: the first
-    player's win edge and the skill gradient, and their paired changes against the defaults."""
-    n = v.default_players
+def sensitivity_counts(v, counts: tuple[int, ...]) -> list[int]:
+    """Player counts of the rule sensitivity: the default (else the fewest asked for) and the
+    most asked for (options of larger tables, e.g. how a hand is settled, act there)."""
+    first = v.default_players if v.default_players in counts else min(counts)
+    return sorted({first, max(counts)})
+
+
+def sensitivity(run: Runner, v, n: int, cfg: BalanceConfig) -> dict:
+    """Every on/off or text option changed alone with ``n`` players: the first player's win
+    edge and the skill gradient, and their paired changes against the defaults."""
     default = arm(run, v, n, (), cfg, f"{v.name}-{n}p-rules-default")
     options, skipped = [], []
     for change in rule_changes(v):
@@ -276,8 +283,9 @@ def run_balance(cfg: BalanceConfig, out, jobs: int = -1, progress: bool | None =
                 _say(f"balance: {v.name}, {n} players{', ' + rules[0] if rules else ''}")
                 cells.append(measure_cell(run, v, n, rules, cfg, tag))
         if cfg.sensitivity and not cfg.rule and rule_changes(v):
-            _say(f"balance: {v.name}, rule sensitivity")
-            sens.append(sensitivity(run, v, cfg))
+            for n in sensitivity_counts(v, cfg.players[name]):
+                _say(f"balance: {v.name}, {n} players, rule sensitivity")
+                sens.append(sensitivity(run, v, n, cfg))
     doc = {"kind": KIND, "config": asdict(cfg), "cells": cells, "sensitivity": sens,
            "timing": {"wall_s": time.perf_counter() - t0, "run_s": run.seconds, "simulated": run.simulated,
                       "jobs": jobs}}
