@@ -99,20 +99,27 @@ def to_be_ahead(edge: Estimate, sd: float) -> Estimate:
     return Estimate(need(edge.value), need(edge.hi), need(edge.lo), edge.n)
 
 
-def _shares(d: np.ndarray, w: np.ndarray) -> tuple[float, float, float]:
-    """(strategy, cards, interaction) shares of the mean square of ``d`` (deals x rotations),
-    deals weighted by ``w``."""
-    k = d.shape[1]
-    tot = w.sum()
-    row_mean = d.mean(axis=1)
-    mu = (w * row_mean).sum() / tot
-    ms = (w * (d * d).mean(axis=1)).sum() / tot
-    if not ms > 0:
-        return float("nan"), float("nan"), float("nan")
-    between = (w * (row_mean - mu) ** 2).sum() / tot
-    within = (w * d.var(axis=1, ddof=1)).sum() / tot
-    inter = max(between - within / k, 0.0)
-    return mu * mu / ms, 1.0 - (mu * mu + inter) / ms, inter / ms
+BOOT_GROUPS = 1000                # deals are resampled in this many fixed blocks (h mod groups)
+
+
+def _group_sums(d: np.ndarray) -> np.ndarray:
+    """(groups, 5): per block of deals (deal h in block h mod groups) the count and the sums of
+    the per-deal rotation mean, mean square, variance and squared mean."""
+    n = d.shape[0]
+    g = np.arange(n) % min(BOOT_GROUPS, n)
+    mean, ms, var = d.mean(axis=1), (d * d).mean(axis=1), d.var(axis=1, ddof=1)
+    return np.stack([np.bincount(g, weights=x) for x in (np.ones(n), mean, ms, var, mean * mean)], axis=1)
+
+
+def _shares(sums: np.ndarray, k: int) -> np.ndarray:
+    """(strategy, cards, interaction) shares, one row per row of weighted ``sums``
+    (count, sum of means, of mean squares, of variances, of squared means) of ``k``
+    rotations."""
+    c, m0, m1, m2, m00 = (sums[:, i] for i in range(5))
+    mu, ms = m0 / c, m1 / c
+    inter = np.maximum(m00 / c - mu * mu - m2 / c / k, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.stack([mu * mu / ms, 1.0 - (mu * mu + inter) / ms, inter / ms], axis=1)
 
 
 def variance_shares(d: np.ndarray) -> dict[str, Estimate]:
@@ -124,19 +131,20 @@ def variance_shares(d: np.ndarray) -> dict[str, Estimate]:
     was dealt, plus any random choices of the strategies) and ``interaction`` (deals on which
     the stronger strategy gains more or less whatever its seat: the between-deal variance of
     the rotation means less its within-deal part, a one-way random-effects ANOVA).  CIs:
-    Poisson bootstrap over deals (fixed seed)."""
-    n = d.shape[0]
-    names = ("strategy", "cards", "interaction")
-    if n < 3 or d.shape[1] < 2:
-        return {k: NAN for k in names + ("deal",)}
-    point = _shares(d, np.ones(n))
-    rng = np.random.default_rng(BOOT_SEED)
-    draws = np.array([_shares(d, rng.poisson(1.0, n).astype(np.float64)) for _ in range(BOOT_DRAWS)])
+    Poisson bootstrap over fixed blocks of deals (fixed seed)."""
+    n, k = d.shape
+    names = ("strategy", "cards", "interaction", "deal")
+    if n < 3 or k < 2:
+        return {key: NAN for key in names}
+    sums = _group_sums(d)
+    point = _shares(sums.sum(axis=0, keepdims=True), k)[0]
+    w = np.random.default_rng(BOOT_SEED).poisson(1.0, (BOOT_DRAWS, sums.shape[0])).astype(np.float64)
+    draws = _shares(w @ sums, k)
     draws = np.column_stack([draws, 1.0 - draws[:, 0]])
-    point = point + (1.0 - point[0],)
+    point = np.append(point, 1.0 - point[0])
     lo, hi = np.nanquantile(draws, 0.025, axis=0), np.nanquantile(draws, 0.975, axis=0)
-    return {k: Estimate(float(point[i]), float(min(lo[i], point[i])), float(max(hi[i], point[i])), n)
-            for i, k in enumerate(names + ("deal",))}
+    return {key: Estimate(float(point[i]), float(min(lo[i], point[i])), float(max(hi[i], point[i])), n)
+            for i, key in enumerate(names)}
 
 
 def edges(scores: list[np.ndarray]) -> np.ndarray:
