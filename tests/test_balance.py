@@ -205,3 +205,19 @@ def test_demo_balance_is_every_game_at_its_default_count(tmp_path):
         (name, get_variant(name).default_players) for name in available()]
     assert [(s["variant"], s["players"]) for s in doc["sensitivity"]] == [
         (n, get_variant(n).default_players) for n in available() if BS.rule_changes(get_variant(n))]
+
+
+def test_uniform_random_choices_are_uniform_and_legal():
+    from sim.rng import new_state
+    from sim.strategies.random_play import coin, uniform_card, uniform_choice
+    st = new_state(5, 0, 0)
+    mask = np.uint64((1 << 3) | (1 << 17) | (1 << 40) | (1 << 63))
+    got = np.array([uniform_card(mask, st) for _ in range(8000)])
+    assert set(got.tolist()) == {3, 17, 40, 63}
+    assert stats.chisquare(np.bincount(got, minlength=64)[[3, 17, 40, 63]]).pvalue > 1e-4
+    allowed = np.array([0, 2, 0, 1, 1], dtype=np.int64)       # two copies of card 1: one move
+    picks = np.bincount([uniform_choice(allowed, st) for _ in range(6000)], minlength=5)
+    assert picks[0] == picks[2] == 0 and stats.chisquare(picks[[1, 3, 4]]).pvalue > 1e-4
+    assert uniform_choice(np.zeros(3, dtype=np.int64), st) == -1
+    flips = [coin(1.0, st, False) for _ in range(4000)]
+    assert abs(np.mean(flips) - 0.5) < 0.04 and all(coin(0.0, st, d) == d for d in (True, False))

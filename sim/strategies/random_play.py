@@ -8,10 +8,11 @@ What the rules make automatic (gin, rummy, a tonk on the deal, showing a minimum
 layoffs) stays automatic.  With ``random_play = 0`` nothing is drawn, so every other strategy
 plays exactly as before.
 
-A family wires it in with the two kernels here, called where its decisions are made::
+A family wires it in with the kernels here, called where its decisions are made::
 
     yes = coin(srow[P_RANDOM_PLAY], st, wants_upcard(...))      # the strategy's own answer
     code = uniform_card(hand & ~forbidden, st)                   # when srow[P_RANDOM_PLAY] != 0
+    code = uniform_choice(copies_allowed, st)                    # (card counts: two packs)
 """
 
 import numpy as np
@@ -45,5 +46,25 @@ def uniform_card(cards, st):
         if cards & bit(code):
             if j == 0:
                 return np.int64(code)
+            j -= 1
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def uniform_choice(allowed, st):
+    """Index drawn uniformly from the indices ``i`` with ``allowed[i] != 0`` (an int array, e.g.
+    the copies of each card code a two-pack hand may discard: identical copies are one move);
+    -1 if none is allowed."""
+    k = 0
+    for i in range(allowed.shape[0]):
+        if allowed[i] != 0:
+            k += 1
+    if k == 0:
+        return np.int64(-1)
+    j = rng.randint(st, k)
+    for i in range(allowed.shape[0]):
+        if allowed[i] != 0:
+            if j == 0:
+                return np.int64(i)
             j -= 1
     return np.int64(-1)
