@@ -221,3 +221,14 @@ def test_uniform_random_choices_are_uniform_and_legal():
     assert uniform_choice(np.zeros(3, dtype=np.int64), st) == -1
     flips = [coin(1.0, st, False) for _ in range(4000)]
     assert abs(np.mean(flips) - 0.5) < 0.04 and all(coin(0.0, st, d) == d for d in (True, False))
+
+
+@pytest.mark.parametrize("name", available())
+def test_every_game_declares_a_playable_ladder(name):
+    from sim.strategies import parse_strategy
+    v = get_variant(name)
+    assert v.ladder[0] == "random" and len(v.ladder) >= 2 and len(set(v.ladder)) == len(v.ladder)
+    for preset in v.ladder:
+        parse_strategy(preset, name)
+    assert parse_strategy("random", name).values["random_play"] == 1
+    assert set(v.no_out_outcomes) <= set(v.outcomes)
