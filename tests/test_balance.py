@@ -169,6 +169,16 @@ def test_cli_tiny_study_resumes_from_the_store(tmp_path, capsys):
     assert "tonk" in capsys.readouterr().out
 
 
+def test_cli_refuses_a_folder_holding_something_else(tmp_path, capsys):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "sweep.json").write_text("{}")
+    assert main(["balance", "--variant", "tonk", "--players", "2", "--hands", "200", "--no-progress",
+                 "--out", str(other)]) == 2
+    assert "holds no balance study" in capsys.readouterr().err
+    assert sorted(p.name for p in other.iterdir()) == ["sweep.json"]
+
+
 def test_cli_rule_change_side_by_side(tmp_path):
     out = tmp_path / "rule"
     assert main(["balance", "--variant", "tonk", "--players", "2", "--hands", "200", "--rule", "no_upcard=on",
@@ -186,6 +196,7 @@ def test_cli_rule_change_side_by_side(tmp_path):
     (["balance", "--variant", "gin", "--rule", "nope=1"], "nope"),
     (["balance", "--hands", "5"], "--hands must be >= 100"),
     (["balance", "--jobs", "0"], "--jobs must be >= 1"),
+    (["balance", "--variant", "gin", "--players", "3"], "exactly 2 players, not 3"),
 ])
 def test_cli_bad_input_is_one_error_line(args, words, tmp_path, capsys):
     try:

@@ -269,8 +269,8 @@ def _est(d: dict) -> B.Estimate:
 def run_balance(cfg: BalanceConfig, out, jobs: int = -1, progress: bool | None = None) -> Path:
     """Run (or resume) the study into ``out``; writes ``out/balance.json`` and returns ``out``."""
     out = store.check_out_dir(out)
-    if (out / "spec.json").exists():
-        raise store.StoreError(f"--out {out} holds a single run, not a balance study; choose a new folder")
+    if out.is_dir() and any(out.iterdir()) and not ((out / FILE).exists() or (out / "runs").is_dir()):
+        raise store.StoreError(f"--out {out} is not empty and holds no balance study; choose a new folder")
     _check_rule(cfg)
     run = Runner(out, jobs, progress)
     t0 = time.perf_counter()
