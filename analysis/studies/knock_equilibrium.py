@@ -2,8 +2,8 @@
 equilibrium of the policy game.
 
 Policies: one knock threshold all hand long for each value of ``thresholds`` (derived from
-``strategy`` like a knock sweep's arms), the game's presets of that strategy family (but uniform random play), the base
-strategy and any ``extra`` specs (e.g. a chart policy).  Identical policies are merged (Gin's
+``strategy`` like a knock sweep's arms), the game's presets of that strategy family (but
+uniform random play), the base strategy and any ``extra`` specs (e.g. a chart policy).  Identical policies are merged (Gin's
 ``simple`` is threshold 10, ``gin-hunter`` threshold 0).
 
 Every comparison is on the same deals (common random numbers) with each policy in each seat.
