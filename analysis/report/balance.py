@@ -249,8 +249,15 @@ def _turns(name, cells):
                   "player count.", [ax])
 
 
+def _by_size(opts: list[dict]) -> list[dict]:
+    """Options from the smallest change to the largest (the largest at the top of a tornado):
+    by the larger of the two changes, each relative to the largest change of its kind."""
+    top = {k: max([abs(o[k]["value"]) for o in opts] + [1e-12]) for k in ("d_first_win", "d_skill")}
+    return sorted(opts, key=lambda o: max(abs(o[k]["value"]) / top[k] for k in top))
+
+
 def _tornado(name, s):
-    opts = s["options"]
+    opts = _by_size(s["options"])
     fig = new_figure(8.0, 1.2 + 0.32 * max(len(opts), 1))
     axes = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(opts))
