@@ -503,6 +503,8 @@ def build_parser() -> Parser:
 
     from .studies import knock_advice
     knock_advice.add_parser(sub)
+    from .studies import balance
+    balance.add_parser(sub)
 
     from .report import add_parser as add_report_parser
     add_report_parser(sub)

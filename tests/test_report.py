@@ -81,8 +81,10 @@ def runs(tmp_path_factory):
     eq = base / "gin-eq"
     assert cli_main(["knock-sweep", "--variant", "gin", "--equilibrium", "--thresholds", "0..10:5", "--hands", "1000",
                      "--jobs", "1", "--seed", "3", "--no-progress", "--out", str(eq)]) == 0
+    assert cli_main(["balance", "--variant", "tonk", "--players", "2", "--hands", "400", "--jobs", "1",
+                     "--no-progress", "--out", str(base / "balance")]) == 0
     return {"sweep": sweep, "sim": sim, "odds": base / "tonk-odds", "odds_data": odds, "base": base,
-            "rules": rules, "eq": eq}
+            "rules": rules, "eq": eq, "balance": base / "balance"}
 
 
 def _no_simulation(*args, **kwargs):
@@ -100,7 +102,7 @@ def rendered(runs, tmp_path_factory):
                           (engine, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
             mp.setattr(mod, name, _no_simulation)
         rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"]),
-                                   str(runs["eq"])])
+                                   str(runs["eq"]), str(runs["balance"])])
         pngs = report.write_report(rep, out)
     return {"report": rep, "pngs": pngs, "html": out, "text": out.read_text(encoding="utf-8")}
 
@@ -270,29 +272,29 @@ def test_every_registered_section_kind_renders(rendered):
 
 
 @pytest.fixture
-def balance_kind():
+def fairness_kind():
     """A study kind added the way a future study module adds it: one decorated builder."""
-    @report.section("balance", file="balance.json", methods="<p>How balance is measured.</p>")
-    def balance_section(folder: Path, anchor: str) -> report.RunSection:
-        doc = store.read_study(folder, "balance")
-        sec = report.RunSection("balance", str(folder), anchor, f"Balance — {folder.name}")
+    @report.section("fairness", file="fairness.json", methods="<p>How fairness is measured.</p>")
+    def fairness_section(folder: Path, anchor: str) -> report.RunSection:
+        doc = store.read_study(folder, "fairness")
+        sec = report.RunSection("fairness", str(folder), anchor, f"Fairness — {folder.name}")
         sec.body.append(f"<p>verdict: {report.esc(doc['verdict'])}</p>")
         return sec
-    yield "balance"
-    del report.SECTIONS["balance"]
+    yield "fairness"
+    del report.SECTIONS["fairness"]
 
 
-def test_detection_prefers_the_kind_stored_in_the_study_file(runs, tmp_path, balance_kind):
-    both = tmp_path / "balance-run"
+def test_detection_prefers_the_kind_stored_in_the_study_file(runs, tmp_path, fairness_kind):
+    both = tmp_path / "fairness-run"
     shutil.copytree(runs["sim"], both)   # also a complete simulate run (meta.json with columns)
-    store.write_study(both, "balance", {"verdict": "even"})
+    store.write_study(both, "fairness", {"verdict": "even"})
     assert report.detect(both) == "run"            # no stored kind: the file names decide
-    store.write_study(both, "balance", {"kind": "balance", "verdict": "even"})
-    assert report.detect(both) == "balance"
+    store.write_study(both, "fairness", {"kind": "fairness", "verdict": "even"})
+    assert report.detect(both) == "fairness"
     rep = report.build_report([str(both)])
-    assert [s.kind for s in rep.sections] == ["balance"]
+    assert [s.kind for s in rep.sections] == ["fairness"]
     page = report.report_html(rep)
-    assert "verdict: even" in page and "How balance is measured." in page
+    assert "verdict: even" in page and "How fairness is measured." in page
     assert "Common random numbers" not in page     # methods only of the kinds shown
 
 

@@ -2,8 +2,8 @@
 equilibrium of the policy game.
 
 Policies: one knock threshold all hand long for each value of ``thresholds`` (derived from
-``strategy`` like a knock sweep's arms), the game's presets of that strategy family, the base
-strategy and any ``extra`` specs (e.g. a chart policy).  Identical policies are merged (Gin's
+``strategy`` like a knock sweep's arms), the game's presets of that strategy family (but
+uniform random play), the base strategy and any ``extra`` specs (e.g. a chart policy).  Identical policies are merged (Gin's
 ``simple`` is threshold 10, ``gin-hunter`` threshold 0).
 
 Every comparison is on the same deals (common random numbers) with each policy in each seat.
@@ -54,6 +54,12 @@ SUPPORT_MIN = 1e-6     # a weight below this is outside the equilibrium's suppor
 BLOCK = 1 << 21        # Y cells held at once by a chunk (memory flat for many policies)
 METHOD = ("one-sided paired t tests against the selected best, Bonferroni-adjusted over the other "
           "policies (holds the true best with probability >= 95%)")
+
+
+def knock_presets(family, variant: str) -> list[str]:
+    """The family's presets in ``variant`` that are knock policies: all but uniform random play
+    (the ``random`` rung of the balance study's ladder)."""
+    return [n for n, vals in family.presets_for(variant).items() if not vals.get("random_play")]
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,7 @@ class EquilibriumSpec:
         sw = self.sweep()
         out = [Policy(s, t) for t, s in zip(sw.thresholds, sw.overall_arms())]
         base = sw.base()
-        named = [(n, parse_strategy(n, self.variant)) for n in base.family.presets_for(self.variant)]
+        named = [(n, parse_strategy(n, self.variant)) for n in knock_presets(base.family, self.variant)]
         named += [(self.strategy, base)] + [(e, parse_strategy(e, self.variant)) for e in self.extra]
         for alias, strat in named:
             k = next((k for k, p in enumerate(out) if p.strategy.values == strat.values), None)
@@ -124,7 +130,7 @@ class EquilibriumSpec:
 
     def opponents(self, policies: list[Policy]) -> list[tuple[str, int]]:
         """(name, policy index) of every preset and extra: the opponents given best responses."""
-        names = list(self.sweep().base().family.presets_for(self.variant)) + list(self.extra)
+        names = knock_presets(self.sweep().base().family, self.variant) + list(self.extra)
         return [(n, next(k for k, p in enumerate(policies) if n in p.aliases)) for n in dict.fromkeys(names)]
 
     def start(self, policies: list[Policy]) -> int:

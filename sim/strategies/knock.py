@@ -23,6 +23,9 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
 * ``layoff``: as defender, lay off onto the knocker's melds (1) or not (0).
 * ``arrange``: as knocker, show any minimum-deadwood arrangement (0) or, among them, the one
   leaving the fewest layoff spots (1) (rules/gin.md [choice]).
+* ``random_play=1`` (the ``random`` preset): every choice uniform at random among the legal
+  ones (:mod:`sim.strategies.random_play`): the discard here, the upcard and the knock by a
+  fair coin where the game kernels ask (:func:`~sim.strategies.random_play.coin`).
 * ``upcard_knock`` >= 0: also take the upcard when the best legal discard then leaves deadwood
   <= ``upcard_knock``; ``discard_rule=1``: discard the highest-ranked card that is deadwood in
   a minimum arrangement of the 11 cards (the scoring rule when none may be discarded).  With
@@ -46,6 +49,7 @@ from ..cards import N_RANKS, SUIT_SHIFT
 from ..melds import deadwood
 
 from . import Param, StrategyFamily, register
+from .random_play import PARAM_HELP, uniform_card
 
 FAMILY_CODE = 1
 
@@ -70,11 +74,12 @@ PARAMS = (
                                         "<= this (-1: no)", True),
     Param("discard_rule", 0, 0, 1, "0: minimise the discard score; 1: the highest-ranked card left as "
                                     "deadwood by a minimum arrangement of the 11 cards", True),
+    Param("random_play", 0, 0, 1, PARAM_HELP, True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
  P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
- P_UPCARD_KNOCK, P_DISCARD_RULE) = range(1, len(PARAMS) + 1)
+ P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -175,8 +180,11 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
     are >= 0).  With deterministic ties (the first, highest card keeps a tie) the search stops
     once that bound reaches the best score (no later card can beat it); with random ties and
     both weights zero, once the bound exceeds it.  Exact, and most turns need one to three
-    evaluations.
+    evaluations.  ``random_play``: a uniform random card of those allowed.
     """
+    if srow[P_RANDOM_PLAY] != 0:
+        code = uniform_card(hand & ~forbidden, st)
+        return code, deadwood(hand ^ _bit(code), run_value, suit_total, rank_value)
     if srow[P_DISCARD_RULE] == 1:
         code, d = _highest_deadwood(hand, forbidden, run_value, suit_total, rank_value)
         if code >= 0:
@@ -275,6 +283,7 @@ FAMILY = register(StrategyFamily(
         "gin-hunter": {"knock": 0},
         "patient": {"knock": 10, "knock_mid": 6, "knock_late": 3, "mid_from": 5, "late_from": 9},
         "openspiel-simple": {"upcard_knock": 10, "discard_rule": 1, "layoff": 0},
+        "random": {"random_play": 1},
     },
     # Knock Rummy (sweeps and the comparison: sim/variants/knock_rummy.py docstring)
     variant_presets={"knock-rummy": {
@@ -282,5 +291,6 @@ FAMILY = register(StrategyFamily(
         "rummy-hunter": {"knock": 0},
         "strong": {"knock": 40, "knock_mid": 30, "knock_late": 20, "mid_from": 3, "late_from": 6,
                    "per_opp": -2, "near_weight": 0.5, "opp_weight": 3.0},
+        "random": {"random_play": 1},
     }},
 ))

@@ -20,7 +20,10 @@ A game declares:
 * ``knob``: the decision a knock sweep varies (:class:`Knob`) or None;
 * ``game``: its whole-game structure (:class:`WholeGame`, played by :mod:`sim.games`) or None;
 * ``advisor``: its "should I knock here?" entry (:class:`sim.advice.AdvisorSpec`) or None;
-* ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it).
+* ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it);
+* ``no_out_outcomes``: the outcomes of a hand that ends with no one out (void, stock
+  exhausted, block); ``ladder``: strategy presets from weakest to strongest, ``random``
+  (uniform over legal moves) first (the balance study's skill ladder).
 """
 
 from __future__ import annotations
@@ -106,10 +109,14 @@ class Variant:
     game_kernel: Callable | None = None   # play_game_chunk(rules, strat, seed, first, out)
     advisor: Any = None
     max_turns: int = 1000            # a hand never runs more turns than this (engine guard)
+    no_out_outcomes: tuple[str, ...] = ()           # outcomes of hands nobody went out of
+    ladder: tuple[str, ...] = ("random", "simple")  # presets, weakest to strongest
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:
             raise ValueError(f"{self.name}: score_unit must be one of {SCORE_UNITS}")
+        if not set(self.no_out_outcomes) <= set(self.outcomes):
+            raise ValueError(f"{self.name}: no_out_outcomes must be outcomes")
 
     def scores_zero_sum(self, rules) -> bool:
         """Do the ``score`` columns of every hand sum to zero under these rules?"""

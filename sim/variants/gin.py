@@ -49,6 +49,7 @@ from .. import games
 from .. import trace as TR
 from ..advice import AdvisorSpec
 from ..strategies.knock import choose_discard, knock_threshold, wants_upcard
+from ..strategies.random_play import coin
 from ..trace import NO_TRACE, log, no_trace
 from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_STOCK_LEFT, COL_TURNS, Knob, Variant, WholeGame, column_index
 
@@ -208,7 +209,7 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
     if debug:
         check_closed_hands(hands, deck, state[S_SP], pile, state[S_NPILE], N_CARDS)
     limit = state[S_LIMIT]
-    if dwa <= limit and dwa <= knock_threshold(strat[p], own_turn, stock_left):
+    if dwa <= limit and coin(strat[p, K.P_RANDOM_PLAY], st[p], dwa <= knock_threshold(strat[p], own_turn, stock_left)):
         log(trace, TR.E_KNOCK, p, dwa, 0)
         _end(row, p, state[S_TURNS], stock_left, own_turn)
         row[COL_OUTCOME] = showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total,
@@ -280,8 +281,8 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_c
                 return
             from_pile = True
         elif state[S_FORCE_STOCK] == 0 and state[S_NPILE] > 0:
-            from_pile = wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1],
-                                     T_value, T_total, T_rank)
+            from_pile = coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(
+                strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1], T_value, T_total, T_rank))
         state[S_FORCE_STOCK] = 0
         if _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
                       T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
@@ -320,7 +321,8 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
         # non-dealer draws from the stock
         for p in (non_dealer, dealer):
             dwp = deadwood(hands[p], T_value, T_total, T_rank)
-            if wants_upcard(strat[p], hands[p], dwp, up, T_value, T_total, T_rank):
+            if coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(strat[p], hands[p], dwp, up, T_value, T_total,
+                                                                     T_rank)):
                 dw = np.empty(2, dtype=np.int64)
                 for q in range(2):
                     dw[q] = deadwood(hands[q], T_value, T_total, T_rank)
@@ -411,6 +413,10 @@ VARIANT = Variant(
     hand_word="deadwood",
     zero_sum=True,
     max_turns=MAX_TURNS,
+    no_out_outcomes=("void",),
+    # the strongest preset: gin-hunter beats simple by +0.71 [0.64, 0.78] points/hand, tracker by +0.16,
+    # patient by +0.04, openspiel-simple loses 1.71 (100k duplicate deals each, seed 0)
+    ladder=("random", "simple", "gin-hunter"),
     advisor=AdvisorSpec("sim.advisors.gin", opp_models=("played", "uniform")),
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),

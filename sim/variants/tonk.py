@@ -284,7 +284,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
                 if s != seat:
                     min_opp = min(min_opp, popcount(hands[s]))
             cnt = hand_value(h)
-            if T.wants_drop(srow, cnt, own_turn, n, min_opp):
+            if T.decide(srow, st[seat:seat + 1], T.wants_drop(srow, cnt, own_turn, n, min_opp)):
                 log(trace, TR.E_DROP, seat, cnt, 0)
                 _end(hands, counts, info, seat, 0, turn)
                 info[I_OUTCOME] = settle_knock(counts, seat, pay, rules[R_TIE_PAID] != 0)
@@ -297,7 +297,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
         top = -1
         if ctr[C_PILE] > 0:
             top = discard[ctr[C_PILE] - 1]
-            take = T.wants_take(srow, h, top, run_hm | book_hm)
+            take = T.decide(srow, st[seat:seat + 1], T.wants_take(srow, h, top, run_hm | book_hm))
         if not take and ctr[C_STOCK] >= stock.shape[0]:
             _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, sp_cards, ctr, mm, mk,
                        debug, trace)
@@ -315,8 +315,9 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
         # 3. spreads and hits
         spread_made = False
         if can_lay(h, run_hm, book_hm):
-            ok_spread = T.spread_now(srow, st[seat:seat + 1])
-            _, a, b, hits = plan_play(h, taken, run_hm, book_hm, ok_spread, T.hit_now(srow),
+            ok_spread = T.decide(srow, st[seat:seat + 1], T.spread_now(srow, st[seat:seat + 1]))
+            _, a, b, hits = plan_play(h, taken, run_hm, book_hm, ok_spread,
+                                      T.decide(srow, st[seat:seat + 1], T.hit_now(srow)),
                                       must, needs_new, mm, mk)
             h, n_sp, n_new = lay_plan(h, seat, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards,
                                       ctr[C_SPREADS], debug)
@@ -336,7 +337,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             settle_collect(seat, 2 if (spread_made or not needs_new) else 1, pay)
             return
         # 4. discard
-        d = T.choose_discard(srow, h, taken, meld_cards(h))
+        d = T.discard(srow, h, taken, meld_cards(h), st[seat:seat + 1])
         if debug and _bit(d) & (taken | ~h):
             raise ValueError("illegal discard")
         h ^= _bit(d)
@@ -592,7 +593,7 @@ VARIANT = Variant(
     extra_columns=EXTRA_COLUMNS,
     hand_word="count",
     zero_sum=True,
-    max_turns=MAX_TURNS,
+    max_turns=MAX_TURNS, no_out_outcomes=("stock_out",), ladder=("random", "simple", "careful"),
     advisor=AdvisorSpec("sim.advisors.tonk", opp_models=("uniform", "played")),
     knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
               default_range=(0, 20), action="drop"),

@@ -1,0 +1,419 @@
+"""Variant balance: every game of the registry x its player counts, compared on one page.
+
+``rummylab balance`` plays, per game, player count and rules, with the engine's stored,
+resumable runs (:mod:`analysis.engine`; every run in ``OUT/runs/<name>``, all on one seed):
+
+* ``base``: every seat plays ``simple`` (the ladder's second rung), hand rows: seat edge,
+  tempo and volatility per hand; ``base-games``: the same as whole games, where the game has
+  them (:class:`~sim.variants.WholeGame`);
+* ``<weak>-<strong>-r<s>``: for every pair of the game's ladder (``Variant.ladder``: ``random``
+  < ``simple`` < its strongest preset), the stronger strategy in seat ``s`` and the weaker in
+  the others, one run per seat ``s``: hand ``h`` is dealt from ``(seed, h)`` whatever the
+  strategies, so the runs replay the same deals with the strategies rotated (duplicate deals;
+  whole games start from the same deal generator too, though their later deals follow the
+  play);
+* rule sensitivity (the default and the largest player count, each on/off or text option
+  changed alone):
+  ``rule-<option>=<value>`` runs of ``base`` and of the top pair (``random`` against the
+  strongest), compared with the defaults; with ``--rule k=v`` instead, the whole study runs
+  once more with that change, side by side with the defaults.
+
+The measures (:mod:`.balance_stats`) go to ``OUT/balance.json`` (``kind: balance``) with the
+folder of every run they come from; the report section is :mod:`analysis.report.balance`.
+Nothing here names a game: everything comes from the game's declarations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.errors import UserInputError
+from sim.runner import make_spec
+from sim.variants import available, get_variant
+
+from .. import store
+from ..engine import SimJob, run_job
+from ..stats import mean_ci, wilson
+from . import balance_stats as B
+
+KIND = "balance"
+FILE = "balance.json"
+DEFAULT_HANDS = 400_000        # base hands per game x player count
+DEFAULT_GAMES = 40_000         # base whole games per game x player count
+DEFAULT_OUT = "runs/balance"
+
+
+class BalanceError(UserInputError):
+    """Balance-study input that cannot be run (players, rules, sizes)."""
+
+
+@dataclass(frozen=True)
+class BalanceConfig:
+    variants: tuple[str, ...]
+    players: dict = field(default_factory=dict)      # variant -> player counts
+    hands: int = DEFAULT_HANDS                       # base hands
+    ladder_hands: int = DEFAULT_HANDS // 8           # hands per ladder run (one per seat)
+    games: int = DEFAULT_GAMES                       # base games; ladder games per run: games // 4
+    rule_hands: int = DEFAULT_HANDS // 10            # hands per sensitivity run
+    rule: str | None = None                          # one "k=v" change, side by side
+    sensitivity: bool = True
+    seed: int = 0
+
+
+def default_config(variants=None, players=None, **kw) -> BalanceConfig:
+    """Every game (or ``variants``) with every player count it allows (or ``players``, a tuple
+    of counts, limited to what each game allows; a count no selected game allows is refused)."""
+    per = {}
+    for name in variants or available():
+        v = get_variant(name)
+        allowed = range(v.min_players, v.max_players + 1)
+        counts = tuple(p for p in (players or allowed) if p in allowed)
+        if counts:
+            per[v.name] = counts
+        elif variants:
+            v.check_players(players[0])
+    if not per:
+        raise BalanceError(f"no game is played by {', '.join(map(str, players))} players")
+    return BalanceConfig(tuple(per), per, **kw)
+
+
+# ----------------------------------------------------------------------------------------
+# running
+
+class Runner:
+    """Runs specs into ``out/runs/<name>`` (resuming), loads their rows and times them."""
+
+    def __init__(self, out: Path, jobs: int, progress: bool | None):
+        self.out, self.jobs, self.progress = out, jobs, progress
+        self.seconds = 0.0
+        self.simulated = 0
+
+    def rows(self, name: str, spec) -> tuple[dict, str]:
+        folder = self.out / "runs" / name
+        job = SimJob(spec)
+        job.desc = name
+        res = run_job(job, jobs=self.jobs, out_dir=folder, progress=self.progress)
+        if not res.complete:
+            raise KeyboardInterrupt
+        self.seconds += res.elapsed_s + res.compile_s
+        self.simulated += res.n_simulated
+        _, df = store.load_run(folder)
+        return {c: df[c].to_numpy() for c in spec.columns}, str(folder.relative_to(self.out))
+
+
+def _scores(cols: dict, n: int, stem: str = "score") -> np.ndarray:
+    return np.stack([cols[f"{stem}{s}"] for s in range(n)], axis=1)
+
+
+def _spec(v, n, rules, strategies, units, seed, mode="hands"):
+    return make_spec(v.name, rules=list(rules), strategies=strategies, n=units, seed=seed,
+                     players=n, mode=mode)
+
+
+def rotations(weak: str, strong: str, n: int) -> list[str]:
+    """One strategy text per seat of the stronger player: ``strong`` there, ``weak`` elsewhere."""
+    return [",".join(strong if s == r else weak for s in range(n)) for r in range(n)]
+
+
+def ladder_pairs(v) -> list[tuple[str, str]]:
+    """Every pair of rungs (weaker, stronger): neighbours first, the whole ladder (``random``
+    against the strongest: the skill gradient) last."""
+    lad = v.ladder
+    pairs = [(lad[i], lad[j]) for d in range(1, len(lad)) for i in range(len(lad) - d) for j in [i + d]]
+    return pairs
+
+
+def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], cfg: BalanceConfig, tag: str) -> dict:
+    """Every measure of one game x player count x rules."""
+    pre = f"{v.name}-{n}p{tag}"
+    simple = v.ladder[1]
+    cols, base_dir = run.rows(f"{pre}-base", _spec(v, n, rules, simple, cfg.hands, cfg.seed))
+    sc = _scores(cols, n)
+    cell = {"variant": v.name, "players": n, "rules": list(rules), "score_unit": v.score_unit,
+            "strategy": simple, "rungs": list(v.ladder), "runs": {"base": base_dir}}
+    cell["seat_hand"] = _jsonable(B.seat_edge(cols["dealer"], sc))
+    cell["tempo"] = tempo(v, cols)
+    cell["volatility"] = {"hand_sd": B.sd_estimate(sc[:, 0]).as_dict()}
+    if v.game_kernel is not None and cfg.games > 0:
+        g, cell["runs"]["games"] = run.rows(f"{pre}-base-games", _spec(v, n, rules, simple, cfg.games, cfg.seed, "games"))
+        net = _scores(g, n, "net")
+        cell["seat_game"] = _jsonable(B.seat_edge(g["first_dealer"], net, g["winner"]))
+        cell["tempo"]["hands_per_game"] = mean_ci(g["hands"]).as_dict()
+        scoring = g["hands"] - g["voids"]
+        cell["volatility"]["game_sd"] = B.sd_estimate(net[:, 0]).as_dict()
+        cell["volatility"]["one_hand_games"] = wilson(int((scoring == 1).sum()), len(scoring)).as_dict()
+    cell["ladder"] = [pair_measures(run, v, n, rules, weak, strong, cfg, pre) for weak, strong in ladder_pairs(v)]
+    return cell
+
+
+def pair_measures(run: Runner, v, n, rules, weak, strong, cfg, pre, hands=None, games=None) -> dict:
+    hands = cfg.ladder_hands if hands is None else hands
+    games = cfg.games // 4 if games is None else games
+    scores, dirs = pair_scores(run, v, n, rules, weak, strong, cfg, pre, hands)
+    out = {"weak": weak, "strong": strong, "runs": dirs}
+    out["hand"] = _jsonable(B.ladder_pair(scores))
+    if v.game_kernel is not None and games > 0:
+        nets, wins = [], []
+        for r, strats in enumerate(rotations(weak, strong, n)):
+            g, d = run.rows(f"{pre}-{weak}-{strong}-games-r{r}", _spec(v, n, rules, strats, games, cfg.seed, "games"))
+            nets.append(_scores(g, n, "net"))
+            wins.append(g["winner"])
+            out["runs"].append(d)
+        out["game"] = _jsonable(B.ladder_pair(nets, wins))
+    return out
+
+
+def pair_scores(run: Runner, v, n, rules, weak, strong, cfg, pre, hands) -> tuple[list, list]:
+    """The score rows of the duplicate-deal runs of a pair (one per seat of the stronger)."""
+    scores, dirs = [], []
+    for r, strats in enumerate(rotations(weak, strong, n)):
+        cols, d = run.rows(f"{pre}-{weak}-{strong}-r{r}", _spec(v, n, rules, strats, hands, cfg.seed))
+        scores.append(_scores(cols, n))
+        dirs.append(d)
+    return scores, dirs
+
+
+def tempo(v, cols: dict) -> dict:
+    turns = cols["turns"]
+    no_out = [v.outcomes.index(o) for o in v.no_out_outcomes]
+    oc = cols["outcome"]
+    return {"turns": mean_ci(turns).as_dict(), "turns_q": B.quantiles(turns),
+            "turns_hist": np.bincount(np.clip(turns, 0, 200)).tolist(),
+            "no_out": wilson(int(np.isin(oc, no_out).sum()), len(oc)).as_dict(),
+            "no_out_outcomes": list(v.no_out_outcomes),
+            "outcomes": {name: wilson(int((oc == k).sum()), len(oc)).as_dict()
+                         for k, name in enumerate(v.outcomes)}}
+
+
+def _jsonable(x):
+    if isinstance(x, B.Estimate):
+        return x.as_dict()
+    if isinstance(x, dict):
+        return {k: _jsonable(y) for k, y in x.items()}
+    if isinstance(x, list):
+        return [_jsonable(y) for y in x]
+    return x
+
+
+# ----------------------------------------------------------------------------------------
+# rule sensitivity
+
+def rule_changes(v) -> list[str]:
+    """``option=value`` for every on/off option flipped and every other choice of a text option
+    (numeric options are left to ``--rule``; ``players`` is the player count)."""
+    base = v.rules_cls()
+    out = []
+    for f in v.rules_cls.options():
+        val = getattr(base, f.name)
+        if f.name == "players":
+            continue
+        if isinstance(val, bool):
+            out.append(f"{f.name}={'off' if val else 'on'}")
+        elif f.metadata.get("choices"):
+            out += [f"{f.name}={c}" for c in f.metadata["choices"] if c != val]
+    return out
+
+
+def arm(run: Runner, v, n, rules, cfg, pre) -> dict:
+    """Seat edge and skill gradient (the top pair: ``random`` against the strongest) of one
+    rules setting at ``cfg.rule_hands``, with their per-hand (per-deal) series under ``series``
+    for the paired comparison with the defaults (hand ``h`` is one deal in every setting)."""
+    cols, base_dir = run.rows(f"{pre}-base", _spec(v, n, rules, v.ladder[1], cfg.rule_hands, cfg.seed))
+    sc = _scores(cols, n)
+    scores, dirs = pair_scores(run, v, n, rules, v.ladder[0], v.ladder[-1], cfg, pre, cfg.rule_hands)
+    series = {"first_win": B.first_win_series(cols["dealer"], sc), "skill": B.skill_series(scores)}
+    return {**{k: mean_ci(x).as_dict() for k, x in series.items()}, "runs": [base_dir] + dirs, "series": series}
+
+
+def sensitivity_counts(v, counts: tuple[int, ...]) -> list[int]:
+    """Player counts of the rule sensitivity: the default (else the fewest asked for) and the
+    most asked for (options of larger tables, e.g. how a hand is settled, act there)."""
+    first = v.default_players if v.default_players in counts else min(counts)
+    return sorted({first, max(counts)})
+
+
+def sensitivity(run: Runner, v, n: int, cfg: BalanceConfig) -> dict:
+    """Every on/off or text option changed alone with ``n`` players: the first player's win
+    edge and the skill gradient, and their paired changes against the defaults."""
+    default = arm(run, v, n, (), cfg, f"{v.name}-{n}p-rules-default")
+    options, skipped = [], []
+    for change in rule_changes(v):
+        try:
+            make_spec(v.name, rules=[change], n=1, players=n)
+        except UserInputError as e:
+            skipped.append({"rule": change, "why": str(e)})
+            continue
+        a = arm(run, v, n, (change,), cfg, f"{v.name}-{n}p-rule-{change}")
+        for k, x in a.pop("series").items():
+            a[f"d_{k}"] = mean_ci(x - default["series"][k]).as_dict()
+        options.append({"rule": change, **a})
+    default.pop("series")
+    return {"variant": v.name, "players": n, "hands": cfg.rule_hands, "default": default,
+            "options": options, "skipped": skipped}
+
+
+def _est(d: dict) -> B.Estimate:
+    return B.Estimate(d["value"], d["ci95"][0], d["ci95"][1], d["n"])
+
+
+# ----------------------------------------------------------------------------------------
+# the study
+
+def run_balance(cfg: BalanceConfig, out, jobs: int = -1, progress: bool | None = None) -> Path:
+    """Run (or resume) the study into ``out``; writes ``out/balance.json`` and returns ``out``."""
+    out = store.check_out_dir(out)
+    if out.is_dir() and any(out.iterdir()) and not ((out / FILE).exists() or (out / "runs").is_dir()):
+        raise store.StoreError(f"--out {out} is not empty and holds no balance study; choose a new folder")
+    _check_rule(cfg)
+    run = Runner(out, jobs, progress)
+    t0 = time.perf_counter()
+    cells, sens = [], []
+    arms = [((), "")] + ([((cfg.rule,), f"-rule-{cfg.rule}")] if cfg.rule else [])
+    for name in cfg.variants:
+        v = get_variant(name)
+        for n in cfg.players[name]:
+            for rules, tag in arms:
+                _say(f"balance: {v.name}, {n} players{', ' + rules[0] if rules else ''}")
+                cells.append(measure_cell(run, v, n, rules, cfg, tag))
+        if cfg.sensitivity and not cfg.rule and rule_changes(v):
+            for n in sensitivity_counts(v, cfg.players[name]):
+                _say(f"balance: {v.name}, {n} players, rule sensitivity")
+                sens.append(sensitivity(run, v, n, cfg))
+    doc = {"kind": KIND, "config": asdict(cfg), "cells": cells, "sensitivity": sens,
+           "timing": {"wall_s": time.perf_counter() - t0, "run_s": run.seconds, "simulated": run.simulated,
+                      "jobs": jobs}}
+    store.write_study(out, KIND, doc)
+    return out
+
+
+def _check_rule(cfg: BalanceConfig) -> None:
+    if cfg.rule is None:
+        return
+    for name in cfg.variants:
+        make_spec(name, rules=[cfg.rule], n=1, players=cfg.players[name][0])
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def load_balance(folder) -> dict:
+    doc = store.read_study(folder, KIND)
+    if doc.get("kind") != KIND:
+        raise store.StoreError(f"{folder}/{FILE} is not a balance study")
+    return doc
+
+
+def demo_balance(out_dir, scale: float = 1.0, seed: int = 0, jobs: int = -1, progress: bool | None = None) -> Path:
+    """A small balance study for ``rummylab demo``: every game at its default player count,
+    20,000 x ``scale`` base hands (at least 1,000; ladder and rule runs a quarter and a fifth,
+    500 x ``scale`` games); returns its folder ``out_dir/balance`` for the report."""
+    k = max(float(scale), 0.0)
+    hands = max(1_000, int(20_000 * k))
+    cfg = BalanceConfig(tuple(available()), {v: (get_variant(v).default_players,) for v in available()},
+                        hands=hands, ladder_hands=max(250, hands // 4), games=max(100, int(500 * k)),
+                        rule_hands=max(200, hands // 5), seed=seed)
+    return run_balance(cfg, Path(out_dir) / "balance", jobs=jobs, progress=progress)
+
+
+# ----------------------------------------------------------------------------------------
+# CLI
+
+_EXAMPLES = """\
+    rummylab balance                                   # every game x its player counts, defaults
+    rummylab balance --variant tonk --players 2..6 --hands 400000 --out runs/balance-tonk
+    rummylab balance --variant gin --rule first_upcard_offer=off --out runs/balance-gin-offer
+    rummylab report runs/balance --html reports/balance.html"""
+
+
+def parse_players(text: str) -> tuple[int, ...]:
+    """``2..6``, ``3`` or ``2,4``: player counts."""
+    try:
+        if ".." in text:
+            a, b = text.split("..", 1)
+            out = tuple(range(int(a), int(b) + 1))
+        else:
+            out = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--players takes N, A..B or A,B,...; got {text!r}") from None
+    if not out or min(out) < 1:
+        raise argparse.ArgumentTypeError(f"--players takes counts >= 1; got {text!r}")
+    return out
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``balance`` subcommand to an argparse subparsers object."""
+    from analysis.cli import _examples, _folder, _int, _jobs  # here: cli imports this module
+    p = subparsers.add_parser(
+        "balance", help="how balanced is each game? seat edge, skill vs luck, tempo, volatility, rules",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.dedent("""\
+            Every game x player count (or --variant/--players): seat edge by position after the
+            dealer, per hand and per whole game; the strategy ladder (random < simple < the
+            strongest preset) on duplicate deals: win rate, score edge, hands and games to be
+            ahead, variance explained by strategy and by the deal; tempo; volatility; and how
+            each on/off or text rule option moves the seat edge and the skill gradient.
+            Every run is stored in OUT/runs (rerun to resume); the measures in OUT/balance.json."""),
+        epilog=_examples(_EXAMPLES))
+    p.add_argument("--variant", action="append", default=None,
+                   help="game, repeatable (default: every game; see `rummylab variants`)")
+    p.add_argument("--players", type=parse_players, default=None, metavar="N|A..B",
+                   help="player counts (default: every count each game allows)")
+    p.add_argument("--hands", type=_int("--hands", 100), default=DEFAULT_HANDS,
+                   help=f"hands of the base run (every seat simple); default {DEFAULT_HANDS:,}")
+    p.add_argument("--ladder-hands", type=_int("--ladder-hands", 100), default=None,
+                   help="hands per ladder run (one run per seat of the stronger player); default --hands / 8")
+    p.add_argument("--games", type=_int("--games", 0), default=DEFAULT_GAMES,
+                   help=f"whole games of the base run (ladder: a quarter per run); 0: none; default {DEFAULT_GAMES:,}")
+    p.add_argument("--rule-hands", type=_int("--rule-hands", 100), default=None,
+                   help="hands per rule-sensitivity run; default --hands / 10")
+    p.add_argument("--rule", default=None, metavar="NAME=VALUE",
+                   help="one rule change, measured side by side with the defaults (needs --variant)")
+    p.add_argument("--no-sensitivity", action="store_true", help="skip the rule-sensitivity runs")
+    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker threads; -1 = all cores (default)")
+    p.add_argument("--out", type=_folder, default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
+    p.add_argument("--no-progress", action="store_true", help="never show progress bars")
+    p.set_defaults(func=cmd)
+    return p
+
+
+def cmd(args) -> int:
+    if args.rule is not None and not args.variant:
+        raise BalanceError("--rule changes one game's rules: name the game with --variant")
+    if args.rule is not None and "=" not in args.rule:
+        raise BalanceError(f"--rule takes NAME=VALUE, got {args.rule!r}")
+    cfg = default_config(args.variant, args.players, hands=args.hands,
+                         ladder_hands=args.ladder_hands or max(100, args.hands // 8), games=args.games,
+                         rule_hands=args.rule_hands or max(100, args.hands // 10), rule=args.rule,
+                         sensitivity=not args.no_sensitivity, seed=args.seed)
+    try:
+        out = run_balance(cfg, args.out, jobs=args.jobs, progress=False if args.no_progress else None)
+    except KeyboardInterrupt:
+        print(f"interrupted; rerun to resume from {args.out}", file=sys.stderr)
+        return 130
+    doc = load_balance(out)
+    print(format_table(doc))
+    print(f"wrote {out / FILE}; report: rummylab report {out} --html reports/balance.html")
+    return 0
+
+
+def format_table(doc: dict) -> str:
+    """The comparison table as text: one line per game x player count (x rules)."""
+    lines = [f"{'game':<14}{'n':>2}  {'first-player win edge':>24}  {'skill (strongest vs random)':>28}  "
+             f"{'turns/hand':>10}  {'no one out':>10}"]
+    for c in doc["cells"]:
+        top = next(p for p in c["ladder"] if p["weak"] == c["rungs"][0] and p["strong"] == c["rungs"][-1])["hand"]
+        fw, eff = _est(c["seat_hand"]["first_win"]), _est(top["effect"])
+        label = c["variant"] + (f" [{c['rules'][0]}]" if c["rules"] else "")
+        lines.append(f"{label:<14}{c['players']:>2}  {fw.fmt(1, pct=True, sign=True):>24}  "
+                     f"{eff.fmt(2, sign=True):>28}  {c['tempo']['turns']['value']:>10.1f}  "
+                     f"{c['tempo']['no_out']['value']:>10.1%}")
+    return "\n".join(lines)

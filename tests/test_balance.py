@@ -1,0 +1,245 @@
+"""The balance study: its statistics against direct computations on synthetic rows, the
+duplicate-deal design (rotated strategies replay the same deals), the random preset, the CLI
+(tiny sizes, resume from the store) and its bad input."""
+
+import inspect
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from analysis.cli import main
+from analysis.studies import balance as BS
+from analysis.studies import balance_stats as B
+from sim import trace as TR
+from sim.runner import make_spec, play_hands
+from sim.variants import available, get_variant
+
+RNG = np.random.default_rng(7)
+
+
+def test_winners_is_the_strict_maximum():
+    sc = np.array([[3, -3], [0, 0], [1, 5], [2, 2], [-1, -2]])
+    assert B.winners(sc).tolist() == [0, -1, 1, -1, 0]
+    sc3 = np.array([[1, 1, 0], [0, 2, -2], [-1, -1, 2]])
+    assert B.winners(sc3).tolist() == [-1, 1, 2]
+
+
+def test_seat_edge_matches_a_direct_count():
+    n, rows = 4, 3000
+    dealer = np.arange(rows) % n
+    sc = RNG.integers(-5, 6, size=(rows, n))
+    sc[np.arange(rows), (dealer + 1) % n] += 1         # the first player is favoured
+    got = B.seat_edge(dealer, sc)
+    w = B.winners(sc)
+    for p in range(n):
+        seat = [(d + 1 + p) % n for d in dealer]
+        wins = sum(w[i] == seat[i] for i in range(rows))
+        mean = np.mean([sc[i, seat[i]] for i in range(rows)])
+        assert got["win"][p].value == pytest.approx(wins / rows)
+        assert got["score"][p].value == pytest.approx(mean)
+    first = np.array([sc[i, (dealer[i] + 1) % n] - sc[i].mean() for i in range(rows)])
+    e = got["first_score"]
+    assert e.value == pytest.approx(first.mean())
+    h = stats.t.ppf(0.975, rows - 1) * first.std(ddof=1) / math.sqrt(rows)
+    assert (e.lo, e.hi) == pytest.approx((first.mean() - h, first.mean() + h))
+    assert e.lo > 0                                     # the planted edge is found
+    fw = np.array([(w[i] == (dealer[i] + 1) % n) - (w[i] >= 0) / n for i in range(rows)])
+    assert got["first_win"].value == pytest.approx(fw.mean())
+
+
+def test_sd_estimate_and_its_interval():
+    x = RNG.normal(3.0, 2.0, size=20000)
+    e = B.sd_estimate(x)
+    assert e.value == pytest.approx(x.std(ddof=1))
+    assert e.lo < 2.0 < e.hi and e.hi - e.lo < 0.1
+
+
+def test_to_be_ahead_is_the_smallest_n_with_95_percent():
+    for mean, sd in [(0.5, 10.0), (2.0, 3.0), (0.05, 1.0)]:
+        e = B.Estimate(mean, mean * 0.5, mean * 1.5, 1000)
+        n = B.to_be_ahead(e, sd).value
+        assert stats.norm.cdf(mean * math.sqrt(n) / sd) >= 0.95
+        assert n == 1 or stats.norm.cdf(mean * math.sqrt(n - 1) / sd) < 0.95
+    zero = B.to_be_ahead(B.Estimate(0.1, -0.1, 0.3, 50), 1.0)
+    assert math.isinf(zero.hi) and zero.lo < zero.value < zero.hi
+
+
+def test_to_be_ahead_holds_in_simulation():
+    mean, sd = 0.3, 2.0
+    n = int(B.to_be_ahead(B.Estimate(mean, mean, mean, 1), sd).value)
+    sums = RNG.normal(mean, sd, size=(4000, n)).sum(axis=1)
+    assert (sums > 0).mean() == pytest.approx(0.95, abs=0.015)
+
+
+def test_variance_shares_recover_planted_components():
+    deals, k = 20000, 3
+    mu, inter_sd, cards_sd = 1.0, 2.0, 1.5
+    d = mu + RNG.normal(0, inter_sd, size=(deals, 1)) + RNG.normal(0, cards_sd, size=(deals, k))
+    total = mu ** 2 + inter_sd ** 2 + cards_sd ** 2
+    s = B.variance_shares(d)
+    for key, want in (("strategy", mu ** 2), ("interaction", inter_sd ** 2), ("cards", cards_sd ** 2)):
+        assert abs(s[key].value - want / total) < 0.01, key
+        assert s[key].lo <= s[key].value <= s[key].hi and s[key].hi - s[key].lo < 0.05
+    assert s["strategy"].value + s["cards"].value + s["interaction"].value == pytest.approx(1.0)
+    assert s["deal"].value == pytest.approx(1.0 - s["strategy"].value)
+
+
+def test_ladder_pair_on_synthetic_rotations():
+    n, units = 3, 2000
+    runs = []
+    for r in range(n):
+        sc = RNG.normal(0, 1, size=(units, n))
+        sc[:, r] += 0.5
+        runs.append(sc)
+    got = B.ladder_pair(runs)
+    d = np.stack([runs[r][:, r] - (runs[r].sum(axis=1) - runs[r][:, r]) / (n - 1) for r in range(n)], axis=1)
+    assert got["edge"].value == pytest.approx(d.mean())
+    assert got["sd"].value == pytest.approx(d.ravel().std(ddof=1))
+    assert got["edge"].lo > 0 and got["effect"].value == pytest.approx(d.mean() / d.ravel().std(ddof=1))
+    wins = np.mean([(B.winners(runs[r]) == r).mean() for r in range(n)])
+    assert got["win"].value == pytest.approx(wins) and got["units"] == units * n
+
+
+def _deals(name, strategies, n, hands=6):
+    """The cards dealt to each seat in hands 0..hands-1 (from the kernel's trace)."""
+    spec = make_spec(name, strategies=strategies, n=hands, players=n, seed=11)
+    rules, strat = spec.arrays()
+    out = []
+    for h in range(hands):
+        t = TR.new_trace()
+        row = np.zeros((1, len(spec.columns)), dtype=np.int64)
+        spec.variant.play_chunk(rules, strat, spec.seed, h, row, trace=t)
+        out.append(sorted((e[1], e[2]) for e in TR.events(t) if e[0] == "deal"))
+    return out
+
+
+@pytest.mark.parametrize("name", available())
+def test_rotated_strategies_replay_the_same_deals(name):
+    v = get_variant(name)
+    if "trace" not in inspect.signature(v.play_chunk).parameters:
+        pytest.skip(f"{name}'s kernel records no trace")
+    n = v.min_players
+    weak, strong = v.ladder[0], v.ladder[-1]
+    deals = [_deals(name, s, n) for s in BS.rotations(weak, strong, n)]
+    assert deals[0] and all(d == deals[0] for d in deals[1:])
+    assert all(len(h) >= n for h in deals[0])
+
+
+@pytest.mark.parametrize("name", available())
+def test_random_preset_plays_at_random(name):
+    """The random rung differs from simple and its seats' play varies with the seed."""
+    v = get_variant(name)
+    a = play_hands(name, strategies=v.ladder[0], n_hands=300, seed=1, players=v.min_players)
+    b = play_hands(name, strategies=v.ladder[1], n_hands=300, seed=1, players=v.min_players)
+    c = play_hands(name, strategies=v.ladder[0], n_hands=300, seed=2, players=v.min_players)
+    assert not np.array_equal(a["turns"], b["turns"]) and not np.array_equal(a["turns"], c["turns"])
+    vs = play_hands(name, strategies=",".join([v.ladder[-1]] + [v.ladder[0]] * (v.min_players - 1)),
+                    n_hands=2000, seed=3, players=v.min_players)
+    assert vs["score0"].mean() > 0                      # the strongest beats random play
+
+
+def test_rule_changes_cover_on_off_and_text_options():
+    for name in available():
+        v = get_variant(name)
+        base = v.rules_cls()
+        for change in BS.rule_changes(v):
+            opt, val = change.split("=")
+            assert opt != "players" and str(getattr(base, opt)) != val
+
+
+def test_cli_tiny_study_resumes_from_the_store(tmp_path, capsys):
+    out = tmp_path / "bal"
+    args = ["balance", "--variant", "tonk", "--players", "2..3", "--hands", "300", "--no-sensitivity",
+            "--jobs", "1", "--no-progress", "--out", str(out)]
+    assert main(args) == 0
+    doc = json.loads((out / "balance.json").read_text())
+    assert [(c["variant"], c["players"]) for c in doc["cells"]] == [("tonk", 2), ("tonk", 3)]
+    cell = doc["cells"][0]
+    for name in cell["runs"].values():
+        assert (out / name / "meta.json").exists()
+    assert len(cell["ladder"]) == 3 and all(len(p["runs"]) == 2 for p in cell["ladder"])
+    first = doc["cells"][1]["seat_hand"]["first_win"]
+    assert first["n"] == 300 and first["ci95"][0] <= first["value"] <= first["ci95"][1]
+    assert main(args) == 0                              # everything from the store
+    again = json.loads((out / "balance.json").read_text())
+    assert again["cells"] == doc["cells"] and again["timing"]["simulated"] == 0
+    assert "tonk" in capsys.readouterr().out
+
+
+def test_cli_refuses_a_folder_holding_something_else(tmp_path, capsys):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "sweep.json").write_text("{}")
+    assert main(["balance", "--variant", "tonk", "--players", "2", "--hands", "200", "--no-progress",
+                 "--out", str(other)]) == 2
+    assert "holds no balance study" in capsys.readouterr().err
+    assert sorted(p.name for p in other.iterdir()) == ["sweep.json"]
+
+
+def test_cli_rule_change_side_by_side(tmp_path):
+    out = tmp_path / "rule"
+    assert main(["balance", "--variant", "tonk", "--players", "2", "--hands", "200", "--rule", "no_upcard=on",
+                 "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+    doc = json.loads((out / "balance.json").read_text())
+    assert [c["rules"] for c in doc["cells"]] == [[], ["no_upcard=on"]] and doc["sensitivity"] == []
+
+
+@pytest.mark.parametrize("args, words", [
+    (["balance", "--players", "x"], "--players takes"),
+    (["balance", "--players", "9"], "no game is played by 9 players"),
+    (["balance", "--variant", "nope"], "unknown variant 'nope'"),
+    (["balance", "--rule", "oklahoma=on"], "name the game with --variant"),
+    (["balance", "--variant", "gin", "--rule", "oklahoma"], "--rule takes NAME=VALUE"),
+    (["balance", "--variant", "gin", "--rule", "nope=1"], "nope"),
+    (["balance", "--hands", "5"], "--hands must be >= 100"),
+    (["balance", "--jobs", "0"], "--jobs must be >= 1"),
+    (["balance", "--variant", "gin", "--players", "3"], "exactly 2 players, not 3"),
+])
+def test_cli_bad_input_is_one_error_line(args, words, tmp_path, capsys):
+    try:
+        code = main(args + ["--out", str(tmp_path / "y"), "--no-progress"])
+    except SystemExit as e:
+        code = e.code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith("rummylab: error:") and words in err[0]
+    assert not (tmp_path / "y").exists()
+
+
+def test_demo_balance_is_every_game_at_its_default_count(tmp_path):
+    folder = BS.demo_balance(tmp_path, scale=0.01, jobs=1, progress=False)
+    doc = BS.load_balance(folder)
+    assert [(c["variant"], c["players"]) for c in doc["cells"]] == [
+        (name, get_variant(name).default_players) for name in available()]
+    assert [(s["variant"], s["players"]) for s in doc["sensitivity"]] == [
+        (n, get_variant(n).default_players) for n in available() if BS.rule_changes(get_variant(n))]
+
+
+def test_uniform_random_choices_are_uniform_and_legal():
+    from sim.rng import new_state
+    from sim.strategies.random_play import coin, uniform_card, uniform_choice
+    st = new_state(5, 0, 0)
+    mask = np.uint64((1 << 3) | (1 << 17) | (1 << 40) | (1 << 63))
+    got = np.array([uniform_card(mask, st) for _ in range(8000)])
+    assert set(got.tolist()) == {3, 17, 40, 63}
+    assert stats.chisquare(np.bincount(got, minlength=64)[[3, 17, 40, 63]]).pvalue > 1e-4
+    allowed = np.array([0, 2, 0, 1, 1], dtype=np.int64)       # two copies of card 1: one move
+    picks = np.bincount([uniform_choice(allowed, st) for _ in range(6000)], minlength=5)
+    assert picks[0] == picks[2] == 0 and stats.chisquare(picks[[1, 3, 4]]).pvalue > 1e-4
+    assert uniform_choice(np.zeros(3, dtype=np.int64), st) == -1
+    flips = [coin(1.0, st, False) for _ in range(4000)]
+    assert abs(np.mean(flips) - 0.5) < 0.04 and all(coin(0.0, st, d) == d for d in (True, False))
+
+
+@pytest.mark.parametrize("name", available())
+def test_every_game_declares_a_playable_ladder(name):
+    from sim.strategies import parse_strategy
+    v = get_variant(name)
+    assert v.ladder[0] == "random" and len(v.ladder) >= 2 and len(set(v.ladder)) == len(v.ladder)
+    for preset in v.ladder:
+        parse_strategy(preset, name)
+    assert parse_strategy("random", name).values["random_play"] == 1
+    assert set(v.no_out_outcomes) <= set(v.outcomes)
