@@ -50,7 +50,11 @@ class Knob:
     ``same``: the value of ``mid``/``late`` meaning "as the overall threshold";
     ``limit_rule``: the rules field capping a legal knock (None: any value is legal);
     ``bucket_kinds``: ``turn`` (own turn number) and/or ``stock`` (cards left in stock);
-    ``action``: the word for the act (knock, drop)."""
+    ``action``: the word for the act (knock, drop, go out);
+    ``limit_offset``: added to the ``limit_rule`` value to get the largest legal threshold
+    (-1 when the rule is an exclusive bound such as Ramino's ``knock_below``);
+    ``compare``: ``le`` the seat acts when its value is at or below the threshold (deadwood),
+    ``ge`` when at or above it (Cincinnati's meld value to go out with)."""
     param: str
     mid: str
     late: str
@@ -62,6 +66,8 @@ class Knob:
     bucket_kinds: tuple[str, ...] = ("turn",)
     action: str = "knock"
     bucket_by: str | None = None        # strategy parameter selecting stock buckets (value 1)
+    limit_offset: int = 0
+    compare: str = "le"
 
 
 @dataclass(frozen=True)
