@@ -20,7 +20,10 @@ A game declares:
 * ``knob``: the decision a knock sweep varies (:class:`Knob`) or None;
 * ``game``: its whole-game structure (:class:`WholeGame`, played by :mod:`sim.games`) or None;
 * ``advisor``: its "should I knock here?" entry (:class:`sim.advice.AdvisorSpec`) or None;
-* ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it).
+* ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it);
+* ``check_strategies``: None, or ``(rules, strategies) -> None`` raising a
+  :class:`~sim.errors.UserInputError` for strategies the rules make meaningless (a knock
+  threshold no legal knock reaches); run specs call it.
 """
 
 from __future__ import annotations
@@ -112,6 +115,7 @@ class Variant:
     game_kernel: Callable | None = None   # play_game_chunk(rules, strat, seed, first, out)
     advisor: Any = None
     max_turns: int = 1000            # a hand never runs more turns than this (engine guard)
+    check_strategies: Callable | None = None
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:
@@ -163,7 +167,8 @@ def col_extra(n_seats):
     return COL_SCORE + 2 * n_seats
 
 
-_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy"}
+_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",
+            "ramino-klop": "sim.variants.ramino_klop"}
 
 
 def available() -> list[str]:
