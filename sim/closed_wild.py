@@ -199,24 +199,37 @@ def _cheapest_out(ws, dw_full, forbidden, order, vals):
 
 # cache: see wild_melds
 @njit(cache=False)
-def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs):
+def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
     """Wildcard / Cincinnati, after the draw: (end kind or END_NONE, card to discard or -1,
-    meld value).  Out without a discard when the whole hand melds, else with the cheapest
-    discard leaving 0 deadwood; Cincinnati only if the strategy accepts the meld value."""
+    meld value).  ``code``/``d``: the strategy's discard and the deadwood it leaves (-1 when
+    the whole hand melds: no discard chosen yet).  Out without a discard when the whole hand
+    melds, else with a discard leaving 0 deadwood (Cincinnati: the cheapest, as it scores the
+    rest), a wild the strategy keeps included; Cincinnati only if the strategy accepts the
+    meld value."""
     pack, P, vals, wild, order = tabs
+    hand = _hand_value(ws, vals)
     if dw_full == 0:
         kind = END_OUT_NO_DISCARD
         c = -1
-        value = _hand_value(ws, vals)
+        value = hand
     else:
-        top = vals[order[0]]
-        if dw_full > top:
-            return END_NONE, -1, 0  # no single discard can take that much deadwood away
-        c = _cheapest_out(ws, dw_full, forbidden, order, vals)
-        if c < 0:
-            return END_NONE, -1, 0
+        c = code
+        if d > 0:   # no discard but perhaps a kept wild leaves 0 (only cards worth >= dw_full can)
+            c = -1
+            for w in range(64):
+                if wild[w] and ws[w] > 0 and w != forbidden and vals[w] >= dw_full:
+                    ws[w] -= 1
+                    z = ws_deadwood(ws)
+                    ws[w] += 1
+                    if z == 0:
+                        c = w
+                        break
+            if c < 0:
+                return END_NONE, -1, 0
+        elif cfg[C_GAME] == GAME_CINCINNATI:
+            c = _cheapest_out(ws, dw_full, forbidden, order, vals)
         kind = END_OUT
-        value = _hand_value(ws, vals) - vals[c]
+        value = hand - vals[c]
     if cfg[C_GAME] == GAME_CINCINNATI and value < W.min_out_value(srow, own_turn):
         return END_NONE, -1, 0
     return kind, c, value
@@ -276,13 +289,16 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     kind = END_NONE
     value = 0
     code = -1
+    d = -1
+    if full > 0:
+        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high, known, dw[i])
     if cfg[C_GAME] != GAME_RAMINO:
-        kind, code, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs)
-    if kind == END_NONE or kind == END_OUT:
-        if code < 0:
+        kind, c, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs, code, d)
+        if kind == END_OUT:
+            code, d = c, 0
+    if kind != END_OUT_NO_DISCARD:
+        if code < 0:  # a whole hand melds and the seat does not go out
             code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high, known, dw[i])
-        else:
-            d = 0
         ws[code] -= 1
         pile[state[S_NPILE]] = code
         state[S_NPILE] += 1
