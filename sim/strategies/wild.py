@@ -28,7 +28,9 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
 Presets per game (``variant_presets``; measured in the game modules' docstrings):
 ``simple`` knocks / goes out as soon as the rules allow, takes the pile top when it melds,
 discards the card leaving least deadwood.  Wildcard adds ``keep-wilds`` (never discards a
-wild) and ``discard-wilds-late`` (wilds may go from own turn 8 on).
+wild) and ``discard-wilds-late`` (wilds may go from own turn 8 on).  ``strong`` (every game)
+keeps near cards on ties and never discards a wild (Wildcard: also takes the pile top when it
+lowers the deadwood by 3 or more); it beats ``simple`` in each game (numbers in the modules).
 """
 
 import numpy as np
@@ -67,11 +69,12 @@ FAMILY = register(StrategyFamily(
     doc="Closed-hand wild-card heuristics: knock threshold / go-out value by own-turn bucket, "
         "keep-wilds rule, wild-aware discard ties, take-the-pile rule.",
     presets={"simple": {}},
-    variant_presets={
-        "ramino-klop": {"simple": {}, "cautious": {"knock": 3}},
+    variant_presets={   # "strong": measured in each game module's docstring
+        "ramino-klop": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
         "wildcard": {"simple": {}, "keep-wilds": {"discard_wilds_from": -1},
-                     "discard-wilds-late": {"discard_wilds_from": 8}},
-        "cincinnati": {"simple": {}},
+                     "discard-wilds-late": {"discard_wilds_from": 8},
+                     "strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
+        "cincinnati": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
     },
 ))
 
