@@ -39,7 +39,8 @@ from .cards import standard_pack
 from .rules import RulesBase, RulesError, option
 from .strategies import wild as W
 from .trace import log, no_trace
-from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
+from .variants import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
+                       hand_columns)
 from .wild_melds import game_rules, new_workspace, ws_deadwood
 from . import games
 
@@ -527,3 +528,15 @@ def go_out_setup(rules_cls, game_name: str, game_code: int, rules_arr, outcome_o
     cfg = make_cfg(game_code, n, hand, 0, int(r[rules_cls.index("restock_shuffle")]), 1,
                    {"winner": 0, "points": 1, "end_turn": 2}, outcome_of_end)
     return cfg, cached_tables(game_name, packs)
+
+
+def go_out_play_chunk(rules_cls, game_name: str, game_code: int, outcome_of_end, extra_columns):
+    """The contract's ``play_chunk`` of a Wildcard-like game (:func:`go_out_setup`)."""
+    def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=None):
+        """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
+        :func:`sim.closed_wild.play_chunk_kernel`); ``debug`` checks card conservation after
+        every turn (ValueError), ``trace`` records the events."""
+        cfg, tabs = go_out_setup(rules_cls, game_name, game_code, rules_arr, outcome_of_end)
+        width = len(hand_columns(int(cfg[C_PLAYERS]), extra_columns))
+        run_hands(game_name, cfg, tabs, strat_mat, seed, first_hand, out, width, debug, trace)
+    return play_chunk

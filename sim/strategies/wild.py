@@ -54,7 +54,8 @@ PARAMS = (
     Param("wait_until_turn", -1, -1, 99, "Cincinnati: go out with any value from this own turn on; -1 never", True),
     Param("take", 0, 0, 1, "0: take the pile top if it melds; 1: if it lowers deadwood by >= take_gain", True),
     Param("take_gain", 1, 1, 100, "deadwood drop that makes take=1 take the pile top", True),
-    Param("discard_wilds_from", 0, -1, 99, "own turn from which wild cards may be discarded (0 always, -1 never)", True),
+    Param("discard_wilds_from", 0, -1, 99,
+          "own turn from which wild cards may be discarded (0 always, -1 never)", True),
     Param("keep_near", 0, 0, 1, "among equal-deadwood discards, keep cards a wild could complete into a meld", True),
 )
 

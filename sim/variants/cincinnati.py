@@ -44,8 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import closed_wild as CW
-from ..trace import NO_TRACE
-from . import Knob, Variant, hand_columns
+from . import Knob, Variant
 
 OUTCOMES = ("out", "out_no_discard", "turn_limit")
 O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT = range(len(OUTCOMES))
@@ -57,17 +56,8 @@ class CincinnatiRules(CW.GoOutRules):
     VERSION = 1
 
 
-def _setup(rules_arr):
-    return CW.go_out_setup(CincinnatiRules, "cincinnati", CW.GAME_CINCINNATI, rules_arr,
-                           (-1, O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT))
-
-
-def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
-    """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
-    :func:`sim.closed_wild.play_chunk_kernel`)."""
-    cfg, tabs = _setup(rules_arr)
-    CW.run_hands("cincinnati", cfg, tabs, strat_mat, seed, first_hand, out,
-                 len(hand_columns(int(cfg[CW.C_PLAYERS]), EXTRA_COLUMNS)), debug, trace)
+play_chunk = CW.go_out_play_chunk(CincinnatiRules, "cincinnati", CW.GAME_CINCINNATI,
+                                  (-1, O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT), EXTRA_COLUMNS)
 
 
 VARIANT = Variant(

@@ -45,11 +45,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .. import closed_wild as CW
-from ..trace import NO_TRACE
-from . import Variant, hand_columns
+from . import Variant
 
 OUTCOMES = ("rummy", "rummy_no_discard", "turn_limit")
 O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT = range(len(OUTCOMES))
@@ -61,17 +58,8 @@ class WildcardRules(CW.GoOutRules):
     VERSION = 1
 
 
-def _setup(rules_arr):
-    return CW.go_out_setup(WildcardRules, "wildcard", CW.GAME_WILDCARD, rules_arr,
-                           (-1, O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT))
-
-
-def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
-    """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
-    :func:`sim.closed_wild.play_chunk_kernel`)."""
-    cfg, tabs = _setup(rules_arr)
-    CW.run_hands("wildcard", cfg, tabs, strat_mat, seed, first_hand, out,
-                 len(hand_columns(int(cfg[CW.C_PLAYERS]), EXTRA_COLUMNS)), debug, trace)
+play_chunk = CW.go_out_play_chunk(WildcardRules, "wildcard", CW.GAME_WILDCARD,
+                                  (-1, O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT), EXTRA_COLUMNS)
 
 
 VARIANT = Variant(
