@@ -38,6 +38,7 @@ players, +0.57 +- 0.16 with 4 (95% CI, 30,000 paired hands each, seed 202; picke
 101, where waiting for richer melds lost: min_out=40 -0.49 +- 0.07 at 4 players).  The go-out
 sweep varies ``min_out`` (Knob ``compare="ge"``: a seat goes out when its meld value is at or
 above the threshold).
+"""
 
 from __future__ import annotations
 
