@@ -91,7 +91,7 @@ def _setup(rules_arr):
     n = int(r[R_PLAYERS])
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ValueError(f"ramino-klop: players={n}")
-    cfg = CW.make_cfg(CW.GAME_RAMINO, n, HAND_SIZE, int(r[R_KNOCK_BELOW]), int(r[R_RESTOCK]), 0,
+    cfg = CW.make_cfg(CW.GAME_RAMINO, n, HAND_SIZE, int(r[R_KNOCK_BELOW]), int(r[R_RESTOCK]), 0, 0,
                       {"winner": 0, "end_deadwood": 1, "end_turn": 2},
                       (O_KNOCK, O_RUMMY, -1, O_TURN_LIMIT))
     return cfg, CW.cached_tables("ramino-klop", None, bool(r[R_SET_DUP]))
