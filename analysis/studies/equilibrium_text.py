@@ -169,7 +169,7 @@ def edge_notes(spec: EquilibriumSpec, named: list[Policy]) -> list[str]:
     p = family.params[family.index(k.param)]
     lo, hi = max(int(p.lo), 0), int(p.hi)
     if k.limit_rule is not None:
-        hi = min(hi, int(getattr(sw.spec_for(sw.base(), 1).rules, k.limit_rule)))
+        hi = min(hi, int(getattr(sw.spec_for(sw.base(), 1).rules, k.limit_rule)) + k.limit_offset)
     out = []
     for pol in named:
         if pol.threshold == max(spec.thresholds) < hi:

@@ -161,8 +161,9 @@ class SweepSpec:
         lo, hi = max(int(p.lo), 0), int(p.hi)
         if k.limit_rule is not None:
             rules = self.spec_for(self.base(), 1).rules
-            hi = min(hi, int(getattr(rules, k.limit_rule)))
-            why = f" (rule {k.limit_rule}={hi})"
+            cap = int(getattr(rules, k.limit_rule))
+            hi = min(hi, cap + k.limit_offset)
+            why = f" (rule {k.limit_rule}={cap})"
         else:
             why = ""
         bad = [t for t in levels if not lo <= t <= hi]

@@ -24,6 +24,9 @@ A game declares:
 * ``no_out_outcomes``: the outcomes of a hand that ends with no one out (void, stock
   exhausted, block); ``ladder``: strategy presets from weakest to strongest, ``random``
   (uniform over legal moves) first (the balance study's skill ladder).
+* ``check_strategies``: None, or ``(rules, strategies) -> None`` raising a
+  :class:`~sim.errors.UserInputError` for strategies the rules make meaningless (a knock
+  threshold no legal knock reaches); run specs call it.
 """
 
 from __future__ import annotations
@@ -53,7 +56,11 @@ class Knob:
     ``same``: the value of ``mid``/``late`` meaning "as the overall threshold";
     ``limit_rule``: the rules field capping a legal knock (None: any value is legal);
     ``bucket_kinds``: ``turn`` (own turn number) and/or ``stock`` (cards left in stock);
-    ``action``: the word for the act (knock, drop)."""
+    ``action``: the word for the act (knock, drop, go out);
+    ``limit_offset``: added to the ``limit_rule`` value to get the largest legal threshold
+    (-1 when the rule is an exclusive bound such as Ramino's ``knock_below``);
+    ``compare``: ``le`` the seat acts when its value is at or below the threshold (deadwood),
+    ``ge`` when at or above it (Cincinnati's meld value to go out with)."""
     param: str
     mid: str
     late: str
@@ -65,6 +72,8 @@ class Knob:
     bucket_kinds: tuple[str, ...] = ("turn",)
     action: str = "knock"
     bucket_by: str | None = None        # strategy parameter selecting stock buckets (value 1)
+    limit_offset: int = 0
+    compare: str = "le"
 
 
 @dataclass(frozen=True)
@@ -111,6 +120,7 @@ class Variant:
     max_turns: int = 1000            # a hand never runs more turns than this (engine guard)
     no_out_outcomes: tuple[str, ...] = ()           # outcomes of hands nobody went out of
     ladder: tuple[str, ...] = ("random", "simple")  # presets, weakest to strongest
+    check_strategies: Callable | None = None
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:
@@ -164,7 +174,9 @@ def col_extra(n_seats):
     return COL_SCORE + 2 * n_seats
 
 
-_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy"}
+_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",
+            "ramino-klop": "sim.variants.ramino_klop", "wildcard": "sim.variants.wildcard",
+            "cincinnati": "sim.variants.cincinnati"}
 
 
 def available() -> list[str]:
