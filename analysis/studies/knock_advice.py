@@ -314,6 +314,8 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     opp_model = models[0] if opp_model is None else opp_model
     if opp_model not in models:
         raise AdviceError(f"opponent model {opp_model!r}: {v.name} offers {' or '.join(models)}")
+    from sim.advice import position_cards
+    hand, upcard, discards = position_cards(v.advisor, hand, upcard, discards)
     prep = importlib.import_module(v.advisor.module).prepare(
         hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
         opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
@@ -332,7 +334,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
         notes.append(f"opponent model 'played': {n:,} of the {s['tried']:,} worlds drawn "
                      f"({100 * n / s['tried']:.3g}%) let the opponents play their turns so far; the "
                      f"estimates rest on these {n:,}, independent draws (accepted/tried)")
-    return _finish(variant=v.name, unit=v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
+    return _finish(variant=v.name, unit=prep.unit or v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
                    compile_s=comp, stopped=stopped, seed=int(seed), opp_model=opp_model,
                    history=history, ess=ess, notes=notes, scale=prep.scale, **prep.info)
 
