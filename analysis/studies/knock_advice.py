@@ -1,4 +1,4 @@
-"""The hand advisor: "should I knock here?" for Gin Rummy, Tonk and Knock Rummy.
+"""The hand advisor: "should I knock here?" for Gin Rummy, Tonk, Knock Rummy and Ramino Klop.
 
 Given a concrete position, :func:`advise` samples *worlds*, each a uniformly random way the
 cards I cannot see may lie (the opponents' hands, the stock, the buried discards), and scores
@@ -6,7 +6,7 @@ both choices on the same world (common random numbers; kernels in :mod:`sim.advi
 
 * **knock now** (Gin: knock with this hand, scored by the Gin showdown with layoffs, gin and
   undercut bonuses; Tonk: drop at the start of my turn, paid by the Tonk knock rule; Knock
-  Rummy: knock, or rummy at 0 deadwood, settled on every seat's exact deadwood);
+  Rummy, Ramino Klop: knock, or rummy at 0 deadwood, settled on every seat's exact deadwood);
 * **play on** (Gin, Knock Rummy: discard and let the next seat move; Tonk: draw) with my
   strategy against the opponents' strategies until the hand ends (a void hand scores 0).
 
@@ -62,6 +62,9 @@ Modelling assumptions (stated in the output notes when they apply):
   informational (anyone may hit any spread; payouts do not depend on them).  ``opp_cards``:
   cards held per opponent (default 5).  Stock default: the cards left after the deal minus
   one draw per turn begun before mine, clipped to the cards available.
+* **Cards.** A game's advisor declares its pack (``AdvisorSpec.packs``, ``jokers``); the
+  hand, upcard and discards are read and checked against it here, for any game: a card more
+  often than the packs hold it (over all three), a joker in a game without jokers.
 * **Knock Rummy.** I am seat 0, the first to play (left of the dealer); ``turn`` is my own turn
   number and the position is after my draw and discard: 10 cards with 2 players, 7 with 3-5
   (one more: the exact best discard is played, as for Gin; ``upcard`` as for Gin).  Knocking is
@@ -71,6 +74,13 @@ Modelling assumptions (stated in the output notes when they apply):
   draw from the stock), at least 1 and at most the cards available; an empty stock cannot be
   played on.  ``played`` replays every opponent in seat order; if no world in
   ``MAX_REDRAWS + 1`` deals lets them all reach my turn, the position is refused.
+* **Ramino Klop** (:mod:`sim.advisors.ramino_klop`): two joker packs (108 cards, every card
+  twice); seat 0 plays first, the position after my draw and discard (7 cards; 8: the exact
+  best discard is played); a knock needs deadwood below ``knock_below`` (7).  Everyone scores
+  its own deadwood as penalty, so the points are the **penalty lead**: the average
+  opponent's penalty minus mine (higher is better).  Stock default: every draw from the
+  stock, the pile turned over whenever it ran out; models ``played`` (default) and
+  ``uniform`` as for Knock Rummy.
 """
 
 from __future__ import annotations
@@ -404,6 +414,8 @@ _EXAMPLES = """
     rummylab knock --variant tonk --players 4 --hand "AS AD" --turn 3 --spread "2:7S 7H 7D" --json
     rummylab knock --variant knock-rummy --players 4 --hand "AS 2S 3S 7H 7D 7C 9S" --turn 3
     rummylab knock --variant knock-rummy --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C" --turn 5 --opponent strong
+    rummylab knock --variant ramino-klop --players 4 --hand "AS 2S 3S X 7H 7D 5C" --turn 3
+    rummylab knock --variant ramino-klop --players 3 --hand "AS AS 2S 3S X 7H 7D 4C" --turn 5   # 8 cards
 """
 
 
@@ -446,7 +458,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
               knock-rummy: the hand you keep after discarding (10 cards with 2 players, 7 with
                     3-5; one more: the best discard is chosen); you play first (left of the
                     dealer); points are net against the average opponent (settle=seed).
-            Gin and Knock Rummy opponents' hands are replayed deals (--opp-model played), or with
+              ramino-klop: two joker packs (X = joker, a card at most twice); 7 cards kept (8: the
+                    best discard is chosen); knocking needs deadwood below 7; points are the
+                    penalty lead, the average opponent's penalty minus yours.
+            Gin, Knock Rummy and Ramino Klop opponents' hands are replayed deals (--opp-model played), or with
             --history weighted by how likely their strategies were to play the observed turns;
             Tonk's are uniform over the unseen cards.  Sampling stops on a 95% confidence
             sequence, valid whenever it stops."""),
@@ -456,7 +471,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
     p.add_argument("--turn", type=_int("--turn", 1), required=True, help="your own turn number, 1-based")
     p.add_argument("--upcard", default=None,
-                   help="gin, knock-rummy: the card you discard (top of the pile when the next player "
+                   help="gin, knock-rummy, ramino-klop: the card you discard (top of the pile when the next player "
                         "moves); tonk: the top discard. Default: drawn from the unseen cards")
     p.add_argument("--discards", default=None, help="other discards you know of (buried in the pile)")
     p.add_argument("--spread", action="append", default=[], metavar="[SEAT:]CARDS",
@@ -466,7 +481,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--opp-cards", type=_opp_cards_arg, default=None, metavar="N[,N...]",
                    help="tonk: cards held by every opponent, or one count per opponent (default 5)")
     p.add_argument("--stock", type=_int("--stock", 0), default=None,
-                   help="cards in the stock (gin, knock-rummy: after your draw); default from --turn")
+                   help="cards in the stock (gin, knock-rummy, ramino-klop: after your draw); default "
+                        "from --turn")
     p.add_argument("--first-upcard", default=None, help="gin with oklahoma: the hand's first upcard")
     p.add_argument("--history", default=None, metavar="TEXT",
                    help="gin, knock-rummy: every turn since the deal, before your current one: 'up "
@@ -475,10 +491,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "the cards they took and not the ones they threw; with --opp-model played "
                         "only worlds where their strategies make the observed choices are kept")
     p.add_argument("--opponent", default="simple",
-                   help="opponents' strategy (tonk, knock-rummy: one, or one per opponent, comma separated)")
+                   help="opponents' strategy (tonk, knock-rummy, ramino-klop: one, or one per opponent, "
+                        "comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
     p.add_argument("--opp-model", choices=("uniform", "played"), default=None,
-                   help="opponent's hand: 'played' (gin, knock-rummy default): a uniform deal from the "
+                   help="opponent's hand: 'played' (gin, knock-rummy, ramino-klop default): a uniform deal from the "
                         "unseen cards replayed through its turns so far by its strategy (with --history: "
                         "its observed turns); 'uniform' (tonk default): uniform from the unseen cards "
                         "(with --history: but for the cards it took and kept)")
