@@ -229,3 +229,14 @@ def lay_out_rest(perm, pos, n_pool, stock_size, stock, s0, known, pile):
         pile[npile] = perm[j]
         npile += 1
     return npile
+
+
+@njit(cache=True, inline="always")
+def net_vs_others(row, first, n):
+    """My net against the others in a settled row whose seats' scores start at ``first``:
+    ``(n-1)*mine - sum(theirs)`` (the report scales it by ``1/(n-1)``: against the average
+    opponent)."""
+    v = (n - 1) * row[first]
+    for s in range(1, n):
+        v -= row[first + s]
+    return v

@@ -75,10 +75,7 @@ def _net(rules, row, n):
     1/(n-1) in the report); pairwise, score0."""
     if rules[KR.R_SETTLE] != KR.SETTLE_SEED:
         return row[COL_SCORE]
-    v = (n - 1) * row[COL_SCORE]
-    for s in range(1, n):
-        v -= row[COL_SCORE + s]
-    return v
+    return A.net_vs_others(row, COL_SCORE, n)
 
 
 @njit(cache=True)

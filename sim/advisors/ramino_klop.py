@@ -76,16 +76,6 @@ def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn):
     return True
 
 
-@njit(cache=True, inline="always")
-def _lead(row, n):
-    """My penalty lead in a settled row: (n-1)*score0 - the others' scores (scores are minus
-    penalty; scaled by 1/(n-1) in the report)."""
-    v = (n - 1) * row[COL_SCORE]
-    for s in range(1, n):
-        v -= row[COL_SCORE + s]
-    return v
-
-
 # cache: see wild_melds
 @njit(cache=False)
 def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, turn, replay,
@@ -141,7 +131,7 @@ def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, 
             dw[s] = ws_deadwood(wss[s])
         row[:] = 0
         CW.settle(cfg, seats, dw, 0, kind, 0, row)
-        out[i, A.K_PTS] = _lead(row, n)
+        out[i, A.K_PTS] = A.net_vs_others(row, COL_SCORE, n)
         out[i, A.K_WIN] = 1 if row[c_winner] == 0 else 0
         # B: play on; seat 1 moves with `up` (my discard) on top of the pile
         npile = A.lay_out_rest(perm, pos, n_pool, stock_size, deck, sp, known, pile)
@@ -166,7 +156,7 @@ def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, 
         row[:] = 0
         CW.play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, debug,
                            no_trace())
-        out[i, A.P_PTS] = _lead(row, n)
+        out[i, A.P_PTS] = A.net_vs_others(row, COL_SCORE, n)
         out[i, A.P_WIN] = 1 if row[c_winner] == 0 else 0
 
 
