@@ -7,7 +7,7 @@ both choices on the same world (common random numbers; kernels in :mod:`sim.advi
 * **knock now** (Gin: knock with this hand, scored by the Gin showdown with layoffs, gin and
   undercut bonuses; Tonk: drop at the start of my turn, paid by the Tonk knock rule; Knock
   Rummy, Ramino Klop: knock, or rummy at 0 deadwood, settled on every seat's exact deadwood);
-* **play on** (Gin, Knock Rummy: discard and let the next seat move; Tonk: draw) with my
+* **play on** (Gin, Knock Rummy, Ramino Klop: discard and let the next seat move; Tonk: draw) with my
   strategy against the opponents' strategies until the hand ends (a void hand scores 0).
 
 It reports the expected points (Gin) or stakes (Tonk) of both, the paired difference
@@ -118,8 +118,8 @@ class Advice:
     unit: str                       # the game's score unit (points, stakes, penalty)
     hand_word: str                  # what hand_score counts (deadwood, count)
     hand: tuple[str, ...]           # the hand evaluated (Gin with 11 cards: after the discard)
-    hand_score: int                 # Gin, Knock Rummy: deadwood; Tonk: count
-    knock_limit: int | None         # Gin only
+    hand_score: int                 # Gin, Knock Rummy, Ramino Klop: deadwood; Tonk: count
+    knock_limit: int | None         # Gin; Ramino Klop: the highest deadwood a knock allows
     discard: str | None             # one card more than a hand: the discard chosen
     turn: int
     stock: int
@@ -301,11 +301,12 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
     (``"SEAT:cards"`` for another seat's) or ``(seat, cards)`` pairs; ``rules``: a rules
     object, a dict or ``["NAME=VALUE", ...]``; ``opponent``: one strategy spec, or (Tonk, Knock
-    Rummy) one per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
+    Rummy, Ramino Klop) one per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
     opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``history``
     (Gin, Knock Rummy): every turn since the deal, e.g. ``"up 7D; 0:draw discard KD; 1:take KD
     discard 9H"`` (:mod:`sim.advisors.history`); ``opp_model``: ``uniform`` or (Gin, Knock
-    Rummy) ``played`` (see the module docstring).
+    Rummy, Ramino Klop) ``played`` (see the module docstring).  The cards are read by the
+    game's pack (:func:`sim.advice.position_cards`).
     """
     from sim.variants import available, get_variant
     v = get_variant(variant)
