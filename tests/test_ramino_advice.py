@@ -82,6 +82,8 @@ def test_knock_now_is_the_settlement_of_the_worlds_hands(hand, players, model):
         lead = sum(p - pen[0] for p in pen[1:])       # (n-1) * (avg opponent - mine)
         assert out[w, K.K_PTS] == lead
         assert out[w, K.K_WIN] == int(all(p > pen[0] for p in pen[1:]))
+        if model == "played":   # an opponent at <= 6 after its last turn would have knocked
+            assert min(pen[1:]) > 6
     assert prep.scale == pytest.approx(1 / (players - 1)) and prep.unit == "penalty lead"
 
 
@@ -102,7 +104,8 @@ def test_a_low_knock_is_advised_and_the_cli_prints_the_advice(capsys):
 
 
 @pytest.mark.parametrize("kwargs, err, match", [
-    (dict(hand="AS AS AS 2S 3S 7H 7D"), CardError, "AS appears 3 times; a pack of this game holds it 2 times"),
+    (dict(hand="AS AS AS 2S 3S 7H 7D"), CardError,
+     "AS appears 3 times; a pack of this game holds it 2 times"),
     (dict(hand="X X X X X AS 2S"), CardError, "5 jokers given but this pack has 4"),
     (dict(hand="AS AS 2S 3S 7H 7D X", upcard="AS"), CardError, "AS is given 3 times"),
     (dict(hand=HAND_5, discards="5C 5C"), CardError, "5C is given 3 times"),
