@@ -59,17 +59,15 @@ def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn):
     for s in range(1, n):
         k = min(turns, r_end - off)
         ws = wss[s]
-        dw = ws_deadwood(ws)
         for j in range(k):
             c = perm[off + j]
             ws[c] += 1
             full = ws_deadwood(ws)
             t = own_turn - k + j        # its own turn number then
             code, d = W.choose_discard(strat[s], ws, full, -1, t, order, vals, wild,
-                                       cfg[CW.C_ACE_HIGH], -1, dw)
+                                       cfg[CW.C_ACE_HIGH])
             ws[code] -= 1
             perm[off + j] = code
-            dw = d
             if d == 0 or (d < cfg[CW.C_KNOCK_BELOW] and d <= W.knock_threshold(strat[s], t)):
                 return False
         off += k
