@@ -37,10 +37,11 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from .cards import CardError, card_text, parse_cards, standard_pack, to_mask
+from .cards import JOKER, CardError, card_text, parse_cards, standard_pack, to_mask
 from .errors import AdviceError
 from .melds import best_discards, meld_tables
 from .rules import RulesBase
+from .strategies import parse_strategy, split_specs
 
 STREAM_WORLD = 32               # world sampling; distinct from deal/game/strategy streams
 STREAM_WORLD_STRATEGY = 48      # + seat: strategy generators inside a rollout
@@ -57,9 +58,13 @@ class AdvisorSpec:
     discards, spreads, players, opponent, strategy, rules, stock, opp_cards, first_upcard,
     history, seed, opp_model, debug) -> Prepared``; ``opp_models``: the opponent models it
     offers, the first being the default.  ``history``: the hand's history text
-    (:mod:`sim.advisors.history`) or None; an advisor that cannot use it refuses it."""
+    (:mod:`sim.advisors.history`) or None; an advisor that cannot use it refuses it.
+    ``packs``/``jokers``: the game's pack (52-card packs, jokers), by which the analysis side
+    reads and checks a position's cards (:func:`position_cards`) without asking the game."""
     module: str
     opp_models: tuple[str, ...] = ("uniform",)
+    packs: int = 1
+    jokers: int = 0
 
 
 @dataclass
@@ -72,35 +77,69 @@ class Prepared:
     strategy, opponent, rules); ``notes``: modelling notes for the reader; ``scale``: what one
     unit of the integer point columns is worth in the report (Knock Rummy's net against the
     average opponent: ``1/(n-1)``); ``redraws``: the opponent model redraws worlds that cannot
-    have happened (the advice reports kept/drawn)."""
+    have happened (the advice reports kept/drawn); ``unit``: the report's name of the point
+    columns when it is not the game's ``score_unit`` (Ramino Klop: "penalty lead")."""
     call: Callable[..., np.ndarray | tuple]
     info: dict
     notes: list[str] = field(default_factory=list)
     scale: float = 1.0
     redraws: bool = False
+    unit: str | None = None
 
 
 # ----------------------------------------------------------------------------------------
 # position input helpers (Python)
 
-def cards(text, what: str) -> np.ndarray:
+def cards(text, what: str, packs: int = 1, jokers: int = 0) -> np.ndarray:
+    """Card text or codes of a game with ``packs`` 52-card packs and ``jokers`` jokers."""
     if isinstance(text, (int, np.integer)):
         text = [int(text)]
     try:
-        return parse_cards(text)
+        return parse_cards(text, n_packs=packs, n_jokers=jokers)
     except CardError as e:
         raise CardError(f"{what}: {e}") from None
 
 
-def no_overlap(groups: list[tuple[str, np.ndarray]]) -> None:
-    where: dict[int, str] = {}
+def no_overlap(groups: list[tuple[str, np.ndarray]], packs: int = 1, jokers: int = 0) -> None:
+    """Each card in one place only (one pack); with ``packs`` packs and ``jokers`` jokers, no
+    card more often over all places than the packs hold it."""
+    where: dict[int, list[str]] = {}
     for name, codes in groups:
         for c in codes:
             c = int(c)
-            if c in where:
-                raise CardError(f"card {card_text(c)} is both {where[c]} and {name}: "
+            seen = where.setdefault(c, [])
+            seen.append(name)
+            cap = jokers if c == JOKER else packs
+            if len(seen) <= cap:
+                continue
+            if cap == 1:
+                raise CardError(f"card {card_text(c)} is both {seen[0]} and {name}: "
                                 "each card can be in one place only")
-            where[c] = name
+            places = ", ".join(f"{seen.count(p)}x {p}" for p in dict.fromkeys(seen))
+            raise CardError(f"card {card_text(c)} is given {len(seen)} times ({places}): the "
+                            f"game's packs hold it {cap} times")
+
+
+def position_cards(spec: AdvisorSpec, hand, upcard, discards):
+    """A position's cards read and checked against the game's pack (``spec.packs``,
+    ``spec.jokers``): codes of the hand, the upcard and the discards (None when not given)."""
+    h = cards(hand, "hand", spec.packs, spec.jokers)
+    up = None if upcard is None else cards(upcard, "upcard", spec.packs, spec.jokers)
+    known = None if discards is None else cards(discards, "discards", spec.packs, spec.jokers)
+    no_overlap([("in your hand", h), ("the upcard", up if up is not None else h[:0]),
+                ("in the discards", known if known is not None else h[:0])], spec.packs, spec.jokers)
+    return h, up, known
+
+
+def parse_opponents(opponent: str, n_opp: int, variant: str) -> list:
+    """The opponents' strategies: one spec for all or one per opponent, comma separated."""
+    specs = split_specs(opponent)
+    if len(specs) == 1:
+        specs = specs * n_opp
+    if len(specs) != n_opp:
+        raise AdviceError(f"{len(specs)} opponent strategies given for {n_opp} opponents: give one "
+                          "for all or one per opponent")
+    return [parse_strategy(x, variant) for x in specs]
 
 
 def rules_of(cls, rules, **fixed) -> RulesBase:
@@ -129,9 +168,17 @@ def no_world_fits(world: int, tries: int, model: str, position: str) -> AdviceEr
         "uniform, other opponent strategies, or check the position")
 
 
-def pool_without(exclude: np.ndarray) -> np.ndarray:
-    ex = set(int(c) for c in exclude)
-    return np.array([c for c in standard_pack() if int(c) not in ex], dtype=np.int64)
+def pool_without(exclude: np.ndarray, packs: int = 1, jokers: int = 0) -> np.ndarray:
+    """The pack (``packs`` packs, ``jokers`` jokers) less the multiset ``exclude``, in pack
+    order: the unseen cards."""
+    left = np.bincount(np.asarray(exclude, dtype=np.int64), minlength=64)
+    out = []
+    for c in standard_pack(packs, jokers):
+        if left[c] > 0:
+            left[c] -= 1
+        else:
+            out.append(int(c))
+    return np.array(out, dtype=np.int64)
 
 
 def spread_entries(spreads, players: int) -> list[tuple[int, str]]:
@@ -182,3 +229,14 @@ def lay_out_rest(perm, pos, n_pool, stock_size, stock, s0, known, pile):
         pile[npile] = perm[j]
         npile += 1
     return npile
+
+
+@njit(cache=True, inline="always")
+def net_vs_others(row, first, n):
+    """My net against the others in a settled row whose seats' scores start at ``first``:
+    ``(n-1)*mine - sum(theirs)`` (the report scales it by ``1/(n-1)``: against the average
+    opponent)."""
+    v = (n - 1) * row[first]
+    for s in range(1, n):
+        v -= row[first + s]
+    return v

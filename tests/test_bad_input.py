@@ -212,3 +212,19 @@ def test_terminal_gets_one_error_line_and_no_traceback(args, needle, tmp):
     assert r.stderr.startswith("rummylab: error: ") and needle in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and r.stdout == ""
     assert _files(tmp) == before
+
+
+RAMINO = ["knock", "--variant", "ramino-klop", "--players", "4", "--turn", "3", "--hand"]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (RAMINO + ["AS AS AS 2S 3S 7H 7D"], "AS appears 3 times; a pack of this game holds it 2 times"),
+    (RAMINO + ["AS 2S 3S X 7H 7D 5C", "--upcard", "X", "--discards", "X X X"], "X is given 5 times"),
+    (["knock", "--variant", "knock-rummy", "--players", "4", "--turn", "3", "--hand",
+      "AS 2S 3S X 7H 7D 9C"], "1 jokers given but this pack has 0"),
+    (RAMINO + ["AS 2S 3S X 7H 7D 9C"], "a Ramino knock needs deadwood below 7"),
+    (RAMINO + ["AS 2S 3S X 7H 7D"], "a ramino-klop hand holds 7 cards (or 8 before discarding), got 6"),
+    (RAMINO + ["AS 2S 3S X 7H 7D 5C", "--stock", "90"], "stock 90 is impossible"),
+])
+def test_ramino_knock_bad_input_is_one_error_line(args, needle, tmp, capsys):
+    test_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys)

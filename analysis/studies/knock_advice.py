@@ -1,4 +1,4 @@
-"""The hand advisor: "should I knock here?" for Gin Rummy, Tonk and Knock Rummy.
+"""The hand advisor: "should I knock here?" for Gin Rummy, Tonk, Knock Rummy and Ramino Klop.
 
 Given a concrete position, :func:`advise` samples *worlds*, each a uniformly random way the
 cards I cannot see may lie (the opponents' hands, the stock, the buried discards), and scores
@@ -6,8 +6,8 @@ both choices on the same world (common random numbers; kernels in :mod:`sim.advi
 
 * **knock now** (Gin: knock with this hand, scored by the Gin showdown with layoffs, gin and
   undercut bonuses; Tonk: drop at the start of my turn, paid by the Tonk knock rule; Knock
-  Rummy: knock, or rummy at 0 deadwood, settled on every seat's exact deadwood);
-* **play on** (Gin, Knock Rummy: discard and let the next seat move; Tonk: draw) with my
+  Rummy, Ramino Klop: knock, or rummy at 0 deadwood, settled on every seat's exact deadwood);
+* **play on** (Gin, Knock Rummy, Ramino Klop: discard and let the next seat move; Tonk: draw) with my
   strategy against the opponents' strategies until the hand ends (a void hand scores 0).
 
 It reports the expected points (Gin) or stakes (Tonk) of both, the paired difference
@@ -62,6 +62,9 @@ Modelling assumptions (stated in the output notes when they apply):
   informational (anyone may hit any spread; payouts do not depend on them).  ``opp_cards``:
   cards held per opponent (default 5).  Stock default: the cards left after the deal minus
   one draw per turn begun before mine, clipped to the cards available.
+* **Cards.** A game's advisor declares its pack (``AdvisorSpec.packs``, ``jokers``); the
+  hand, upcard and discards are read and checked against it here, for any game: a card more
+  often than the packs hold it (over all three), a joker in a game without jokers.
 * **Knock Rummy.** I am seat 0, the first to play (left of the dealer); ``turn`` is my own turn
   number and the position is after my draw and discard: 10 cards with 2 players, 7 with 3-5
   (one more: the exact best discard is played, as for Gin; ``upcard`` as for Gin).  Knocking is
@@ -71,6 +74,13 @@ Modelling assumptions (stated in the output notes when they apply):
   draw from the stock), at least 1 and at most the cards available; an empty stock cannot be
   played on.  ``played`` replays every opponent in seat order; if no world in
   ``MAX_REDRAWS + 1`` deals lets them all reach my turn, the position is refused.
+* **Ramino Klop** (:mod:`sim.advisors.ramino_klop`): two joker packs (108 cards, every card
+  twice); seat 0 plays first, the position after my draw and discard (7 cards; 8: the exact
+  best discard is played); a knock needs deadwood below ``knock_below`` (7).  Everyone scores
+  its own deadwood as penalty, so the points are the **penalty lead**: the average
+  opponent's penalty minus mine (higher is better).  Stock default: every draw from the
+  stock, the pile turned over whenever it ran out; models ``played`` (default) and
+  ``uniform`` as for Knock Rummy.
 """
 
 from __future__ import annotations
@@ -108,8 +118,8 @@ class Advice:
     unit: str                       # the game's score unit (points, stakes, penalty)
     hand_word: str                  # what hand_score counts (deadwood, count)
     hand: tuple[str, ...]           # the hand evaluated (Gin with 11 cards: after the discard)
-    hand_score: int                 # Gin, Knock Rummy: deadwood; Tonk: count
-    knock_limit: int | None         # Gin only
+    hand_score: int                 # Gin, Knock Rummy, Ramino Klop: deadwood; Tonk: count
+    knock_limit: int | None         # Gin; Ramino Klop: the highest deadwood a knock allows
     discard: str | None             # one card more than a hand: the discard chosen
     turn: int
     stock: int
@@ -291,11 +301,12 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
     (``"SEAT:cards"`` for another seat's) or ``(seat, cards)`` pairs; ``rules``: a rules
     object, a dict or ``["NAME=VALUE", ...]``; ``opponent``: one strategy spec, or (Tonk, Knock
-    Rummy) one per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
+    Rummy, Ramino Klop) one per opponent, comma separated; ``opp_cards`` (Tonk): an int for every opponent or one per
     opponent; ``first_upcard`` (Gin with oklahoma): the hand's first upcard; ``history``
     (Gin, Knock Rummy): every turn since the deal, e.g. ``"up 7D; 0:draw discard KD; 1:take KD
     discard 9H"`` (:mod:`sim.advisors.history`); ``opp_model``: ``uniform`` or (Gin, Knock
-    Rummy) ``played`` (see the module docstring).
+    Rummy, Ramino Klop) ``played`` (see the module docstring).  The cards are read by the
+    game's pack (:func:`sim.advice.position_cards`).
     """
     from sim.variants import available, get_variant
     v = get_variant(variant)
@@ -314,6 +325,8 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     opp_model = models[0] if opp_model is None else opp_model
     if opp_model not in models:
         raise AdviceError(f"opponent model {opp_model!r}: {v.name} offers {' or '.join(models)}")
+    from sim.advice import position_cards
+    hand, upcard, discards = position_cards(v.advisor, hand, upcard, discards)
     prep = importlib.import_module(v.advisor.module).prepare(
         hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
         opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
@@ -332,7 +345,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
         notes.append(f"opponent model 'played': {n:,} of the {s['tried']:,} worlds drawn "
                      f"({100 * n / s['tried']:.3g}%) let the opponents play their turns so far; the "
                      f"estimates rest on these {n:,}, independent draws (accepted/tried)")
-    return _finish(variant=v.name, unit=v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
+    return _finish(variant=v.name, unit=prep.unit or v.score_unit, hand_word=v.hand_word, s=s, n=n, elapsed=el,
                    compile_s=comp, stopped=stopped, seed=int(seed), opp_model=opp_model,
                    history=history, ess=ess, notes=notes, scale=prep.scale, **prep.info)
 
@@ -402,6 +415,8 @@ _EXAMPLES = """
     rummylab knock --variant tonk --players 4 --hand "AS AD" --turn 3 --spread "2:7S 7H 7D" --json
     rummylab knock --variant knock-rummy --players 4 --hand "AS 2S 3S 7H 7D 7C 9S" --turn 3
     rummylab knock --variant knock-rummy --hand "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C" --turn 5 --opponent strong
+    rummylab knock --variant ramino-klop --players 4 --hand "AS 2S 3S X 7H 7D 5C" --turn 3
+    rummylab knock --variant ramino-klop --players 3 --hand "AS AS 2S 3S X 7H 7D 4C" --turn 5   # 8 cards
 """
 
 
@@ -444,7 +459,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
               knock-rummy: the hand you keep after discarding (10 cards with 2 players, 7 with
                     3-5; one more: the best discard is chosen); you play first (left of the
                     dealer); points are net against the average opponent (settle=seed).
-            Gin and Knock Rummy opponents' hands are replayed deals (--opp-model played), or with
+              ramino-klop: two joker packs (X = joker, a card at most twice); 7 cards kept (8: the
+                    best discard is chosen); knocking needs deadwood below 7; points are the
+                    penalty lead, the average opponent's penalty minus yours.
+            Gin, Knock Rummy and Ramino Klop opponents' hands are replayed deals (--opp-model played), or with
             --history weighted by how likely their strategies were to play the observed turns;
             Tonk's are uniform over the unseen cards.  Sampling stops on a 95% confidence
             sequence, valid whenever it stops."""),
@@ -454,7 +472,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
     p.add_argument("--turn", type=_int("--turn", 1), required=True, help="your own turn number, 1-based")
     p.add_argument("--upcard", default=None,
-                   help="gin, knock-rummy: the card you discard (top of the pile when the next player "
+                   help="gin, knock-rummy, ramino-klop: the card you discard (top of the pile when the next player "
                         "moves); tonk: the top discard. Default: drawn from the unseen cards")
     p.add_argument("--discards", default=None, help="other discards you know of (buried in the pile)")
     p.add_argument("--spread", action="append", default=[], metavar="[SEAT:]CARDS",
@@ -464,7 +482,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--opp-cards", type=_opp_cards_arg, default=None, metavar="N[,N...]",
                    help="tonk: cards held by every opponent, or one count per opponent (default 5)")
     p.add_argument("--stock", type=_int("--stock", 0), default=None,
-                   help="cards in the stock (gin, knock-rummy: after your draw); default from --turn")
+                   help="cards in the stock (gin, knock-rummy, ramino-klop: after your draw); default "
+                        "from --turn")
     p.add_argument("--first-upcard", default=None, help="gin with oklahoma: the hand's first upcard")
     p.add_argument("--history", default=None, metavar="TEXT",
                    help="gin, knock-rummy: every turn since the deal, before your current one: 'up "
@@ -473,10 +492,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "the cards they took and not the ones they threw; with --opp-model played "
                         "only worlds where their strategies make the observed choices are kept")
     p.add_argument("--opponent", default="simple",
-                   help="opponents' strategy (tonk, knock-rummy: one, or one per opponent, comma separated)")
+                   help="opponents' strategy (tonk, knock-rummy, ramino-klop: one, or one per opponent, "
+                        "comma separated)")
     p.add_argument("--strategy", default="simple", help="your strategy when playing on")
     p.add_argument("--opp-model", choices=("uniform", "played"), default=None,
-                   help="opponent's hand: 'played' (gin, knock-rummy default): a uniform deal from the "
+                   help="opponent's hand: 'played' (gin, knock-rummy, ramino-klop default): a uniform deal from the "
                         "unseen cards replayed through its turns so far by its strategy (with --history: "
                         "its observed turns); 'uniform' (tonk default): uniform from the unseen cards "
                         "(with --history: but for the cards it took and kept)")

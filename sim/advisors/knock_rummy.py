@@ -34,7 +34,7 @@ from .. import rng
 from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask
 from ..melds import deadwood, min_deadwood
-from ..strategies import parse_strategy, split_specs, strategy_matrix
+from ..strategies import parse_strategy, strategy_matrix
 from ..strategies.knock import choose_discard, knock_threshold_opp
 from ..trace import no_trace
 from ..variants import COL_SCORE, column_index
@@ -75,10 +75,7 @@ def _net(rules, row, n):
     1/(n-1) in the report); pairwise, score0."""
     if rules[KR.R_SETTLE] != KR.SETTLE_SEED:
         return row[COL_SCORE]
-    v = (n - 1) * row[COL_SCORE]
-    for s in range(1, n):
-        v -= row[COL_SCORE + s]
-    return v
+    return A.net_vs_others(row, COL_SCORE, n)
 
 
 @njit(cache=True)
@@ -229,16 +226,6 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     return (out,) + extra if extra else out
 
 
-def _parse_opponents(opponent: str, n_opp: int) -> list:
-    specs = split_specs(opponent)
-    if len(specs) == 1:
-        specs = specs * n_opp
-    if len(specs) != n_opp:
-        raise A.AdviceError(f"{len(specs)} opponent strategies given for {n_opp} opponents: give one "
-                            "for all or one per opponent")
-    return [parse_strategy(x, "knock-rummy") for x in specs]
-
-
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
             stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Knock Rummy knock position (see ``analysis.studies.knock_advice``) and set up
@@ -301,7 +288,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
                      f"{melds}); knocking is legal at any deadwood")
     me = parse_strategy(strategy, "knock-rummy")
-    opps = _parse_opponents(opponent, n - 1)
+    opps = A.parse_opponents(opponent, n - 1, "knock-rummy")
     smat = strategy_matrix([me] + opps)
     seen = None
     replay = turn - 1 if opp_model == "played" else 0

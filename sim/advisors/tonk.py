@@ -21,7 +21,7 @@ from .. import advice as A
 from .. import rng
 from ..bits import bit as _bit
 from ..cards import card_text, cards_text, to_mask, value_table
-from ..strategies import parse_strategy, split_specs, strategy_matrix
+from ..strategies import parse_strategy, strategy_matrix
 from .. import table as TB
 from . import tonk_history as TH
 from ..trace import no_trace
@@ -254,13 +254,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         notes.append("spread owners are informational: anyone may hit any spread")
     notes.append("knock = drop at the start of your turn, before drawing")
     me = parse_strategy(strategy, "tonk")
-    opp_specs = split_specs(opponent)
-    if len(opp_specs) == 1:
-        opp_specs = opp_specs * n_opp
-    if len(opp_specs) != n_opp:
-        raise A.AdviceError(f"{len(opp_specs)} opponent strategies given for {n_opp} opponents: give one "
-                          "for all or one per opponent")
-    opps = [parse_strategy(x, "tonk") for x in opp_specs]
+    opps = A.parse_opponents(opponent, n_opp, "tonk")
     smat = strategy_matrix([me] + opps)
     rarr = r.to_array()
     hmask = to_mask(h)

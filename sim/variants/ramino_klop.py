@@ -58,6 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import closed_wild as CW
+from ..advice import AdvisorSpec
 from .. import games
 from ..rules import RulesBase, option
 from ..strategies import StrategyError
@@ -149,4 +150,5 @@ VARIANT = Variant(
     game_kernel=play_game_chunk,
     max_turns=CW.MAX_TURNS,
     check_strategies=check_strategies,
+    advisor=AdvisorSpec("sim.advisors.ramino_klop", opp_models=("played", "uniform"), packs=2, jokers=4),
 )
