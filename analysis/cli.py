@@ -220,10 +220,31 @@ def cmd_knock_rules(args) -> int:
     if args.json:
         print(table.to_json(orient="records", indent=2))
     else:
-        print(f"best knock threshold by rule setting: {base.variant}, {study.base.spec_for(base.base(), 1).n_seats} "
+        print(f"best {base.knob().action} threshold by rule setting: {base.variant}, {study.base.spec_for(base.base(), 1).n_seats} "
               f"players, seat 0 = {base.strategy} vs {base.opponent}, {base.hands:,} hands per threshold, "
               f"seed {base.seed}")
         print(format_rules_table(table, base.game.score_unit))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .studies.compare_stats import format_compare
+    from .studies.strategy_compare import CompareSpec, parse_rule_values, parse_strategy_list, run_compare
+    if args.scheduler and args.backend != "dask":
+        raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
+    fixed, vary = parse_rule_values(args.rule)
+    spec = CompareSpec(variant=args.variant, strategies=parse_strategy_list(args.strategies),
+                       players=tuple(args.players or ()), rules=fixed, vary=vary, opponent=args.opponent,
+                       hands=args.hands, seed=args.seed)
+    quiet = args.no_progress
+    res = run_compare(spec, out_dir=args.out, jobs=args.jobs, progress=None if not quiet else False,
+                      backend=args.backend, scheduler=args.scheduler,
+                      log=None if quiet else (lambda text: print(text, file=sys.stderr, flush=True)))
+    if not res.complete:
+        print("interrupted" + (f"; rerun the same command to resume from {args.out}" if args.out else ""),
+              file=sys.stderr)
+        return 130
+    print(format_compare(res, as_json=args.json))
     return 0
 
 
@@ -464,6 +485,42 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument("--out", type=_folder, default=None, metavar="DIR", help="store the study in DIR")
     p.set_defaults(func=cmd_knock_rules)
+
+    p = sub.add_parser("compare", help="compare seat 0's strategies on the same deals, by rule setting and player count",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Seat 0 plays each strategy in turn against a fixed opponent in every "
+                                   "other seat, on the same deals (common random numbers), for every "
+                                   "player count and every rule setting (a --rule with several values is "
+                                   "varied; several varied rules: every combination). Each strategy is "
+                                   "compared with the first by paired differences, Holm-controlled over "
+                                   "the whole study, with Bonferroni simultaneous intervals; rule settings "
+                                   "are compared on hand length, points per hand and the strategies' "
+                                   "differences (Welch intervals).",
+                       epilog=_examples("""
+                           rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
+                           rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
+                           rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,tracker --out runs/kr-compare
+                       """))
+    p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
+    p.add_argument("--strategies", required=True,
+                   help="seat 0's strategies, comma separated (see `rummylab strategies`); the first is the reference")
+    p.add_argument("--opponent", default="simple", help="strategy of every other seat (default simple)")
+    p.add_argument("--players", type=_range, default=None,
+                   help="player counts: 4, 4..6 or 4,6 (default: the game's usual count)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=V1[,V2,...]",
+                   help="rule option, repeatable; several values: compared as rule settings")
+    p.add_argument("--hands", type=_int("--hands", 2, MAX_UNITS), default=100_000,
+                   help=f"deals per player count and setting (every strategy plays them), {MAX_TEXT}; default 100,000")
+    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                   help="store the comparison in DIR (rerun resumes/reuses; `rummylab report DIR`)")
+    p.add_argument("--json", action="store_true", help="print the tables as JSON")
+    p.add_argument("--no-progress", action="store_true", help="never show progress")
+    p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
+                   help="parallel backend for --jobs > 1 (as simulate)")
+    p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
                        formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -6,6 +6,7 @@ import json
 
 from sim.variants import get_variant
 
+from .knob import acts_at, games_phrase, when, won_phrase
 from .knock_sweep import SweepResult
 from .sweep_stats import (
     BEST_METHOD,
@@ -13,7 +14,6 @@ from .sweep_stats import (
     CHART_METHOD,
     bucket_label,
     by_turn_tables,
-    cell_label,
     knock_chart,
     policy_summary,
     sweep_table,
@@ -58,39 +58,43 @@ def _table(df, mean_name: str, win_name: str, diff_name: str, diff_scale: float 
     return lines
 
 
-def _chart_lines(res: SweepResult, what: str, unit: str) -> list[str]:
+def _chart_lines(res: SweepResult, game) -> list[str]:
     spec = res.spec
+    unit, what, act = game.score_unit, game.hand_word, game.knob.action
     chart = knock_chart(spec, res.by_turn)
-    stepped = any(chart["threshold"] - chart["prev"] > 1)
-    cell = f"{what} a to b (column a-b)" if stepped else f"{what} exactly d"
-    out = [f"knock chart: knock at {cell}, or play on?  EV margin of knocking ({unit}/hand over all "
-           f"hands, paired) with 95% CI; other buckets at threshold {res.best_overall}",
+    stepped = any(chart["from"] != chart["to"])
+    cell = f"{what} a to b (column a-b)" if stepped else f"{what} exactly v"
+    out = [f"{act} chart: {act} at {cell}, or play on?  EV margin of acting ({unit}/hand over all "
+           f"hands, paired) with 95% CI; other buckets at threshold {res.best_overall} "
+           f"({when(game, res.best_overall)})",
            f"  calls: {CHART_METHOD} over {len(chart)} cells; by-turn deals on seed {spec.seed_of('by_turn')}"
            + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated: "
               "the same deals as the overall stage)")]
     first = chart[chart.bucket == BUCKETS[0]]
-    out.append(f"{'':<28}" + "".join(f"{cell_label(t, p):>8}" for t, p in zip(first.threshold, first.prev)))
+    out.append(f"{'':<28}" + "".join(f"{c:>8}" for c in first.cell))
+    marks = {"knock": act.upper(), "play on": "play", "can't tell": "?"}
     for b in BUCKETS:
         sub = chart[chart.bucket == b]
-        marks = {"knock": "KNOCK", "play on": "play", "can't tell": "?"}
         out.append(f"{bucket_label(spec, b):<28}" + "".join(f"{marks[x]:>8}" for x in sub.decision))
-    out.append("  KNOCK: knocking is better; play: playing on is better (Holm-adjusted p < 0.05); "
+    out.append(f"  {act.upper()}: acting is better; play: playing on is better (Holm-adjusted p < 0.05); "
                "?: not called")
     if stepped:
-        out.append(f"  stepped thresholds: cell a-b is arm b minus the previous arm, knocking at {what} a to b "
-                   f"instead of playing on")
+        out.append(f"  stepped thresholds: cell a-b compares the two neighbouring arms, which differ only "
+                   f"where seat 0 could {act} at {what} a to b")
     out.append("")
     out.append(f"{'bucket':<8}{what:>9}{'margin':>10}{'95% CI':>22}{'p (Holm)':>10}{'hands affected':>16}  decision")
     for r in chart.itertuples():
-        out.append(f"{r.bucket:<8}{cell_label(r.threshold, r.prev):>9}{r.margin:>+10.4f}   "
-                   f"[{r.lo:+.4f}, {r.hi:+.4f}]{r.p_holm:>10.4f}{r.hands_affected:>16,}  {r.decision}")
+        out.append(f"{r.bucket:<8}{r.cell:>9}{r.margin:>+10.4f}   "
+                   f"[{r.lo:+.4f}, {r.hi:+.4f}]{r.p_holm:>10.4f}{r.hands_affected:>16,}  "
+                   f"{act if r.decision == 'knock' else r.decision}")
     return out
 
 
-def _policy_lines(res: SweepResult, what: str, unit: str) -> list[str]:
+def _policy_lines(res: SweepResult, game) -> list[str]:
+    unit = game.score_unit
     p = policy_summary(res.spec, res.policy, res.policy_thresholds, res.best_overall)
     t = p["thresholds"]
-    per = ", ".join(f"{b} {what} <= {t[b]}" for b in BUCKETS)
+    per = ", ".join(f"{b} {when(game, t[b])}" for b in BUCKETS)
     line = (f"chart policy ({per}) vs best single threshold {p['best_single']} on {p['n']:,} fresh deals "
             f"(seed {res.spec.seed_of('policy')}): {p['policy_mean']:+.3f} [{p['policy_lo']:+.3f}, "
             f"{p['policy_hi']:+.3f}] vs {p['best_mean']:+.3f} [{p['best_lo']:+.3f}, {p['best_hi']:+.3f}] "
@@ -100,7 +104,7 @@ def _policy_lines(res: SweepResult, what: str, unit: str) -> list[str]:
                "can't tell": "not shown better or worse than the best single threshold",
                "same": "the chart's calls do not change the best single threshold",
                "worse": (f"FLAGGED, NOT ADVICE: the chart's policy loses to the best single threshold; "
-                         f"play {what} <= {p['best_single']} all hand")}[p["verdict"]]
+                         f"{acts_at(game, p['best_single'])} all hand")}[p["verdict"]]
     return [line, f"  policy: {p['rule']}", f"  verdict: {verdict}"]
 
 
@@ -109,8 +113,9 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
         return json.dumps(sweep_dict(res), indent=2, default=float)
     spec = res.spec
     game = get_variant(spec.variant)
-    unit, what = game.score_unit, game.hand_word
-    out = [f"knock sweep: {spec.variant}, seat 0 = {spec.strategy} with knock threshold varied, "
+    unit = game.score_unit
+    out = [f"{game.knob.action} sweep: {spec.variant}, seat 0 = {spec.strategy} with its threshold varied "
+           f"({acts_at(game, 'd')}), "
            f"others = {spec.opponent}; {spec.hands:,} hands per threshold (same deals in every arm), "
            f"seed {spec.seed}" + (f"; rules {', '.join(spec.rules)}" if spec.rules else ""),
            f"simulated {res.hands_simulated:,} hands"
@@ -123,13 +128,13 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
                       f"paired {unit}/hand vs best [CI]")
         out.append("")
     if res.games:
-        out.append(f"whole games to the target score ({spec.games:,} games per threshold, seed "
-                   f"{spec.seed_of('games')}): best = most games won")
+        out.append(f"{games_phrase(game)} ({spec.games:,} games per threshold, seed "
+                   f"{spec.seed_of('games')}): best = most games won ({won_phrase(game, spec.spec_for(spec.base(), 1).rules)})")
         out += _table(sweep_table(spec, res.games, mode="games"), f"mean net {unit}/game [95% CI]",
                       "games won [95% CI]", "paired games won vs best, pct pts", 100.0)
         out.append("")
     if res.by_turn:
-        out += _chart_lines(res, what, unit)
+        out += _chart_lines(res, game)
     if res.policy:
-        out += ["", *_policy_lines(res, what, unit)]
+        out += ["", *_policy_lines(res, game)]
     return "\n".join(out)
