@@ -107,6 +107,8 @@ def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, 
     n_seats = getattr(r, "players", None) or players or v.default_players
     v.check_players(n_seats)
     strats = parse_strategies(strategies, v.name, n_seats)
+    if v.check_strategies is not None:
+        v.check_strategies(r, strats)
     if isinstance(n, bool) or int(n) != n or n <= 0:
         raise SpecError(f"number of {mode} must be a positive whole number, got {n}")
     if n > MAX_UNITS:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import card_text, cards_text, from_mask
+from .cards import card_text, cards_text, from_mask, is_card
 
 EVENTS = ("deal", "upcard", "draw_stock", "take_pile", "pass", "discard", "knock", "spread",
-          "hit", "drop", "end")
+          "hit", "drop", "end", "restock")
 (E_DEAL, E_UPCARD, E_DRAW_STOCK, E_TAKE_PILE, E_PASS, E_DISCARD, E_KNOCK, E_SPREAD, E_HIT, E_DROP,
- E_END) = range(len(EVENTS))
+ E_END, E_RESTOCK) = range(len(EVENTS))
 NO_TRACE = np.zeros((0, 4), dtype=np.int64)
 TRACE_ROWS = 4096
 
@@ -63,6 +63,7 @@ LINES = {
     "hit": "seat {seat} lays off {card}",
     "drop": "seat {seat} drops with {word} {a}",
     "end": "hand ends: {outcome}{by}",
+    "restock": "the discard pile but its top card is turned over: {a} cards form the new stock",
 }
 
 
@@ -79,7 +80,7 @@ def render(trace: np.ndarray, *, hand_word: str, outcomes: tuple[str, ...]) -> l
             dealt = {}
         lines.append(LINES[kind].format(
             seat=seat, a=a, b=b, word=hand_word,
-            card=card_text(a) if 0 <= a < 64 else "",
+            card=card_text(a) if is_card(a) else "",
             cards=cards_text(from_mask(a)) if kind == "spread" else "",
             outcome=outcomes[a] if kind == "end" else "",
             by=f", ended by seat {seat}" if seat >= 0 else ""))

@@ -23,7 +23,7 @@ WORDS = {"le": "at or below", "ge": "at or above"}
 
 def compare(knob: Knob) -> str:
     """'le' or 'ge' (a knob that declares none acts at or below its threshold)."""
-    c = getattr(knob, "compare", "le")
+    c = knob.compare
     if c not in SYMBOL:
         raise ValueError(f"Knob.compare must be 'le' or 'ge', not {c!r}")
     return c
@@ -80,7 +80,7 @@ def legal_range(knob: Knob, param, rules) -> tuple[int, int, str]:
     why = ""
     if knob.limit_rule is not None:
         limit = int(getattr(rules, knob.limit_rule))
-        offset = int(getattr(knob, "limit_offset", 0))
+        offset = int(knob.limit_offset)
         if limit + offset < hi:
             hi = limit + offset
             why = f" (rule {knob.limit_rule}={limit}" + (", exclusive)" if offset < 0 else ")")

@@ -20,7 +20,10 @@ A game declares:
 * ``knob``: the decision a knock sweep varies (:class:`Knob`) or None;
 * ``game``: its whole-game structure (:class:`WholeGame`, played by :mod:`sim.games`) or None;
 * ``advisor``: its "should I knock here?" entry (:class:`sim.advice.AdvisorSpec`) or None;
-* ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it).
+* ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it);
+* ``check_strategies``: None, or ``(rules, strategies) -> None`` raising a
+  :class:`~sim.errors.UserInputError` for strategies the rules make meaningless (a knock
+  threshold no legal knock reaches); run specs call it.
 """
 
 from __future__ import annotations
@@ -50,7 +53,11 @@ class Knob:
     ``same``: the value of ``mid``/``late`` meaning "as the overall threshold";
     ``limit_rule``: the rules field capping a legal knock (None: any value is legal);
     ``bucket_kinds``: ``turn`` (own turn number) and/or ``stock`` (cards left in stock);
-    ``action``: the word for the act (knock, drop)."""
+    ``action``: the word for the act (knock, drop, go out);
+    ``limit_offset``: added to the ``limit_rule`` value to get the largest legal threshold
+    (-1 when the rule is an exclusive bound such as Ramino's ``knock_below``);
+    ``compare``: ``le`` the seat acts when its value is at or below the threshold (deadwood),
+    ``ge`` when at or above it (Cincinnati's meld value to go out with)."""
     param: str
     mid: str
     late: str
@@ -62,6 +69,8 @@ class Knob:
     bucket_kinds: tuple[str, ...] = ("turn",)
     action: str = "knock"
     bucket_by: str | None = None        # strategy parameter selecting stock buckets (value 1)
+    limit_offset: int = 0
+    compare: str = "le"
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,7 @@ class Variant:
     game_kernel: Callable | None = None   # play_game_chunk(rules, strat, seed, first, out)
     advisor: Any = None
     max_turns: int = 1000            # a hand never runs more turns than this (engine guard)
+    check_strategies: Callable | None = None
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:
@@ -157,7 +167,8 @@ def col_extra(n_seats):
     return COL_SCORE + 2 * n_seats
 
 
-_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy"}
+_MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",
+            "ramino-klop": "sim.variants.ramino_klop"}
 
 
 def available() -> list[str]:

@@ -1,0 +1,455 @@
+"""The closed-hand engine for games with wild cards and one or two packs: Ramino Klop,
+Wildcard Rummy and Cincinnati (numpy + numba only; rules in shared/rules/).
+
+The three games differ in a few integer-coded places, each decided once here:
+
+* the deal size (``cfg[C_HAND]``, set by the game module from its rules);
+* how a hand ends (:func:`_end_of_turn`): Ramino Klop after the discard, by rummy (0 deadwood)
+  or a knock (deadwood below ``knock_below``, as the seat's strategy decides); Wildcard and
+  Cincinnati after the draw, only with every card melded, without a discard or with one;
+* the settlement (:func:`settle`): Ramino every seat scores minus its own exact deadwood
+  (penalty); Wildcard the winner scores the others' exact deadwood; Cincinnati the winner
+  scores the value of its own melds; a hand reaching ``MAX_TURNS`` is void (no score).
+
+Hands are count vectors in one meld workspace per seat (:func:`sim.wild_melds.new_workspace`,
+the counts in ``ws[:64]``, index 13 = jokers).  A turn: draw the stock top or take the pile
+top (the strategy, :mod:`sim.strategies.wild`), discard (never a copy of the code just taken
+from the pile: with two packs the twin of the taken card is the same card to the table).
+**Restock** [choice]: when a seat must draw from an empty stock, every discard but the top
+one is turned over to form the new stock (the first discard on top), shuffled with the
+option ``restock_shuffle``; the top discard stays as the pile.  If no card can be turned
+over (the pile holds one card), the seat takes the pile top.
+
+Kernels take plain arrays: ``cfg`` int64[C_WIDTH] (game code, players, deal size, knock
+limit, restock, the extra-column offsets and the end-kind -> outcome map), ``tabs`` a tuple
+``(pack, P, vals, wild, order)`` (the pack's codes, the meld parameters and values of
+:func:`sim.wild_melds.game_rules`, wild flags by code, held codes by value high to low).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import rng
+from . import trace as TR
+from .cards import standard_pack
+from .strategies import wild as W
+from .trace import log, no_trace
+from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
+from .wild_melds import game_rules, new_workspace, ws_deadwood
+from . import games
+
+GAME_RAMINO, GAME_WILDCARD, GAME_CINCINNATI = range(3)
+END_KNOCK, END_OUT, END_OUT_NO_DISCARD, END_TURN_LIMIT = range(4)
+END_NONE = -1
+(C_GAME, C_PLAYERS, C_HAND, C_KNOCK_BELOW, C_RESTOCK_SHUFFLE, C_ACE_HIGH, C_X_WINNER, C_X_POINTS,
+ C_X_END_DW, C_X_END_TURN, C_OUTCOME) = range(11)
+C_WIDTH = C_OUTCOME + 4            # outcome code of each end kind (-1: the game has none)
+MAX_TURNS = 1000
+# state vector int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), own turns
+S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
+S_WIDTH = S_OWN + MAX_SEATS
+
+
+def tables(game: str, packs: int | None = None, set_duplicates: bool = False) -> tuple:
+    """``tabs`` of a rule set: (pack codes, meld params, values, wild flags, order)."""
+    g = game_rules(game, packs=packs, set_duplicates=set_duplicates)
+    pack = standard_pack(g.packs, g.jokers)
+    wild = np.zeros(64, dtype=np.int64)
+    wild[13] = 1
+    if int(g.params[5]):  # twos wild (wild_melds._P_TWOS_WILD)
+        wild[[s * 16 + 1 for s in range(4)]] = 1
+    codes = sorted(set(pack.tolist()), key=lambda c: (-int(g.values[c]), -(c & 15), -(c >> 4)))
+    return (pack, g.params.copy(), g.values.copy(), wild, np.array(codes, dtype=np.int64))
+
+
+def make_cfg(game: int, players: int, hand: int, knock_below: int, restock_shuffle: int,
+             ace_high: int, extras: dict[str, int], outcome_of_end: tuple[int, int, int, int]) -> np.ndarray:
+    """The ``cfg`` vector; ``extras``: column offset (from the first extra) of winner,
+    points, end_deadwood, end_turn (missing: none)."""
+    cfg = np.full(C_WIDTH, -1, dtype=np.int64)
+    cfg[C_GAME], cfg[C_PLAYERS], cfg[C_HAND] = game, players, hand
+    cfg[C_KNOCK_BELOW], cfg[C_RESTOCK_SHUFFLE], cfg[C_ACE_HIGH] = knock_below, restock_shuffle, ace_high
+    for key, c in (("winner", C_X_WINNER), ("points", C_X_POINTS), ("end_deadwood", C_X_END_DW),
+                   ("end_turn", C_X_END_TURN)):
+        cfg[c] = extras.get(key, -1)
+    cfg[C_OUTCOME:] = outcome_of_end
+    return cfg
+
+
+# ----------------------------------------------------------------------------------------
+# cards: conservation, restock
+
+@njit(cache=True)
+def check_cards(wss, m, deck, sp, pile, npile, pack):
+    """Raise ValueError unless hands + pile + stock hold exactly the pack."""
+    cnt = np.zeros(64, dtype=np.int64)
+    for c in pack:
+        cnt[c] += 1
+    for i in range(m):
+        for c in range(64):
+            cnt[c] -= wss[i, c]
+    for k in range(npile):
+        cnt[pile[k]] -= 1
+    for k in range(sp, deck.shape[0]):
+        cnt[deck[k]] -= 1
+    for c in range(64):
+        if cnt[c] != 0:
+            raise ValueError("cards not conserved")
+
+
+@njit(cache=True)
+def restock(cfg, deck, pile, state, dst):
+    """Turn every discard but the top one over as the new stock (first discard on top),
+    shuffled with ``restock_shuffle``.  Returns the number of cards turned over."""
+    k = state[S_NPILE] - 1
+    if k < 1:
+        return 0
+    n = deck.shape[0]
+    for j in range(k):
+        deck[n - k + j] = pile[j]
+    if cfg[C_RESTOCK_SHUFFLE]:
+        for j in range(k - 1, 0, -1):
+            x = rng.randint(dst, j + 1)
+            t = deck[n - k + j]
+            deck[n - k + j] = deck[n - k + x]
+            deck[n - k + x] = t
+    pile[0] = pile[k]
+    state[S_NPILE] = 1
+    state[S_SP] = n - k
+    return k
+
+
+# ----------------------------------------------------------------------------------------
+# the end of a hand
+
+@njit(cache=True)
+def settle(cfg, seats, dw, ender, kind, value, row):
+    """Fill the score, deadwood and extra columns of ``row`` for an end ``kind`` by local seat
+    ``ender`` (``value``: Cincinnati's meld value); returns the outcome code.  ``dw``: the
+    exact deadwood of every local seat; seats not in play score 0 with deadwood 0."""
+    n = cfg[C_PLAYERS]
+    m = seats.shape[0]
+    cd = COL_SCORE + n
+    cx = COL_SCORE + 2 * n
+    for s in range(n):
+        row[COL_SCORE + s] = 0
+        row[cd + s] = 0
+    winner = -1
+    pts = 0
+    for i in range(m):
+        row[cd + seats[i]] = dw[i]
+    game = cfg[C_GAME]
+    if kind != END_TURN_LIMIT:
+        if game == GAME_RAMINO:
+            low = -1
+            n_low = 0
+            for i in range(m):
+                row[COL_SCORE + seats[i]] = -dw[i]
+                if low < 0 or dw[i] < dw[low]:
+                    low = i
+                    n_low = 1
+                elif dw[i] == dw[low]:
+                    n_low += 1
+            winner = seats[low] if n_low == 1 else -1
+        else:
+            winner = seats[ender]
+            if game == GAME_WILDCARD:
+                for i in range(m):
+                    if i != ender:
+                        pts += dw[i]
+            else:
+                pts = value
+            row[COL_SCORE + winner] = pts
+    if cfg[C_X_WINNER] >= 0:
+        row[cx + cfg[C_X_WINNER]] = winner
+    if cfg[C_X_POINTS] >= 0:
+        row[cx + cfg[C_X_POINTS]] = pts
+    return cfg[C_OUTCOME + kind]
+
+
+@njit(cache=True)
+def _hand_value(ws, vals):
+    v = 0
+    for c in range(64):
+        v += ws[c] * vals[c]
+    return v
+
+
+# cache: see wild_melds
+@njit(cache=False)
+def _cheapest_out(ws, dw_full, forbidden, order):
+    """The cheapest card (not ``forbidden``) whose discard leaves 0 deadwood, or -1.  Only
+    cards worth >= ``dw_full`` can (``order`` runs from high to low value)."""
+    for i in range(order.shape[0] - 1, -1, -1):
+        c = order[i]
+        if ws[c] == 0 or c == forbidden:
+            continue
+        ws[c] -= 1
+        d = ws_deadwood(ws)
+        ws[c] += 1
+        if d == 0:
+            return c
+    return -1
+
+
+# cache: see wild_melds
+@njit(cache=False)
+def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs):
+    """Wildcard / Cincinnati, after the draw: (end kind or END_NONE, card to discard or -1,
+    meld value).  Out without a discard when the whole hand melds, else with the cheapest
+    discard leaving 0 deadwood; Cincinnati only if the strategy accepts the meld value."""
+    pack, P, vals, wild, order = tabs
+    if dw_full == 0:
+        kind = END_OUT_NO_DISCARD
+        c = -1
+        value = _hand_value(ws, vals)
+    else:
+        top = vals[order[0]]
+        if dw_full > top:
+            return END_NONE, -1, 0  # no single discard can take that much deadwood away
+        c = _cheapest_out(ws, dw_full, forbidden, order)
+        if c < 0:
+            return END_NONE, -1, 0
+        kind = END_OUT
+        value = _hand_value(ws, vals) - vals[c]
+    if cfg[C_GAME] == GAME_CINCINNATI and value < W.min_out_value(srow, own_turn):
+        return END_NONE, -1, 0
+    return kind, c, value
+
+
+# ----------------------------------------------------------------------------------------
+# one turn, one hand
+
+# cache: see wild_melds
+@njit(cache=False)
+def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row, debug, trace):
+    """Local seat ``i`` draws, discards and maybe ends the hand.  Returns True if it ended
+    (``row`` filled)."""
+    pack, P, vals, wild, order = tabs
+    m = seats.shape[0]
+    p = seats[i]
+    srow = strat[p]
+    ws = wss[i]
+    ace_high = cfg[C_ACE_HIGH]
+    state[S_TURNS] += 1
+    state[S_OWN + i] += 1
+    own = state[S_OWN + i]
+    n_cards = deck.shape[0]
+    if state[S_SP] == n_cards:
+        k = restock(cfg, deck, pile, state, dst)
+        if k > 0:
+            log(trace, TR.E_RESTOCK, -1, k, 0)
+    top = pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
+    take = top >= 0 and (state[S_SP] == n_cards or W.wants_pile(srow, ws, dw[i], top, vals, wild, ace_high))
+    if not take and state[S_SP] == n_cards:
+        raise ValueError("no card to draw: stock and pile are empty")
+    if take:
+        state[S_NPILE] -= 1
+        card = top
+        forbidden = top
+        log(trace, TR.E_TAKE_PILE, p, card, 0)
+    else:
+        card = deck[state[S_SP]]
+        state[S_SP] += 1
+        forbidden = -1
+        log(trace, TR.E_DRAW_STOCK, p, card, 0)
+    # deadwood of the hand with the new card: exact without a search when it touches no meld
+    known = -1
+    if not take and not W.touches_meld(ws, card, wild, ace_high):
+        full = dw[i] + vals[card]
+        known = card
+    else:
+        ws[card] += 1
+        full = ws_deadwood(ws)
+        ws[card] -= 1
+    ws[card] += 1
+    kind = END_NONE
+    value = 0
+    code = -1
+    if cfg[C_GAME] != GAME_RAMINO:
+        kind, code, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs)
+    if kind == END_NONE or kind == END_OUT:
+        if code < 0:
+            code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high, known, dw[i])
+        else:
+            d = 0
+        ws[code] -= 1
+        pile[state[S_NPILE]] = code
+        state[S_NPILE] += 1
+        dw[i] = d
+        log(trace, TR.E_DISCARD, p, code, d)
+    else:
+        dw[i] = 0
+    if debug:
+        if code >= 0 and code == forbidden:
+            raise ValueError("the card taken from the pile was discarded")
+        check_cards(wss, m, deck, state[S_SP], pile, state[S_NPILE], pack)
+    if cfg[C_GAME] == GAME_RAMINO:
+        if dw[i] == 0:
+            kind = END_OUT
+        elif dw[i] < cfg[C_KNOCK_BELOW] and dw[i] <= W.knock_threshold(srow, own):
+            kind = END_KNOCK
+            log(trace, TR.E_KNOCK, p, dw[i], 0)
+    if kind == END_NONE:
+        if state[S_TURNS] < MAX_TURNS:
+            return False
+        kind = END_TURN_LIMIT
+    row[COL_ENDER] = p
+    row[COL_TURNS] = state[S_TURNS]
+    row[COL_STOCK_LEFT] = n_cards - state[S_SP]
+    row[COL_OUTCOME] = settle(cfg, seats, dw, i, kind, value, row)
+    cx = COL_SCORE + 2 * cfg[C_PLAYERS]
+    if cfg[C_X_END_DW] >= 0:
+        row[cx + cfg[C_X_END_DW]] = dw[i] if kind != END_TURN_LIMIT else -1
+    if cfg[C_X_END_TURN] >= 0:
+        row[cx + cfg[C_X_END_TURN]] = own if kind != END_TURN_LIMIT else -1
+    log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
+    return True
+
+
+# cache: see wild_melds
+@njit(cache=False)
+def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, debug, trace):
+    """Play on from a position until the hand ends; fills ``row`` (all but ``dealer``).
+
+    ``seats`` int64[m]: the seats in play (local seat i is seat ``seats[i]``); ``wss``
+    int64[m, workspace]: each local seat's hand in its meld workspace; ``deck`` int64[pack
+    size] with the stock as ``deck[state[S_SP]:]`` (top first); ``pile`` the discards
+    (``state[S_NPILE]`` of them, top last); ``state`` (S_*: S_TO_MOVE and S_OWN are local);
+    ``dst`` the generator of restock shuffles."""
+    m = seats.shape[0]
+    for c in range(1, row.shape[0]):
+        row[c] = 0
+    dw = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        dw[i] = ws_deadwood(wss[i])
+    i = state[S_TO_MOVE]
+    while not _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row, debug, trace):
+        i = (i + 1) % m
+        state[S_TO_MOVE] = i
+
+
+# cache: see wild_melds
+@njit(cache=False)
+def new_hands(m, tabs):
+    """int64[m, workspace]: an empty meld workspace per local seat."""
+    pack, P, vals, wild, order = tabs
+    ws0 = new_workspace(P, vals)
+    wss = np.empty((m, ws0.shape[0]), dtype=np.int64)
+    for i in range(m):
+        wss[i, :] = ws0
+    return wss
+
+
+@njit(cache=True)
+def deal(cfg, deck, dealer, wss, pile, state):
+    """Deal ``cfg[C_HAND]`` cards one at a time from the local ``dealer``'s left to the
+    ``m`` local seats, turn the upcard, set up ``pile`` and ``state``."""
+    m = wss.shape[0]
+    dealt = m * cfg[C_HAND]
+    for i in range(m):
+        wss[i, :64] = 0
+    for k in range(dealt):
+        wss[(dealer + 1 + k) % m, deck[k]] += 1
+    pile[0] = deck[dealt]
+    state[:] = 0
+    state[S_SP] = dealt + 1
+    state[S_NPILE] = 1
+    state[S_TO_MOVE] = (dealer + 1) % m
+
+
+# cache: see wild_melds
+@njit(cache=False)
+def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, row, debug, trace):
+    """Deal ``deck`` (shuffled) to the seats in play ``seats`` with ``dealer`` (a seat in
+    play) and play the hand; fills ``row``."""
+    m = seats.shape[0]
+    local = 0
+    for i in range(m):
+        if seats[i] == dealer:
+            local = i
+    wss = new_hands(m, tabs)
+    pile = np.empty(deck.shape[0], dtype=np.int64)
+    state = np.zeros(S_WIDTH, dtype=np.int64)
+    deal(cfg, deck, local, wss, pile, state)
+    if trace.shape[0] > 0:
+        for k in range(state[S_SP] - 1):
+            log(trace, TR.E_DEAL, seats[(local + 1 + k) % m], deck[k], 0)
+        log(trace, TR.E_UPCARD, -1, pile[0], 0)
+    play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, debug, trace)
+    row[COL_DEALER] = dealer
+
+
+# cache: see wild_melds
+@njit(cache=False, nogil=True)
+def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
+    """Hand rows ``first_hand ..``: hand ``h`` deals from ``(seed, STREAM_DEAL, h)`` (its
+    restock shuffles continue that generator), dealer ``h % n``, every seat plays."""
+    pack = tabs[0]
+    n = cfg[C_PLAYERS]
+    seats = np.arange(n)
+    deck = np.empty(pack.shape[0], dtype=np.int64)
+    for k in range(out.shape[0]):
+        h = first_hand + k
+        dst = rng.new_state(seed, rng.STREAM_DEAL, h)
+        rng.shuffle_into(dst, pack, deck)
+        play_hand(cfg, strat, seats, h % n, deck, tabs, dst, out[k], debug, trace)
+
+
+# cache: see wild_melds
+@njit(cache=False, nogil=True)
+def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
+    """Whole games ``first_game ..`` (the loop of :mod:`sim.games`): each hand is dealt to
+    the seats still in play (``per[P_ACTIVE]``)."""
+    pack = tabs[0]
+    n = strat.shape[0]
+    per, sc, st, row = games.game_buffers(n, layout)
+    deck = np.empty(pack.shape[0], dtype=np.int64)
+    untraced = no_trace()
+    for k in range(out.shape[0]):
+        dst = games.begin_game(per, sc, st, seed, first_game + k)
+        while games.game_running(per, sc, layout):
+            row[:] = 0
+            m = 0
+            for s in range(n):
+                m += per[games.P_ACTIVE, s]
+            seats = np.empty(m, dtype=np.int64)
+            j = 0
+            for s in range(n):
+                if per[games.P_ACTIVE, s]:
+                    seats[j] = s
+                    j += 1
+            rng.shuffle_into(dst, pack, deck)
+            play_hand(cfg, strat, seats, sc[games.S_DEALER], deck, tabs, dst, row, debug, untraced)
+            games.record_hand(per, sc, layout, row)
+        games.finish_game(per, sc, layout, out[k])
+
+
+# ----------------------------------------------------------------------------------------
+# Python side: the checks and calls every game module's play_chunk / play_game_chunk share
+
+_TABS: dict = {}
+
+
+def cached_tables(game: str, packs: int | None = None, set_duplicates: bool = False) -> tuple:
+    key = (game, packs, bool(set_duplicates))
+    if key not in _TABS:
+        _TABS[key] = tables(game, packs, set_duplicates)
+    return _TABS[key]
+
+
+def run_hands(name: str, cfg, tabs, strat_mat, seed, first_hand, out, width: int, debug=False,
+              trace=None) -> None:
+    """Check the arguments of a game's ``play_chunk`` and play the hands."""
+    strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
+    n = int(cfg[C_PLAYERS])
+    if strat_mat.shape[0] != n:
+        raise ValueError(f"{name}: rules say players={n}, {strat_mat.shape[0]} strategies given")
+    if any(int(c) != W.FAMILY_CODE for c in strat_mat[:, 0]):
+        raise ValueError(f"{name} needs strategies of family 'wild' (code {W.FAMILY_CODE})")
+    if out.ndim != 2 or out.shape[1] != width or out.dtype != np.int64:
+        raise ValueError(f"out must be int64 (n_hands, {width})")
+    play_chunk_kernel(cfg, strat_mat, np.int64(seed), np.int64(first_hand), out, tabs, bool(debug),
+                      TR.NO_TRACE if trace is None else trace)

@@ -1,0 +1,218 @@
+"""The closed-hand wild-card strategy family ``wild`` (Ramino Klop, Wildcard Rummy, Cincinnati).
+
+The rules kernel :mod:`sim.closed_wild` asks the decisions of the njit functions below,
+passing the seat's strategy row ``srow`` float64[PARAM_WIDTH] and its hand as the meld
+workspace ``ws`` of :mod:`sim.wild_melds` (counts in ``ws[:64]``, index 13 = jokers).
+
+Parameters (kernel column = 1 + position in ``PARAMS``):
+
+* Ramino Klop's knock threshold by own-turn bucket: knock when the deadwood after the discard
+  is <= the bucket's threshold (and below the rules' ``knock_below``): ``knock`` before own
+  turn ``mid_from``, ``knock_mid`` before ``late_from``, then ``knock_late`` (-1: as
+  ``knock``).  0 deadwood is always declared (rummy).
+* Cincinnati's go-out rule, by the same buckets: go out only with melds worth at least
+  ``min_out`` (``min_out_mid``, ``min_out_late``; -1: as ``min_out``), and with any value from
+  own turn ``wait_until_turn`` on (-1: never).  Wildcard Rummy always goes out when it can.
+* taking the pile top: ``take=0`` when it melds with the hand (the deadwood of the hand plus
+  the card is below the hand's deadwood plus the card's value: the card lies in a meld in
+  every best arrangement); ``take=1`` when, after the best legal discard, the deadwood drops
+  by at least ``take_gain``.
+* wild cards: ``discard_wilds_from`` the own turn from which a wild card (joker; a 2 in
+  Wildcard) may be discarded: 0 always, -1 never (unless every card left is a wild or the
+  card just taken).
+* the discard: the card leaving the least deadwood; ties to the highest value (then rank,
+  then suit).  ``keep_near=1``: among the discards leaving equal deadwood, discard the card
+  with the fewest "near" cards in the hand (same rank, or same suit within two ranks: the
+  pairs and near-runs a wild could complete into a meld).
+
+Presets per game (``variant_presets``; measured in the game modules' docstrings):
+``simple`` knocks / goes out as soon as the rules allow, takes the pile top when it melds,
+discards the card leaving least deadwood.  Wildcard adds ``keep-wilds`` (never discards a
+wild) and ``discard-wilds-late`` (wilds may go from own turn 8 on).
+"""
+
+import numpy as np
+from numba import njit
+
+from ..wild_melds import ws_deadwood
+from . import Param, StrategyFamily, register
+
+FAMILY_CODE = 3
+
+PARAMS = (
+    Param("knock", 6, 0, 100, "Ramino: knock when deadwood <= this (early bucket, or all turns; "
+                              "the rules cap it below knock_below)", True),
+    Param("knock_mid", -1, -1, 100, "knock threshold from own turn mid_from on (-1: same as knock)", True),
+    Param("knock_late", -1, -1, 100, "knock threshold from own turn late_from on (-1: same as knock)", True),
+    Param("mid_from", -1, -1, 99, "own turn where the mid bucket starts; -1 none", True),
+    Param("late_from", -1, -1, 99, "own turn where the late bucket starts; -1 none", True),
+    Param("min_out", 0, 0, 1000, "Cincinnati: go out only with melds worth >= this (early bucket)", True),
+    Param("min_out_mid", -1, -1, 1000, "min_out from own turn mid_from on (-1: same as min_out)", True),
+    Param("min_out_late", -1, -1, 1000, "min_out from own turn late_from on (-1: same as min_out)", True),
+    Param("wait_until_turn", -1, -1, 99, "Cincinnati: go out with any value from this own turn on; -1 never", True),
+    Param("take", 0, 0, 1, "0: take the pile top if it melds; 1: if it lowers deadwood by >= take_gain", True),
+    Param("take_gain", 1, 1, 100, "deadwood drop that makes take=1 take the pile top", True),
+    Param("discard_wilds_from", 0, -1, 99, "own turn from which wild cards may be discarded (0 always, -1 never)", True),
+    Param("keep_near", 0, 0, 1, "among equal-deadwood discards, keep cards a wild could complete into a meld", True),
+)
+
+(P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_MID_FROM, P_LATE_FROM, P_MIN_OUT, P_MIN_OUT_MID,
+ P_MIN_OUT_LATE, P_WAIT_UNTIL, P_TAKE, P_TAKE_GAIN, P_WILDS_FROM, P_KEEP_NEAR) = range(1, len(PARAMS) + 1)
+
+FAMILY = register(StrategyFamily(
+    name="wild",
+    code=FAMILY_CODE,
+    variants=("ramino-klop", "wildcard", "cincinnati"),
+    params=PARAMS,
+    doc="Closed-hand wild-card heuristics: knock threshold / go-out value by own-turn bucket, "
+        "keep-wilds rule, wild-aware discard ties, take-the-pile rule.",
+    presets={"simple": {}},
+    variant_presets={
+        "ramino-klop": {"simple": {}, "cautious": {"knock": 3}},
+        "wildcard": {"simple": {}, "keep-wilds": {"discard_wilds_from": -1},
+                     "discard-wilds-late": {"discard_wilds_from": 8}},
+        "cincinnati": {"simple": {}},
+    },
+))
+
+
+# ----------------------------------------------------------------------------------------
+# the decisions (njit; ``srow``: the seat's strategy row)
+
+@njit(cache=True)
+def bucket_value(srow, own_turn, first):
+    """The threshold at columns ``first`` (early), ``first + 1`` (mid), ``first + 2`` (late)
+    for own turn ``own_turn`` (mid/late -1: the early value)."""
+    v = srow[first]
+    late = srow[P_LATE_FROM]
+    mid = srow[P_MID_FROM]
+    if late >= 0 and own_turn >= late:
+        if srow[first + 2] >= 0:
+            v = srow[first + 2]
+    elif mid >= 0 and own_turn >= mid:
+        if srow[first + 1] >= 0:
+            v = srow[first + 1]
+    return v
+
+
+@njit(cache=True)
+def knock_threshold(srow, own_turn):
+    """Ramino: knock when deadwood <= this (the rules' cap is applied by the caller)."""
+    return bucket_value(srow, own_turn, P_KNOCK)
+
+
+@njit(cache=True)
+def min_out_value(srow, own_turn):
+    """Cincinnati: the least meld value to go out with on this own turn."""
+    w = srow[P_WAIT_UNTIL]
+    if w >= 0 and own_turn >= w:
+        return 0.0
+    return bucket_value(srow, own_turn, P_MIN_OUT)
+
+
+@njit(cache=True)
+def may_discard_wild(srow, own_turn):
+    w = srow[P_WILDS_FROM]
+    return w >= 0 and own_turn >= w
+
+
+@njit(cache=True)
+def near_count(ws, code, ace_high):
+    """Cards in the hand ``ws[:64]`` of the rank of natural ``code`` or of its suit within two
+    ranks (Q-K-A adjacent when aces are high; never round the corner)."""
+    r = code & 15
+    s = code >> 4
+    n = 0
+    for t in range(4):
+        n += ws[(t << 4) + r]
+    for d in (-2, -1, 1, 2):
+        q = r + d
+        if ace_high:
+            if q == 13:
+                q = 0
+            elif q < 0:
+                q = q + 13 if r == 0 else -1
+        if 0 <= q < 13:
+            n += ws[(s << 4) + q]
+    return n
+
+
+@njit(cache=True)
+def touches_meld(ws, code, wild, ace_high):
+    """False only if ``code`` can be in no meld with the hand ``ws[:64]``: a meld holds 3+
+    cards, and a natural card's partners are wilds or naturals of its rank or of its suit
+    within two ranks (a wider gap needs two wilds)."""
+    if wild[code]:
+        return True
+    w = 0
+    for c in range(64):
+        if wild[c]:
+            w += ws[c]
+    return near_count(ws, code, ace_high) + w >= 2
+
+
+# cache: see wild_melds
+@njit(cache=False)
+def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, known, known_dw):
+    """The discard of the hand ``ws[:64]`` (deadwood ``dw_full``): the card leaving the least
+    deadwood (ties: ``keep_near``, then the first in ``order``, highest value first), never
+    ``forbidden`` (a code, -1 none) and no wild before ``discard_wilds_from``.  ``known``: a
+    code whose deadwood-after is already ``known_dw`` (-1 none).  Returns (code, deadwood).
+
+    Exact with few evaluations: removing card c lowers the deadwood by at most its value, so
+    ``dw_full - value(c)`` bounds every later card of ``order`` from below."""
+    keep = srow[P_KEEP_NEAR] != 0
+    for relax in range(3):  # 0: per the wild rule; 1: wilds allowed; 2: forbidden allowed too
+        allow_wild = relax > 0 or may_discard_wild(srow, own_turn)
+        best = np.int64(1) << 40
+        best_near = 0
+        best_code = -1
+        for i in range(order.shape[0]):
+            c = order[i]
+            if ws[c] == 0 or (c == forbidden and relax < 2) or (wild[c] and not allow_wild):
+                continue
+            bound = dw_full - vals[c]
+            if bound > best or (bound == best and not keep):
+                break
+            if c == known:
+                d = known_dw
+            else:
+                ws[c] -= 1
+                d = ws_deadwood(ws)
+                ws[c] += 1
+            nr = 0
+            if keep and d <= best and not wild[c]:
+                ws[c] -= 1
+                nr = near_count(ws, c, ace_high)
+                ws[c] += 1
+            if d < best or (keep and d == best and nr < best_near):
+                best = d
+                best_near = nr
+                best_code = c
+        if best_code >= 0:
+            return best_code, best
+    return -1, 0
+
+
+# cache: see wild_melds
+@njit(cache=False)
+def wants_pile(srow, ws, dw, top, vals, wild, ace_high):
+    """Take the pile top ``top`` into the hand ``ws[:64]`` (deadwood ``dw``)?"""
+    if srow[P_TAKE] == 0:
+        if not touches_meld(ws, top, wild, ace_high):
+            return False  # dead with this hand: the deadwood rises by exactly its value
+        ws[top] += 1
+        d = ws_deadwood(ws)
+        ws[top] -= 1
+        return d < dw + vals[top]
+    ws[top] += 1
+    best = np.int64(1) << 40
+    for c in range(64):
+        if ws[c] > 0 and c != top:
+            ws[c] -= 1
+            d = ws_deadwood(ws)
+            ws[c] += 1
+            if d < best:
+                best = d
+    ws[top] -= 1
+    return best <= dw - srow[P_TAKE_GAIN]
