@@ -56,10 +56,21 @@ def _pair(total: dict, i: int, j: int, name: str) -> tuple[Estimate, int]:
     return mean_from_moments(*m), nz
 
 
-def _arm_estimates(total: dict, i: int, focus: str, scale: float) -> dict:
+NO_RATE = Estimate(float("nan"), float("nan"), float("nan"), 0)
+
+
+def _arm_estimates(total: dict, i: int, focus: str, scale: float, hand_wins: bool = True) -> dict:
+    """Seat 0's mean (``focus`` times ``scale``) and win rate (``hand_wins`` False: none, for
+    hands of penalty games, where no seat scores above 0)."""
     m = total["arms"][i]["moments"]
     return {"mean": mean_from_moments(*m[focus]).scaled(scale),
-            "win": wilson(m["rate:win0"][1], m["rate:win0"][0])}
+            "win": wilson(m["rate:win0"][1], m["rate:win0"][0]) if hand_wins else NO_RATE}
+
+
+def hand_wins(spec, mode: str = "hands") -> bool:
+    """Does a hand have winners to count (a positive score)?  Not in a penalty game, where every
+    score is minus a penalty; whole games always have a winner."""
+    return mode == "games" or spec.game.score_unit != "penalty"
 
 
 def mcb(total: dict, idx: list[int], name: str, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
@@ -88,7 +99,7 @@ def sweep_table(spec, total: dict, mode: str = "hands", group: list[int] | None 
     idx = group if group is not None else list(range(len(total["arms"])))
     thresholds = labels if labels is not None else list(spec.thresholds)
     mean_name, scale = ("net0", 1.0) if mode == "games" else spec.focus()
-    ests = [_arm_estimates(total, i, mean_name, scale) for i in idx]
+    ests = [_arm_estimates(total, i, mean_name, scale, hand_wins(spec, mode)) for i in idx]
     focus, focus_scale = ("win0", 1.0) if mode == "games" else (mean_name, scale)
     key = (lambda e: e["win"].value) if mode == "games" else (lambda e: e["mean"].value)
     best_k = max(range(len(idx)), key=lambda k: key(ests[k]))
@@ -171,7 +182,7 @@ def policy_summary(spec, total: dict, thresholds: dict[str, int], best: int) -> 
     above 0), ``worse`` (below 0: flagged, not advice), ``can't tell`` or ``same`` (never
     differed).  JSON-able."""
     name, scale = spec.focus()
-    pol, one = (_arm_estimates(total, i, name, scale) for i in (0, 1))
+    pol, one = (_arm_estimates(total, i, name, scale, hand_wins(spec)) for i in (0, 1))
     d, nz = _pair(total, 0, 1, name)
     d = d.scaled(scale)
     verdict = "same" if nz == 0 else ("better" if d.lo > 0 else "worse" if d.hi < 0 else "can't tell")

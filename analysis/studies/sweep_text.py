@@ -51,8 +51,9 @@ def _table(df, mean_name: str, win_name: str, diff_name: str, diff_scale: float 
     for r in df.itertuples():
         verdict = "BEST" if r.best else ("~ same as best" if r.indistinguishable else "worse")
         lines.append(f"{r.threshold:>4} {r.mean:>+9.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}] "
-                     f"{100 * r.win_rate:>7.2f}% [{100 * r.win_lo:.2f}, {100 * r.win_hi:.2f}] "
-                     f"{k * r.diff_to_best:>+9.3f} [{k * r.diff_lo:+.3f}, {k * r.diff_hi:+.3f}]       "
+                     + (f"{100 * r.win_rate:>7.2f}% [{100 * r.win_lo:.2f}, {100 * r.win_hi:.2f}] "
+                        if r.win_rate == r.win_rate else f"{'n/a':>24} ")
+                     + f"{k * r.diff_to_best:>+9.3f} [{k * r.diff_lo:+.3f}, {k * r.diff_hi:+.3f}]       "
                      f"[{k * r.mcb_lo:+.3f}, {k * r.mcb_hi:+.3f}]".ljust(128) + f"  {verdict}")
     lines.append(f"  verdict: {BEST_METHOD} (c = {df.attrs['mcb_c']:.3f})")
     return lines
