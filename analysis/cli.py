@@ -499,7 +499,7 @@ def build_parser() -> Parser:
                        epilog=_examples("""
                            rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
                            rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
-                           rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,tracker --out runs/kr-compare
+                           rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,strong --out runs/kr-compare
                        """))
     p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
     p.add_argument("--strategies", required=True,

@@ -53,7 +53,7 @@ def compare_section(folder: Path, anchor: str) -> RunSection:
                      est_html(Estimate(r.diff, r.lo, r.hi, r.n), dd, sign=True),
                      f"[{r.sim_lo:+.{dd}f}, {r.sim_hi:+.{dd}f}]", f"{r.p_holm:.4f}", f"{r.n:,}",
                      f"{r.hands_differing:,}", esc(r.call)])
-        cls.append({"better": "knock", "worse": "playon"}.get(r.call, "undecided"))
+        cls.append("best" if r.call == "better" else "")
     body.append(html_table(["players", "setting", "strategy", f"difference, {unit}/hand [95% CI]",
                             "simultaneous (Bonferroni)", "p (Holm)", "n", "hands differing", "call"], rows, cls,
                            caption=esc(f"{COMPARE_METHOD} (m = {len(d)})."), numeric={0, 3, 4, 5, 6, 7}))
