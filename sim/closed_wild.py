@@ -28,12 +28,15 @@ limit, restock, the extra-column offsets and the end-kind -> outcome map), ``tab
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
 from . import rng
 from . import trace as TR
 from .cards import standard_pack
+from .rules import RulesBase, RulesError, option
 from .strategies import wild as W
 from .trace import log, no_trace
 from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
@@ -179,12 +182,12 @@ def _hand_value(ws, vals):
 
 # cache: see wild_melds
 @njit(cache=False)
-def _cheapest_out(ws, dw_full, forbidden, order):
+def _cheapest_out(ws, dw_full, forbidden, order, vals):
     """The cheapest card (not ``forbidden``) whose discard leaves 0 deadwood, or -1.  Only
     cards worth >= ``dw_full`` can (``order`` runs from high to low value)."""
     for i in range(order.shape[0] - 1, -1, -1):
         c = order[i]
-        if ws[c] == 0 or c == forbidden:
+        if ws[c] == 0 or c == forbidden or vals[c] < dw_full:
             continue
         ws[c] -= 1
         d = ws_deadwood(ws)
@@ -196,24 +199,37 @@ def _cheapest_out(ws, dw_full, forbidden, order):
 
 # cache: see wild_melds
 @njit(cache=False)
-def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs):
+def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
     """Wildcard / Cincinnati, after the draw: (end kind or END_NONE, card to discard or -1,
-    meld value).  Out without a discard when the whole hand melds, else with the cheapest
-    discard leaving 0 deadwood; Cincinnati only if the strategy accepts the meld value."""
+    meld value).  ``code``/``d``: the strategy's discard and the deadwood it leaves (-1 when
+    the whole hand melds: no discard chosen yet).  Out without a discard when the whole hand
+    melds, else with a discard leaving 0 deadwood (Cincinnati: the cheapest, as it scores the
+    rest), a wild the strategy keeps included; Cincinnati only if the strategy accepts the
+    meld value."""
     pack, P, vals, wild, order = tabs
+    hand = _hand_value(ws, vals)
     if dw_full == 0:
         kind = END_OUT_NO_DISCARD
         c = -1
-        value = _hand_value(ws, vals)
+        value = hand
     else:
-        top = vals[order[0]]
-        if dw_full > top:
-            return END_NONE, -1, 0  # no single discard can take that much deadwood away
-        c = _cheapest_out(ws, dw_full, forbidden, order)
-        if c < 0:
-            return END_NONE, -1, 0
+        c = code
+        if d > 0:   # no discard but perhaps a kept wild leaves 0 (only cards worth >= dw_full can)
+            c = -1
+            for w in range(64):
+                if wild[w] and ws[w] > 0 and w != forbidden and vals[w] >= dw_full:
+                    ws[w] -= 1
+                    z = ws_deadwood(ws)
+                    ws[w] += 1
+                    if z == 0:
+                        c = w
+                        break
+            if c < 0:
+                return END_NONE, -1, 0
+        elif cfg[C_GAME] == GAME_CINCINNATI:
+            c = _cheapest_out(ws, dw_full, forbidden, order, vals)
         kind = END_OUT
-        value = _hand_value(ws, vals) - vals[c]
+        value = hand - vals[c]
     if cfg[C_GAME] == GAME_CINCINNATI and value < W.min_out_value(srow, own_turn):
         return END_NONE, -1, 0
     return kind, c, value
@@ -242,7 +258,10 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
         if k > 0:
             log(trace, TR.E_RESTOCK, -1, k, 0)
     top = pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
-    take = top >= 0 and (state[S_SP] == n_cards or W.wants_pile(srow, ws, dw[i], top, vals, wild, ace_high))
+    take = top >= 0 and state[S_SP] == n_cards
+    d_top = -1   # deadwood of the hand with the pile top, when the decision computed it
+    if top >= 0 and not take:
+        take, d_top = W.wants_pile(srow, ws, dw[i], top, vals, wild, ace_high)
     if not take and state[S_SP] == n_cards:
         raise ValueError("no card to draw: stock and pile are empty")
     if take:
@@ -257,7 +276,9 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
         log(trace, TR.E_DRAW_STOCK, p, card, 0)
     # deadwood of the hand with the new card: exact without a search when it touches no meld
     known = -1
-    if not take and not W.touches_meld(ws, card, wild, ace_high):
+    if take and d_top >= 0:
+        full = d_top
+    elif not take and not W.touches_meld(ws, card, wild, ace_high):
         full = dw[i] + vals[card]
         known = card
     else:
@@ -268,13 +289,16 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     kind = END_NONE
     value = 0
     code = -1
+    d = -1
+    if full > 0:
+        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high, known, dw[i])
     if cfg[C_GAME] != GAME_RAMINO:
-        kind, code, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs)
-    if kind == END_NONE or kind == END_OUT:
-        if code < 0:
+        kind, c, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs, code, d)
+        if kind == END_OUT:
+            code, d = c, 0
+    if kind != END_OUT_NO_DISCARD:
+        if code < 0:  # a whole hand melds and the seat does not go out
             code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high, known, dw[i])
-        else:
-            d = 0
         ws[code] -= 1
         pile[state[S_NPILE]] = code
         state[S_NPILE] += 1
@@ -453,3 +477,55 @@ def run_hands(name: str, cfg, tabs, strat_mat, seed, first_hand, out, width: int
         raise ValueError(f"out must be int64 (n_hands, {width})")
     play_chunk_kernel(cfg, strat_mat, np.int64(seed), np.int64(first_hand), out, tabs, bool(debug),
                       TR.NO_TRACE if trace is None else trace)
+
+
+# ----------------------------------------------------------------------------------------
+# Wildcard and Cincinnati: one or two packs, deal sizes (rules/wildcard_rummy.md, cincinnati.md)
+
+@dataclass(frozen=True)
+class GoOutRules(RulesBase):
+    """The options Wildcard Rummy and Cincinnati share."""
+    players: int = option(4, "number of players", 2, 7)
+    packs: int = option(0, "54-card joker packs: 0 by player count (one for 2-6, two for 7), "
+                           "1 (2-6 players) or 2 (4-7 players)", 0, 2)
+    deal_3p: int = option(7, "cards each with 3 players and one pack: 7 or 10", 7, 10)
+    restock_shuffle: bool = option(False, "shuffle the turned-over discard pile into the new stock")
+
+    def validate(self) -> None:
+        super().validate()
+        n, k = self.players, self.packs
+        if self.deal_3p not in (7, 10):
+            raise RulesError(f"rule deal_3p={self.deal_3p}: 3 players are dealt 7 or 10 cards")
+        if k == 1 and n == 7:
+            raise RulesError("7 players play with two packs: drop packs=1 (or set packs=2)")
+        if k == 2 and n <= 3:
+            raise RulesError(f"{n} players play with one pack: drop packs=2 (two packs are for 4-7 players)")
+
+    def n_packs(self) -> int:
+        return packs_for(self.players, self.packs)
+
+
+def packs_for(players: int, packs: int) -> int:
+    """Packs in play: ``packs``, or by player count when 0 (one for 2-6, two for 7)."""
+    return packs if packs else (2 if players == 7 else 1)
+
+
+def go_out_deal_size(players: int, packs: int, deal_3p: int) -> int:
+    """Cards each: two packs 10; one pack 7 (6 with six players, ``deal_3p`` with three)."""
+    if packs == 2:
+        return 10
+    return {3: deal_3p, 6: 6}.get(players, 7)
+
+
+def go_out_setup(rules_cls, game_name: str, game_code: int, rules_arr, outcome_of_end):
+    """``cfg`` and ``tabs`` of a Wildcard / Cincinnati rules array (extras: winner, points,
+    out_turn)."""
+    r = np.asarray(rules_arr, dtype=np.float64)
+    n = int(r[rules_cls.index("players")])
+    packs = packs_for(n, int(r[rules_cls.index("packs")]))
+    if not 2 <= n <= 7 or (packs == 1 and n == 7):
+        raise ValueError(f"{game_name}: players={n} with {packs} pack(s)")
+    hand = go_out_deal_size(n, packs, int(r[rules_cls.index("deal_3p")]))
+    cfg = make_cfg(game_code, n, hand, 0, int(r[rules_cls.index("restock_shuffle")]), 1,
+                   {"winner": 0, "points": 1, "end_turn": 2}, outcome_of_end)
+    return cfg, cached_tables(game_name, packs)

@@ -197,14 +197,15 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
 # cache: see wild_melds
 @njit(cache=False)
 def wants_pile(srow, ws, dw, top, vals, wild, ace_high):
-    """Take the pile top ``top`` into the hand ``ws[:64]`` (deadwood ``dw``)?"""
+    """Take the pile top ``top`` into the hand ``ws[:64]`` (deadwood ``dw``)?  Returns (take,
+    deadwood of the hand with ``top`` or -1 when not computed)."""
     if srow[P_TAKE] == 0:
         if not touches_meld(ws, top, wild, ace_high):
-            return False  # dead with this hand: the deadwood rises by exactly its value
+            return False, -1  # dead with this hand: the deadwood rises by exactly its value
         ws[top] += 1
         d = ws_deadwood(ws)
         ws[top] -= 1
-        return d < dw + vals[top]
+        return d < dw + vals[top], d
     ws[top] += 1
     best = np.int64(1) << 40
     for c in range(64):
@@ -215,4 +216,4 @@ def wants_pile(srow, ws, dw, top, vals, wild, ace_high):
             if d < best:
                 best = d
     ws[top] -= 1
-    return best <= dw - srow[P_TAKE_GAIN]
+    return best <= dw - srow[P_TAKE_GAIN], -1

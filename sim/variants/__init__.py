@@ -168,7 +168,8 @@ def col_extra(n_seats):
 
 
 _MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",
-            "ramino-klop": "sim.variants.ramino_klop"}
+            "ramino-klop": "sim.variants.ramino_klop", "wildcard": "sim.variants.wildcard",
+            "cincinnati": "sim.variants.cincinnati"}
 
 
 def available() -> list[str]:
