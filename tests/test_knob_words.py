@@ -24,7 +24,7 @@ def _ge(name: str = "gin"):
     """A game declared like one acting at or above its threshold (words and statistics only)."""
     v = get_variant(name)
     return dataclasses.replace(v, knob=dataclasses.replace(v.knob, compare="ge", action="go out"),
-                               hand_word="meld value")
+                               hand_word="deadwood")
 
 
 @pytest.fixture

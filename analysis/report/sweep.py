@@ -9,7 +9,7 @@ from sim.variants import get_variant
 
 from ..stats import Estimate
 from ..store import load_meta
-from ..studies.knob import axis_label, games_heading, games_phrase, when, won_phrase
+from ..studies.knob import axis_label, games_heading, games_phrase, value_word, when, won_phrase
 from .figures import FigureInfo, finish, new_figure
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
@@ -218,7 +218,7 @@ def _chart_part(res, anchor: str, game) -> list:
     """The knock chart: its figure, its cells (Holm-controlled calls) and the per-bucket sweeps."""
     from ..studies.sweep_stats import BUCKETS, CHART_METHOD, bucket_label, by_turn_tables, knock_chart
     spec = res.spec
-    unit, what, act = game.score_unit, game.hand_word, game.knob.action
+    unit, what, act = game.score_unit, value_word(game), game.knob.action
     labels = {b: bucket_label(spec, b) for b in BUCKETS}
     chart = knock_chart(spec, res.by_turn)
     cd = digits(chart["margin"].tolist(), sig=2, lo=2, hi=5)

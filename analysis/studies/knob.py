@@ -39,15 +39,21 @@ def relation_words(knob: Knob) -> str:
     return WORDS[compare(knob)]
 
 
+def value_word(game: Variant) -> str:
+    """What the threshold is compared with: what is left in hand (``hand_word``) for a knob
+    acting at or below it; for one acting at or above it, the value of the melds the player
+    would go out with (the contract's meaning of 'ge')."""
+    return game.hand_word if compare(game.knob) == "le" else "meld value"
+
+
 def acts_at(game: Variant, t, html: bool = False) -> str:
-    """The threshold in words: 'knock at deadwood <= 6', 'go out at melds >= 30'."""
-    k = game.knob
-    return f"{k.action} at {game.hand_word} {symbol(k, html)} {t}"
+    """The threshold in words: 'knock at deadwood <= 6', 'go out at meld value >= 30'."""
+    return f"{game.knob.action} at {when(game, t, html)}"
 
 
 def when(game: Variant, t, html: bool = False) -> str:
     """The condition alone: 'deadwood <= 6'."""
-    return f"{game.hand_word} {symbol(game.knob, html)} {t}"
+    return f"{value_word(game)} {symbol(game.knob, html)} {t}"
 
 
 def axis_label(game: Variant, html: bool = True) -> str:

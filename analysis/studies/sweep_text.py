@@ -6,7 +6,7 @@ import json
 
 from sim.variants import get_variant
 
-from .knob import acts_at, games_phrase, when, won_phrase
+from .knob import acts_at, games_phrase, value_word, when, won_phrase
 from .knock_sweep import SweepResult
 from .sweep_stats import (
     BEST_METHOD,
@@ -61,7 +61,7 @@ def _table(df, mean_name: str, win_name: str, diff_name: str, diff_scale: float 
 
 def _chart_lines(res: SweepResult, game) -> list[str]:
     spec = res.spec
-    unit, what, act = game.score_unit, game.hand_word, game.knob.action
+    unit, what, act = game.score_unit, value_word(game), game.knob.action
     chart = knock_chart(spec, res.by_turn)
     stepped = any(chart["from"] != chart["to"])
     cell = f"{what} a to b (column a-b)" if stepped else f"{what} exactly v"
