@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import textwrap
@@ -280,107 +279,9 @@ def cmd_tonk_odds(args) -> int:
     return 0
 
 
-DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
-              "seats": 200_000}
-DEMO_DEALS = 1_000_000
-SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
-
-
-def _scale(text: str) -> float:
-    lo, hi = SCALE_RANGE
-    try:
-        v = float(text)
-    except ValueError:
-        v = math.nan
-    if not lo <= v <= hi:
-        raise argparse.ArgumentTypeError(f"--scale takes a number from {lo:g} to {hi:g}, got {text!r}")
-    return v
-
-
 def cmd_demo(args) -> int:
-    """The README's main job: knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy, how
-    Knock Rummy's penalty and bonus move its best threshold, knock policies against each other
-    (Gin, 3-player Tonk), Gin's seat edge with and without the first-upcard offer, tonk deal odds,
-    the report."""
-    from pathlib import Path
-
-    from .report import render_report
-    from .studies.equilibrium_text import summarize
-    from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
-    from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
-    from .studies.knock_sweep import SweepSpec, run_sweep
-    from .studies.sweep_text import format_sweep
-    from .studies.tonk_deal import run_tonk_odds
-    out = Path(args.out)
-    k = args.scale
-    progress = None if not args.no_progress else False
-    steps = [
-        ("gin-knock", SweepSpec(variant="gin", thresholds=tuple(range(0, 11)), by_turn=True,
-                                hands=int(DEMO_HANDS["gin"] * k), games=int(5000 * k), seed=args.seed)),
-        ("tonk-knock", SweepSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16)), by_turn=True,
-                                 hands=int(DEMO_HANDS["tonk"] * k), seed=args.seed)),
-        ("knock-rummy-knock", SweepSpec(variant="knock-rummy", players=4, by_turn=True,
-                                        hands=int(DEMO_HANDS["knock-rummy"] * k), games=int(2000 * k),
-                                        seed=args.seed)),
-    ]
-    dirs = []
-    for name, spec in steps:
-        print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
-        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
-        if not res.complete:
-            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-            return 130
-        print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
-        dirs.append(str(out / name))
-    rules = RulesStudy(SweepSpec(variant="knock-rummy", players=4, hands=int(DEMO_HANDS["knock-rules"] * k),
-                                 games=0, seed=args.seed),
-                       (("knocker_penalty", ("0", "20")), ("rummy_bonus", ("0", "50"))))
-    print(f"== knock-rummy-rules: best threshold by knocker_penalty and rummy_bonus, "
-          f"{rules.base.hands:,} hands per threshold", flush=True)
-    table, complete = run_rules_study(rules, out_dir=out / "knock-rummy-rules", jobs=args.jobs, progress=progress)
-    if not complete:
-        print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-        return 130
-    print(format_rules_table(table, "points") + "\n", flush=True)
-    dirs.append(str(out / "knock-rummy-rules"))
-    for name, eq in [
-        ("gin-equilibrium", EquilibriumSpec(variant="gin", thresholds=tuple(range(0, 11)),
-                                            hands=max(2, int(DEMO_HANDS["equilibrium"] * k)), seed=args.seed)),
-        ("tonk-equilibrium", EquilibriumSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16, 3)),
-                                             hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
-    ]:
-        print(f"== {name}: {eq.variant} knock policies against each other, {eq.hands:,} deals per seating",
-              flush=True)
-        res = run_equilibrium(eq, out_dir=out / name, jobs=args.jobs, progress=progress)
-        if not res.complete:
-            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-            return 130
-        print("\n".join(summarize(res)["answer"]) + "\n", flush=True)
-        dirs.append(str(out / name))
-    from sim.runner import make_spec
-
-    from .engine import run
-    from .summary import summarize as summarize_run
-    for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
-        spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)
-        print(f"== {name}: Gin seat edge{' with ' + rule[0] if rule else ''}, {spec.n:,} hands", flush=True)
-        res = run(spec, jobs=args.jobs, out_dir=out / name, progress=progress)
-        if not res.complete:
-            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-            return 130
-        first = summarize_run(spec, res.acc)["positions"][0]["mean_score"]
-        print(f"first to play (non-dealer): {first['value']:+.3f} [{first['ci95'][0]:+.3f}, {first['ci95'][1]:+.3f}] "
-              f"points per hand\n", flush=True)
-        dirs.append(str(out / name))
-    print("== tonk deal odds: exact vs simulated", flush=True)
-    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
-                           out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
-    if res is None or not res.complete:
-        return 130
-    dirs.append(str(out / "tonk-odds"))
-    pngs = render_report(dirs, args.html)
-    print(f"report: {args.html} ({len(pngs)} figures beside it); stored runs in {out}/")
-    return 0
+    from .demo import run_demo
+    return run_demo(args)
 
 
 def cmd_bench(args) -> int:
@@ -542,7 +443,7 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_tonk_odds)
 
-    p = sub.add_parser("demo", help="the default study: Gin and Tonk knock sweeps, tonk odds, HTML report",
+    p = sub.add_parser("demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, HTML report",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog=_examples("""
                            rummylab demo                                  # runs/demo + reports/index.html
@@ -551,7 +452,8 @@ def build_parser() -> Parser:
     p.add_argument("--out", type=_folder, default="runs/demo", metavar="DIR",
                    help="where the stored runs go (default runs/demo)")
     p.add_argument("--html", default="reports/index.html", help="report file (default reports/index.html)")
-    p.add_argument("--scale", type=_scale, default=1.0,
+    from .demo import SCALE_RANGE, scale_arg
+    p.add_argument("--scale", type=scale_arg, default=1.0,
                    help=f"multiply every sample size, {SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g} (default 1)")
     p.add_argument("--seed", type=_int("--seed", 0), default=1, help="random seed (default 1)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")

@@ -74,9 +74,11 @@ policy loses (interval below 0) is flagged and not offered as advice.</p>
 def _shade_same(ax, table, label: str | None):
     """Shade the arms statistically indistinguishable from the best (best included)."""
     first = True
+    th = sorted(table["threshold"])
+    half = min((b - a for a, b in zip(th, th[1:])), default=1) / 2     # stepped thresholds: wider bands
     for r in table.itertuples():
         if r.indistinguishable:
-            ax.axvspan(r.threshold - 0.5, r.threshold + 0.5, color="tab:green", alpha=0.12, lw=0,
+            ax.axvspan(r.threshold - half, r.threshold + half, color="tab:green", alpha=0.12, lw=0,
                        label=label if first and label else None)
             first = False
 
