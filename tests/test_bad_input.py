@@ -201,3 +201,26 @@ def test_terminal_gets_one_error_line_and_no_traceback(args, needle, tmp):
     assert r.stderr.startswith("rummylab: error: ") and needle in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and r.stdout == ""
     assert _files(tmp) == before
+
+
+# ---------------------------------------------------------------------------- rummylab compare
+WRITES["compare"] = ["--out"]
+SMALL["compare"] = [["--hands", "50"], ["--jobs", "1"]]
+COMPARE_CASES = [
+    (["compare", "--variant", "wildcard", "--players", "8", "--strategies", "keep-wilds,discard-wilds-late"],
+     "players=8 is out of range"),
+    (["compare", "--variant", "wildcard", "--players", "4", "--rule", "packs=3,1", "--strategies",
+      "keep-wilds,discard-wilds-late"], "packs=3 is out of range"),
+    (["compare", "--variant", "gin"], "required: --strategies"),
+    (["compare", "--strategies", "simple,tracker", "--players", "2..x"], "expected a range"),
+    (["compare", "--variant", "nosuch", "--strategies", "a,b"], "unknown variant 'nosuch'"),
+    (["compare", "--strategies", "simple,tracker", "--hands", "1"], "--hands must be >= 2"),
+    (["compare", "--strategies", "simple,tracker", "--out", "{tmp}/file"], "is a file, not a folder"),
+    (["compare", "--variant", "ramino-klop", "--strategies", "simple,cautious", "--rule", "knock_below=7,3"],
+     "can never knock"),
+]
+
+
+@pytest.mark.parametrize("args,needle", COMPARE_CASES, ids=[" ".join(c[0]) for c in COMPARE_CASES])
+def test_compare_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys):
+    test_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys)
