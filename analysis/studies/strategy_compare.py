@@ -30,12 +30,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.runner import RunSpec, accumulate, make_spec, run_chunk
+from sim.runner import RunSpec, accumulate, make_spec
 from sim.strategies import parse_strategy, split_specs
 from sim.variants import get_variant
 
 from .. import store
-from ..engine import ArmsJob, focus_names, focus_series, run_job
+from ..engine import ArmsJob, run_job
 from ..errors import SweepError
 
 KIND = "strategy_compare"
@@ -145,21 +145,11 @@ class CompareJob(ArmsJob):
     def identity(self):
         return {**super().identity(), "study": KIND}
 
-    def compute(self, a, b, out_dir):
-        focus, accs = [], []
-        for spec in self.arms:
-            rows = run_chunk(spec, a, b)
-            acc = accumulate(spec, rows).to_dict()
-            p = hand_points(spec, rows)
-            acc["moments"]["points"] = [int(p.size), int(p.sum()), int((p * p).sum())]
-            accs.append(acc)
-            focus.append(focus_series(spec, rows))
-        pairs = {}
-        for i, j in self.pairs:
-            for name in focus_names(self.arms[0]):
-                d = focus[i][name] - focus[j][name]
-                pairs[f"{i}-{j}:{name}"] = [int(d.size), int(d.sum()), int((d * d).sum()), int(np.count_nonzero(d))]
-        return {"arms": accs, "pairs": pairs}
+    def arm_total(self, spec, rows):
+        acc = accumulate(spec, rows).to_dict()
+        p = hand_points(spec, rows)
+        acc["moments"]["points"] = [int(p.size), int(p.sum()), int((p * p).sum())]
+        return acc
 
 
 @dataclass
