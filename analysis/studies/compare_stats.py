@@ -151,31 +151,34 @@ def format_compare(res: CompareResult, as_json: bool = False) -> str:
     spec = res.spec
     unit = spec.game.score_unit
     name0 = cell_name(*spec.cells()[0])
+    sw = max(len(setting_label(x)) for x in spec.settings()) + 2        # column widths
+    tw = max(len(x) for x in spec.strategies) + 2
+    qw = max(len(q) for q, _ in _quantities(res)) + 2
     out = [f"strategy comparison: {spec.variant}, seat 0 plays each of {', '.join(spec.strategies)} "
            f"(reference {spec.strategies[0]}), others {spec.opponent}; {spec.hands:,} hands per cell, the same "
            f"deals for every strategy; seed {spec.seed}" + (f"; rules {', '.join(spec.rules)}" if spec.rules else ""),
            f"simulated {res.hands_simulated:,} hands in {res.elapsed_s:.1f} s (+{res.compile_s:.1f} s compile/cache load)"
            + ("" if res.complete else "  -- PARTIAL (interrupted)"), "",
            f"per arm: {measure(res, name0)[2]}, win rate, hand length, points changing hands per hand (95% CIs)",
-           f"{'players':>7}  {'setting':<18}{'strategy':<28}{'result':>28}{'win rate':>10}{'turns':>22}{'points/hand':>24}"]
+           f"{'players':>7}  {'setting':<{sw}}{'strategy':<{tw}}{'result':>28}{'win rate':>10}{'turns':>22}{'points/hand':>24}"]
     for r in arm_table(res).itertuples():
-        out.append(f"{r.players:>7}  {r.setting:<18}{r.strategy:<28}{_e(r.result, r.result_lo, r.result_hi):>28}"
+        out.append(f"{r.players:>7}  {r.setting:<{sw}}{r.strategy:<{tw}}{_e(r.result, r.result_lo, r.result_hi):>28}"
                    f"{100 * r.win:>9.2f}%{_e(r.turns, r.turns_lo, r.turns_hi, 2, ''):>22}"
                    f"{_e(r.points, r.points_lo, r.points_hi, 2, ''):>24}")
     d = diff_table(res)
     out += ["", f"each strategy minus {spec.strategies[0]} on the same deals ({unit}/hand, seat 0's result): "
                 f"95% CI, simultaneous CI, Holm p",
-            f"{'players':>7}  {'setting':<18}{'strategy':<28}{'difference [95% CI]':>30}{'simultaneous':>22}"
+            f"{'players':>7}  {'setting':<{sw}}{'strategy':<{tw}}{'difference [95% CI]':>30}{'simultaneous':>22}"
             f"{'p (Holm)':>10}{'n':>11}  call"]
     for r in d.itertuples():
-        out.append(f"{r.players:>7}  {r.setting:<18}{r.strategy:<28}{_e(r.diff, r.lo, r.hi, 4):>30}"
+        out.append(f"{r.players:>7}  {r.setting:<{sw}}{r.strategy:<{tw}}{_e(r.diff, r.lo, r.hi, 4):>30}"
                    f"   [{r.sim_lo:+.4f}, {r.sim_hi:+.4f}]{r.p_holm:>10.4f}{r.n:>11,}  {r.call}")
     out.append(f"  {COMPARE_METHOD} (m = {len(d)})")
     s = setting_table(res)
     if not s.empty:
         out += ["", f"rule settings against {s['baseline'].iloc[0]}: {SETTING_METHOD}",
-                f"{'players':>7}  {'setting':<18}{'quantity':<44}{'this setting':>27}{'baseline':>27}{'difference':>28}"]
+                f"{'players':>7}  {'setting':<{sw}}{'quantity':<{qw}}{'this setting':>27}{'baseline':>27}{'difference':>28}"]
         for r in s.itertuples():
-            out.append(f"{r.players:>7}  {r.setting:<18}{r.quantity:<44}{_e(r.value, r.value_lo, r.value_hi):>27}"
+            out.append(f"{r.players:>7}  {r.setting:<{sw}}{r.quantity:<{qw}}{_e(r.value, r.value_lo, r.value_hi):>27}"
                        f"{_e(r.baseline_value, r.baseline_lo, r.baseline_hi):>27}{_e(r.diff, r.lo, r.hi):>28}")
     return "\n".join(out)
