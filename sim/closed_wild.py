@@ -275,12 +275,10 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
         forbidden = -1
         log(trace, TR.E_DRAW_STOCK, p, card, 0)
     # deadwood of the hand with the new card: exact without a search when it touches no meld
-    known = -1
     if take and d_top >= 0:
         full = d_top
-    elif not take and not W.touches_meld(ws, card, wild, ace_high):
+    elif not take and not W.touches_meld(ws, card, wild, ace_high, W.wild_count(ws, wild)):
         full = dw[i] + vals[card]
-        known = card
     else:
         ws[card] += 1
         full = ws_deadwood(ws)
@@ -291,14 +289,14 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     code = -1
     d = -1
     if full > 0:
-        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high, known, dw[i])
+        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high)
     if cfg[C_GAME] != GAME_RAMINO:
         kind, c, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs, code, d)
         if kind == END_OUT:
             code, d = c, 0
     if kind != END_OUT_NO_DISCARD:
         if code < 0:  # a whole hand melds and the seat does not go out
-            code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high, known, dw[i])
+            code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high)
         ws[code] -= 1
         pile[state[S_NPILE]] = code
         state[S_NPILE] += 1

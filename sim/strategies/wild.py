@@ -138,30 +138,39 @@ def near_count(ws, code, ace_high):
 
 
 @njit(cache=True)
-def touches_meld(ws, code, wild, ace_high):
-    """False only if ``code`` can be in no meld with the hand ``ws[:64]``: a meld holds 3+
-    cards, and a natural card's partners are wilds or naturals of its rank or of its suit
-    within two ranks (a wider gap needs two wilds)."""
-    if wild[code]:
-        return True
+def wild_count(ws, wild):
+    """Wild cards in the hand ``ws[:64]``."""
     w = 0
     for c in range(64):
         if wild[c]:
             w += ws[c]
-    return near_count(ws, code, ace_high) + w >= 2
+    return w
+
+
+@njit(cache=True)
+def touches_meld(ws, code, wild, ace_high, n_wild):
+    """False only if ``code`` can be in no meld with the hand ``ws[:64]`` (holding ``n_wild``
+    wilds): a meld holds 3+ cards, and a natural card's partners are wilds or naturals of its
+    rank or of its suit within two ranks (a wider gap needs two wilds).  A card that touches
+    no meld is deadwood in every arrangement: it adds exactly its value."""
+    if wild[code]:
+        return True
+    return near_count(ws, code, ace_high) + n_wild >= 2
 
 
 # cache: see wild_melds
 @njit(cache=False)
-def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, known, known_dw):
+def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high):
     """The discard of the hand ``ws[:64]`` (deadwood ``dw_full``): the card leaving the least
     deadwood (ties: ``keep_near``, then the first in ``order``, highest value first), never
-    ``forbidden`` (a code, -1 none) and no wild before ``discard_wilds_from``.  ``known``: a
-    code whose deadwood-after is already ``known_dw`` (-1 none).  Returns (code, deadwood).
+    ``forbidden`` (a code, -1 none) and no wild before ``discard_wilds_from``.  Returns
+    (code, deadwood after).
 
     Exact with few evaluations: removing card c lowers the deadwood by at most its value, so
-    ``dw_full - value(c)`` bounds every later card of ``order`` from below."""
+    ``dw_full - value(c)`` bounds every later card of ``order`` from below; a natural card
+    touching no meld of the rest lowers it by exactly its value (no search needed)."""
     keep = srow[P_KEEP_NEAR] != 0
+    n_wild = wild_count(ws, wild)
     for relax in range(3):  # 0: per the wild rule; 1: wilds allowed; 2: forbidden allowed too
         allow_wild = relax > 0 or may_discard_wild(srow, own_turn)
         best = np.int64(1) << 40
@@ -174,17 +183,13 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
             bound = dw_full - vals[c]
             if bound > best or (bound == best and not keep):
                 break
-            if c == known:
-                d = known_dw
+            ws[c] -= 1
+            if not wild[c] and not touches_meld(ws, c, wild, ace_high, n_wild):
+                d = bound
             else:
-                ws[c] -= 1
                 d = ws_deadwood(ws)
-                ws[c] += 1
-            nr = 0
-            if keep and d <= best and not wild[c]:
-                ws[c] -= 1
-                nr = near_count(ws, c, ace_high)
-                ws[c] += 1
+            nr = near_count(ws, c, ace_high) if keep and d <= best and not wild[c] else 0
+            ws[c] += 1
             if d < best or (keep and d == best and nr < best_near):
                 best = d
                 best_near = nr
@@ -200,7 +205,7 @@ def wants_pile(srow, ws, dw, top, vals, wild, ace_high):
     """Take the pile top ``top`` into the hand ``ws[:64]`` (deadwood ``dw``)?  Returns (take,
     deadwood of the hand with ``top`` or -1 when not computed)."""
     if srow[P_TAKE] == 0:
-        if not touches_meld(ws, top, wild, ace_high):
+        if not touches_meld(ws, top, wild, ace_high, wild_count(ws, wild)):
             return False, -1  # dead with this hand: the deadwood rises by exactly its value
         ws[top] += 1
         d = ws_deadwood(ws)

@@ -1,0 +1,84 @@
+"""Replay traced hands of the wild-card closed-hand games in plain Python (test helper).
+
+:func:`traced_hand` plays one hand with a trace; :func:`replay` follows its events and
+returns every seat's final hand, the pile and each turn, checking the table rules on the way
+(the card taken from the pile is never discarded in the same turn; a restock turns every
+discard but the top one over, first discard on top).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.runner import make_spec
+from sim.trace import events, new_trace
+
+
+def traced_hand(variant, players, hand, *, seed=1, strategies="simple", rules=None):
+    spec = make_spec(variant, players=players, n=hand + 1, seed=seed, strategies=strategies, rules=rules)
+    out = np.zeros((1, len(spec.columns)), dtype=np.int64)
+    trace = new_trace()
+    spec.variant.play_chunk(*spec.arrays(), seed, hand, out, debug=True, trace=trace)
+    return dict(zip(spec.columns, out[0].tolist())), events(trace), spec
+
+
+@dataclass
+class Replay:
+    dealt: dict = field(default_factory=dict)      # seat -> cards dealt
+    hands: dict = field(default_factory=dict)      # seat -> final cards (list of codes)
+    pile: list = field(default_factory=list)       # bottom first
+    turns: list = field(default_factory=list)      # (seat, own turn, drawn, from_pile, discard or None)
+    stock_draws: list = field(default_factory=list)
+    restocks: list = field(default_factory=list)   # (cards turned over, in new-stock order)
+    knock: tuple | None = None
+    before_out: list | None = None                 # the ender's hand after its draw
+
+
+def replay(evs, shuffled: bool = False) -> Replay:
+    """``shuffled``: restocks were shuffled (only the cards of the new stock are checked)."""
+    r = Replay()
+    own: dict = {}
+    cur = None      # [seat, drawn, from_pile]
+    new_stock: list = []
+    for kind, seat, a, b in evs:
+        if kind == "deal":
+            r.dealt.setdefault(seat, []).append(a)
+            r.hands.setdefault(seat, []).append(a)
+        elif kind == "upcard":
+            r.pile = [a]
+        elif kind == "restock":
+            turned, r.pile = r.pile[:-1], r.pile[-1:]
+            assert len(turned) == a
+            r.restocks.append(list(turned))
+            new_stock = list(turned)
+        elif kind in ("draw_stock", "take_pile"):
+            if cur is not None:  # the previous seat ended its turn without discarding: impossible
+                raise AssertionError("a turn without a discard that did not end the hand")
+            if kind == "take_pile":
+                assert r.pile and r.pile[-1] == a, "took a card that is not the pile top"
+                r.pile.pop()
+            else:
+                r.stock_draws.append(a)
+                if new_stock:
+                    got = new_stock.pop(new_stock.index(a) if shuffled else 0)
+                    assert got == a, "the new stock is not the turned-over pile"
+            r.hands[seat].append(a)
+            own[seat] = own.get(seat, 0) + 1
+            cur = [seat, a, kind == "take_pile"]
+            r.before_out = sorted(r.hands[seat])
+        elif kind == "discard":
+            assert cur is not None and cur[0] == seat
+            if cur[2]:
+                assert a != cur[1], "the card just taken from the pile was discarded"
+            r.hands[seat].remove(a)
+            r.pile.append(a)
+            r.turns.append((seat, own[seat], cur[1], cur[2], a))
+            cur = None
+        elif kind == "knock":
+            r.knock = (seat, a)
+        elif kind == "end":
+            if cur is not None:
+                r.turns.append((seat, own[seat], cur[1], cur[2], None))
+    return r
