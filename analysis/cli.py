@@ -135,6 +135,8 @@ def cmd_strategies(args) -> int:
 
 def cmd_variants(args) -> int:
     from sim.variants import available, get_variant
+
+    from .studies.knob import acts_at
     for name in available():
         v = get_variant(name)
         players = (f"{v.min_players}" if v.min_players == v.max_players
@@ -143,8 +145,8 @@ def cmd_variants(args) -> int:
         print(f"  scores in {v.score_unit}" + ("" if v.zero_sum is True else " (zero-sum per hand: depends on the rules)"
                                               if callable(v.zero_sum) else " (not zero-sum per hand)")
               + (f"; whole games: {v.game.kind} ({v.game.limit_rule})" if v.game else "")
-              + (f"; knock sweeps vary {v.knob.param}, default {v.knob.default_range[0]}..{v.knob.default_range[1]}"
-                 if v.knob else ""))
+              + (f"; knock sweeps vary {v.knob.param} ({acts_at(v, 'd')}), default "
+                 f"{v.knob.default_range[0]}..{v.knob.default_range[1]}" if v.knob else ""))
         print(f"  rule options (rules version {v.rules_cls.VERSION}), set with --rule NAME=VALUE:")
         for f in v.rules_cls.options():
             default = f.default
