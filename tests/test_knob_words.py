@@ -107,3 +107,24 @@ def test_whole_game_words_name_the_kind():
     elim = dataclasses.replace(gin, game=dataclasses.replace(gin.game, kind="elimination", limit_rule="target_score"))
     assert knob.games_phrase(elim) == "whole elimination games"
     assert "last player left" in knob.won_phrase(elim, gin.rules_cls.from_options([]))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("ramino-klop" not in available(), reason="needs the Ramino Klop module")
+def test_an_elimination_sweep_counts_the_last_player_left(tmp_path):
+    from analysis import report
+    from analysis.studies.knock_sweep import run_sweep
+    from analysis.studies.sweep_stats import sweep_table
+    from analysis.studies.sweep_text import format_sweep
+    spec = SweepSpec(variant="ramino-klop", players=3, thresholds=(2, 6), hands=300, games=40, seed=3)
+    res = run_sweep(spec, out_dir=tmp_path / "rk", jobs=1, progress=False)
+    text = format_sweep(res)
+    assert "whole elimination games" in text and "the last player left" in text and "penalty_limit=101" in text
+    games = sweep_table(spec, res.games, mode="games")
+    for arm, r in zip(res.games["arms"], games.itertuples()):   # one winner per game, seat 0 among 3
+        wins = [arm["moments"][f"rate:win{s}"][1] for s in range(3)]
+        assert sum(wins) == arm["n"] == 40 and r.win_rate == wins[0] / 40
+    hands = sweep_table(spec, res.overall)
+    assert hands["win_rate"].isna().all()          # a penalty hand has no winner to count
+    html = report.report_html(report.build_report([str(tmp_path / "rk")]))
+    assert "Games won: the last player left" in html and "deadwood ≤ d" in html
