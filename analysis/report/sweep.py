@@ -332,7 +332,8 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
     body.append(f"<h3 id=\"{anchor}-curve\">Sweep curve: mean {unit} per hand by threshold</h3>")
     body.append(_sweep_figure(
         f"{anchor}-sweep", table, value="mean", lo="mean_lo", hi="mean_hi", scale=1.0,
-        ylabel=f"seat 0 mean {unit} per hand", diff_ylabel=f"paired difference to best\n({unit} per hand)",
+        ylabel=("seat 0 minus the average other seat,\n" if spec.focus()[0] == "field0" else "seat 0 ")
+        + f"mean {unit} per hand", diff_ylabel=f"paired difference to best\n({unit} per hand)",
         xlabel=xlabel, title=f"{spec.variant}: one threshold all hand long ({spec.hands:,} hands per threshold)",
         top_title=f"mean {unit} per hand with 95% CI (t interval)",
         diff_title="paired difference to the best threshold (same deals), 95% CI",

@@ -50,10 +50,10 @@ def _table(df, mean_name: str, win_name: str, diff_name: str, diff_scale: float 
     k = diff_scale
     for r in df.itertuples():
         verdict = "BEST" if r.best else ("~ same as best" if r.indistinguishable else "worse")
-        lines.append(f"{r.threshold:>4} {r.mean:>+9.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}] "
-                     + (f"{100 * r.win_rate:>7.2f}% [{100 * r.win_lo:.2f}, {100 * r.win_hi:.2f}] "
-                        if r.win_rate == r.win_rate else f"{'n/a':>24} ")
-                     + f"{k * r.diff_to_best:>+9.3f} [{k * r.diff_lo:+.3f}, {k * r.diff_hi:+.3f}]       "
+        win = (f"{100 * r.win_rate:>7.2f}% [{100 * r.win_lo:.2f}, {100 * r.win_hi:.2f}]"
+               if r.win_rate == r.win_rate else "n/a")          # penalty hands: no winner (NaN)
+        lines.append(f"{r.threshold:>4} {r.mean:>+9.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}] {win:>24} "
+                     f"{k * r.diff_to_best:>+9.3f} [{k * r.diff_lo:+.3f}, {k * r.diff_hi:+.3f}]       "
                      f"[{k * r.mcb_lo:+.3f}, {k * r.mcb_hi:+.3f}]".ljust(128) + f"  {verdict}")
     lines.append(f"  verdict: {BEST_METHOD} (c = {df.attrs['mcb_c']:.3f})")
     return lines
@@ -124,7 +124,8 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
            + f" in {res.elapsed_s:.1f} s (+{res.compile_s:.1f} s compile/cache load)"
            + ("" if res.complete else "  -- PARTIAL (interrupted)"), ""]
     if res.overall:
-        out.append(f"one threshold all hand long: seat 0 mean {unit}/hand, win rate, paired difference to the best")
+        who = "seat 0 minus the average other seat" if spec.focus()[0] == "field0" else "seat 0"
+        out.append(f"one threshold all hand long: {who}, mean {unit}/hand, win rate, paired difference to the best")
         out += _table(sweep_table(spec, res.overall), f"mean {unit}/hand [95% CI]", "win rate [95% CI]",
                       f"paired {unit}/hand vs best [CI]")
         out.append("")
