@@ -18,11 +18,10 @@ from __future__ import annotations
 from sim.variants import Knob, Variant
 
 SYMBOL = {"le": ("<=", "≤"), "ge": (">=", "≥")}
-WORDS = {"le": "at or below", "ge": "at or above"}
 
 
 def compare(knob: Knob) -> str:
-    """'le' or 'ge' (a knob that declares none acts at or below its threshold)."""
+    """'le' (acts at or below its threshold, the default) or 'ge' (at or above)."""
     c = knob.compare
     if c not in SYMBOL:
         raise ValueError(f"Knob.compare must be 'le' or 'ge', not {c!r}")
@@ -32,11 +31,6 @@ def compare(knob: Knob) -> str:
 def symbol(knob: Knob, html: bool = False) -> str:
     """'<=' / '>=' (``html``: '≤' / '≥')."""
     return SYMBOL[compare(knob)][int(html)]
-
-
-def relation_words(knob: Knob) -> str:
-    """'at or below' / 'at or above'."""
-    return WORDS[compare(knob)]
 
 
 def value_word(game: Variant) -> str:
