@@ -126,5 +126,8 @@ def test_an_elimination_sweep_counts_the_last_player_left(tmp_path):
         assert sum(wins) == arm["n"] == 40 and r.win_rate == wins[0] / 40
     hands = sweep_table(spec, res.overall)
     assert hands["win_rate"].isna().all()          # a penalty hand has no winner to count
+    import json
+    doc = json.loads(format_sweep(res, as_json=True), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    assert doc["overall"][0]["win_rate"] is None and doc["games"][0]["win_rate"] == games["win_rate"].iloc[0]
     html = report.report_html(report.build_report([str(tmp_path / "rk")]))
     assert "Games won: the last player left" in html and "deadwood ≤ d" in html

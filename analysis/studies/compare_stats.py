@@ -10,7 +10,8 @@ import pandas as pd
 
 from ..stats import Estimate, holm, mean_from_moments, mean_se, p_value, t_quantile, welch_difference, wilson
 from .strategy_compare import COMPARE_METHOD, CompareResult, cell_name, setting_label
-from .sweep_stats import ALPHA, pair_moments
+from .sweep_stats import ALPHA, NO_RATE, hand_wins, pair_moments
+from .sweep_text import records
 
 SETTING_METHOD = ("each difference to the first setting is a difference of two means with Welch's 95% "
                   "interval (each on its own), as for independent deals; every setting plays on the same "
@@ -41,7 +42,8 @@ def arm_table(res: CompareResult) -> pd.DataFrame:
         focus, scale, _ = measure(res, name)
         for k, strat in enumerate(res.spec.strategies):
             m = res.cells[name]["arms"][k]["moments"]
-            est = {"result": mean_from_moments(*m[focus]).scaled(scale), "win": wilson(m["rate:win0"][1], m["rate:win0"][0]),
+            win = wilson(m["rate:win0"][1], m["rate:win0"][0]) if hand_wins(res.spec) else NO_RATE
+            est = {"result": mean_from_moments(*m[focus]).scaled(scale), "win": win,
                    "turns": mean_from_moments(*m["turns"]), "points": mean_from_moments(*m["points"])}
             row = {"players": n, "setting": setting_label(setting), "strategy": strat, "n": est["result"].n}
             for key, e in est.items():
@@ -137,8 +139,7 @@ def compare_dict(res: CompareResult) -> dict:
             "hands_simulated": res.hands_simulated, "elapsed_s": round(res.elapsed_s, 2),
             "compile_s": round(res.compile_s, 2),
             "methods": {"strategies": COMPARE_METHOD, "settings": SETTING_METHOD},
-            "arms": arm_table(res).to_dict(orient="records"), "differences": d.to_dict(orient="records"),
-            "settings": setting_table(res).to_dict(orient="records")}
+            "arms": records(arm_table(res)), "differences": records(d), "settings": records(setting_table(res))}
 
 
 def _e(v, lo, hi, d: int = 3, sign: str = "+") -> str:
@@ -162,8 +163,9 @@ def format_compare(res: CompareResult, as_json: bool = False) -> str:
            f"per arm: {measure(res, name0)[2]}, win rate, hand length, points changing hands per hand (95% CIs)",
            f"{'players':>7}  {'setting':<{sw}}{'strategy':<{tw}}{'result':>28}{'win rate':>10}{'turns':>22}{'points/hand':>24}"]
     for r in arm_table(res).itertuples():
+        win = f"{100 * r.win:.2f}%" if r.win == r.win else "n/a"      # penalty hands: no winner
         out.append(f"{r.players:>7}  {r.setting:<{sw}}{r.strategy:<{tw}}{_e(r.result, r.result_lo, r.result_hi):>28}"
-                   f"{100 * r.win:>9.2f}%{_e(r.turns, r.turns_lo, r.turns_hi, 2, ''):>22}"
+                   f"{win:>10}{_e(r.turns, r.turns_lo, r.turns_hi, 2, ''):>22}"
                    f"{_e(r.points, r.points_lo, r.points_hi, 2, ''):>24}")
     d = diff_table(res)
     out += ["", f"each strategy minus {spec.strategies[0]} on the same deals ({unit}/hand, seat 0's result): "

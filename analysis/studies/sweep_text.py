@@ -20,6 +20,12 @@ from .sweep_stats import (
 )
 
 
+def records(table) -> list[dict]:
+    """A table's rows for JSON: a missing estimate (NaN: a penalty hand's win rate) as null."""
+    return [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+            for row in table.to_dict(orient="records")]
+
+
 def sweep_dict(res: SweepResult) -> dict:
     spec = res.spec
     unit = get_variant(spec.variant).score_unit
@@ -30,10 +36,10 @@ def sweep_dict(res: SweepResult) -> dict:
          "stages": res.stages, "methods": {"best": BEST_METHOD}, "mcb_critical": {}}
     if res.overall:
         t = sweep_table(spec, res.overall)
-        d["overall"], d["mcb_critical"]["overall"] = t.to_dict(orient="records"), t.attrs["mcb_c"]
+        d["overall"], d["mcb_critical"]["overall"] = records(t), t.attrs["mcb_c"]
     if res.by_turn:
         tables = by_turn_tables(spec, res.by_turn)
-        d["by_turn"] = {b: t.to_dict(orient="records") for b, t in tables.items()}
+        d["by_turn"] = {b: records(t) for b, t in tables.items()}
         d["mcb_critical"]["by_turn"] = {b: t.attrs["mcb_c"] for b, t in tables.items()}
         d["knock_chart"] = knock_chart(spec, res.by_turn).to_dict(orient="records")
         d["methods"]["knock_chart"] = CHART_METHOD
@@ -41,7 +47,7 @@ def sweep_dict(res: SweepResult) -> dict:
         d["policy"] = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
     if res.games:
         t = sweep_table(spec, res.games, mode="games")
-        d["games"], d["mcb_critical"]["games"] = t.to_dict(orient="records"), t.attrs["mcb_c"]
+        d["games"], d["mcb_critical"]["games"] = records(t), t.attrs["mcb_c"]
     return d
 
 
