@@ -97,7 +97,7 @@ def _diff_figure(name: str, d, spec, unit: str):
     fig = new_figure(8.0, 1.6 + 0.42 * len(d))
     ax = fig.add_subplot()
     y = np.arange(len(d))[::-1]
-    colors = {"better": "tab:blue", "worse": "tab:red"}
+    colors = {"better": "tab:blue", "worse": "tab:red", "same": "#c8c8c8"}
     ax.errorbar(d["diff"], y, xerr=yerr(d["diff"], d["sim_lo"], d["sim_hi"]), fmt="none", ecolor="grey",
                 capsize=3, lw=1, label="simultaneous interval (Bonferroni)")
     ax.errorbar(d["diff"], y, xerr=yerr(d["diff"], d["lo"], d["hi"]), fmt="none", ecolor="black", lw=2.5,
