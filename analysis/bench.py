@@ -110,11 +110,11 @@ def peak_memory_run(args: list[str]) -> tuple[float, float]:
     return peak / 2**20, time.perf_counter() - t
 
 
-def compile_times() -> tuple[float, float]:
-    """(cold compile seconds with an empty numba cache, warm cache-load seconds) of the gin
+def compile_times(variant: str = "gin") -> tuple[float, float]:
+    """(cold compile seconds with an empty numba cache, warm cache-load seconds) of a game's
     kernel, each in a fresh process."""
     code = ("import time;t=time.perf_counter();from sim.runner import make_spec,run_chunk;"
-            "s=make_spec('gin',n=1);run_chunk(s,0,1);print(time.perf_counter()-t)")
+            f"s=make_spec({variant!r},n=1);run_chunk(s,0,1);print(time.perf_counter()-t)")
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
         cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
@@ -169,6 +169,9 @@ def main(quick: bool = False, out: str | None = None) -> int:
     for p, target in ((2, ">= 100,000"), (4, ">= 50,000"), (5, "")):
         r = single_core_rate("knock-rummy", p, n1, reps)
         add(f"Knock Rummy hands/s, {p} players, simple, 1 core", f"{r:,.0f}", target)
+    for name, label in (("ramino-klop", "Ramino Klop"), ("wildcard", "Wildcard Rummy"), ("cincinnati", "Cincinnati")):
+        r = single_core_rate(name, 4, n1 // 4, reps)
+        add(f"{label} hands/s, 4 players, simple, 1 core", f"{r:,.0f}", ">= 20,000")
     n_all = 200_000 if quick else 1_000_000
     rate_all, secs = all_core_rate("gin", n_all, 1 if quick else 3)
     add(f"Gin hands/s, all {os.cpu_count()} cores (threads backend)", f"{rate_all:,.0f}", "")
@@ -177,6 +180,9 @@ def main(quick: bool = False, out: str | None = None) -> int:
     cold, warm = compile_times()
     add("compile time, empty numba cache (gin kernel)", f"{cold:.1f} s", "reported apart")
     add("start-up with warm numba cache (import + cache load)", f"{warm:.2f} s", "")
+    cold, warm = compile_times("ramino-klop")
+    add("compile time, wild-card games (shared kernels; not cached yet, so every process)",
+        f"{cold:.1f} s / {warm:.1f} s", "reported apart")
     add("CLI cold start (`rummylab variants`)", f"{cli_start_time():.2f} s", "")
     n_mem = 1_000_000 if quick else 10_000_000
     mb, secs = peak_memory_run(["simulate", "--variant", "gin", "--hands", str(n_mem), "--jobs", "-1",

@@ -35,6 +35,15 @@ RUNS = [
     ("tonk-2", "tonk", "hands", 3000, 21, 2, "simple", [], None),
     ("tonk-4", "tonk", "hands", 3000, 22, 4, "simple", [], None),
     ("tonk-6", "tonk", "hands", 2000, 23, 6, "simple", [], None),
+    ("ramino-klop-4", "ramino-klop", "hands", 2000, 31, 4, "simple", [], None),
+    ("ramino-klop-3-mixed", "ramino-klop", "hands", 1500, 32, 3, "simple,simple(knock=2,keep_near=1),simple(take=1)",
+     ["set_duplicates=on", "restock_shuffle=on"], None),
+    ("ramino-klop-games", "ramino-klop", "games", 100, 33, 4, "simple", [],
+     ("winner", "hands", "voids", "turns", "points0", "points1", "points2", "points3")),
+    ("wildcard-4", "wildcard", "hands", 1500, 41, 4, "simple,keep-wilds,discard-wilds-late,simple", [], None),
+    ("wildcard-5-two-packs", "wildcard", "hands", 800, 42, 5, "simple", ["packs=2"], None),
+    ("cincinnati-4", "cincinnati", "hands", 1500, 51, 4, "simple,simple(min_out=50,late_from=6,min_out_late=0),simple,simple",
+     [], None),
 ]
 
 

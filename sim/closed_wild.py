@@ -39,15 +39,16 @@ from .cards import standard_pack
 from .rules import RulesBase, RulesError, option
 from .strategies import wild as W
 from .trace import log, no_trace
-from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
+from .variants import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
+                       hand_columns)
 from .wild_melds import game_rules, new_workspace, ws_deadwood
 from . import games
 
 GAME_RAMINO, GAME_WILDCARD, GAME_CINCINNATI = range(3)
 END_KNOCK, END_OUT, END_OUT_NO_DISCARD, END_TURN_LIMIT = range(4)
 END_NONE = -1
-(C_GAME, C_PLAYERS, C_HAND, C_KNOCK_BELOW, C_RESTOCK_SHUFFLE, C_ACE_HIGH, C_X_WINNER, C_X_POINTS,
- C_X_END_DW, C_X_END_TURN, C_OUTCOME) = range(11)
+(C_GAME, C_PLAYERS, C_HAND, C_KNOCK_BELOW, C_RESTOCK_SHUFFLE, C_ACE_HIGH, C_ROOMY_SET_MAX, C_X_WINNER,
+ C_X_POINTS, C_X_END_DW, C_X_END_TURN, C_OUTCOME) = range(12)
 C_WIDTH = C_OUTCOME + 4            # outcome code of each end kind (-1: the game has none)
 MAX_TURNS = 1000
 # state vector int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), own turns
@@ -68,12 +69,15 @@ def tables(game: str, packs: int | None = None, set_duplicates: bool = False) ->
 
 
 def make_cfg(game: int, players: int, hand: int, knock_below: int, restock_shuffle: int,
-             ace_high: int, extras: dict[str, int], outcome_of_end: tuple[int, int, int, int]) -> np.ndarray:
-    """The ``cfg`` vector; ``extras``: column offset (from the first extra) of winner,
-    points, end_deadwood, end_turn (missing: none)."""
+             ace_high: int, roomy_set_max: int, extras: dict[str, int],
+             outcome_of_end: tuple[int, int, int, int]) -> np.ndarray:
+    """The ``cfg`` vector; ``roomy_set_max``: 0, or the largest set where a run always has
+    room (:func:`sim.strategies.wild.wild_removal_bound`); ``extras``: column offset (from
+    the first extra) of winner, points, end_deadwood, end_turn (missing: none)."""
     cfg = np.full(C_WIDTH, -1, dtype=np.int64)
     cfg[C_GAME], cfg[C_PLAYERS], cfg[C_HAND] = game, players, hand
     cfg[C_KNOCK_BELOW], cfg[C_RESTOCK_SHUFFLE], cfg[C_ACE_HIGH] = knock_below, restock_shuffle, ace_high
+    cfg[C_ROOMY_SET_MAX] = roomy_set_max
     for key, c in (("winner", C_X_WINNER), ("points", C_X_POINTS), ("end_deadwood", C_X_END_DW),
                    ("end_turn", C_X_END_TURN)):
         cfg[c] = extras.get(key, -1)
@@ -216,8 +220,9 @@ def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
         c = code
         if d > 0:   # no discard but perhaps a kept wild leaves 0 (only cards worth >= dw_full can)
             c = -1
+            kept = not W.may_discard_wild(srow, own_turn)   # else the search tried them (worth most)
             for w in range(64):
-                if wild[w] and ws[w] > 0 and w != forbidden and vals[w] >= dw_full:
+                if kept and wild[w] and ws[w] > 0 and w != forbidden and vals[w] >= dw_full:
                     ws[w] -= 1
                     z = ws_deadwood(ws)
                     ws[w] += 1
@@ -289,14 +294,16 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     code = -1
     d = -1
     if full > 0:
-        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high)
+        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high,
+                                       cfg[C_ROOMY_SET_MAX])
     if cfg[C_GAME] != GAME_RAMINO:
         kind, c, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs, code, d)
         if kind == END_OUT:
             code, d = c, 0
     if kind != END_OUT_NO_DISCARD:
         if code < 0:  # a whole hand melds and the seat does not go out
-            code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high)
+            code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high,
+                                       cfg[C_ROOMY_SET_MAX])
         ws[code] -= 1
         pile[state[S_NPILE]] = code
         state[S_NPILE] += 1
@@ -524,6 +531,18 @@ def go_out_setup(rules_cls, game_name: str, game_code: int, rules_arr, outcome_o
     if not 2 <= n <= 7 or (packs == 1 and n == 7):
         raise ValueError(f"{game_name}: players={n} with {packs} pack(s)")
     hand = go_out_deal_size(n, packs, int(r[rules_cls.index("deal_3p")]))
-    cfg = make_cfg(game_code, n, hand, 0, int(r[rules_cls.index("restock_shuffle")]), 1,
+    cfg = make_cfg(game_code, n, hand, 0, int(r[rules_cls.index("restock_shuffle")]), 1, 4 * packs,
                    {"winner": 0, "points": 1, "end_turn": 2}, outcome_of_end)
     return cfg, cached_tables(game_name, packs)
+
+
+def go_out_play_chunk(rules_cls, game_name: str, game_code: int, outcome_of_end, extra_columns):
+    """The contract's ``play_chunk`` of a Wildcard-like game (:func:`go_out_setup`)."""
+    def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=None):
+        """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
+        :func:`sim.closed_wild.play_chunk_kernel`); ``debug`` checks card conservation after
+        every turn (ValueError), ``trace`` records the events."""
+        cfg, tabs = go_out_setup(rules_cls, game_name, game_code, rules_arr, outcome_of_end)
+        width = len(hand_columns(int(cfg[C_PLAYERS]), extra_columns))
+        run_hands(game_name, cfg, tabs, strat_mat, seed, first_hand, out, width, debug, trace)
+    return play_chunk

@@ -121,6 +121,17 @@ CASES = [
     (["bench", "--bogus"], "unrecognized arguments: --bogus"),
     (["nope"], "invalid choice: 'nope'"),
     ([], "required: command"),
+    (["simulate", "--variant", "wildcard", "--players", "8"], "players=8 is out of range"),
+    (["simulate", "--variant", "wildcard", "--rule", "packs=3"], "packs=3 is out of range"),
+    (["simulate", "--variant", "wildcard", "--players", "7", "--rule", "packs=1"], "7 players play with two packs"),
+    (["simulate", "--variant", "cincinnati", "--players", "3", "--rule", "packs=2"], "3 players play with one pack"),
+    (["simulate", "--variant", "cincinnati", "--players", "3", "--rule", "deal_3p=8"], "dealt 7 or 10 cards"),
+    (["simulate", "--variant", "wildcard", "--game"], "no whole-game mode"),
+    (["simulate", "--variant", "ramino-klop", "--players", "7"], "players=7 is out of range"),
+    (["simulate", "--variant", "ramino-klop", "--strategies", "simple(knock=7)"], "knock=7 can never knock"),
+    (["simulate", "--variant", "ramino-klop", "--rule", "set_duplicates=maybe"], "set_duplicates takes on/off"),
+    (["knock-sweep", "--variant", "ramino-klop", "--thresholds", "0..7"],
+     "ramino-klop knock thresholds run from 0 to 6 (rule knock_below=7)"),
 ]
 # where each command writes (into {tmp}/out unless the case says where), and small sizes so
 # that a case which wrongly passes fails fast

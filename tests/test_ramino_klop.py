@@ -80,6 +80,8 @@ def test_knock_thresholds_no_knock_reaches_are_refused():
         with pytest.raises(UserInputError, match="can never knock"):
             make_spec("ramino-klop", players=3, strategies=bad)
     make_spec("ramino-klop", players=3, strategies="simple(knock=9)", rules=["knock_below=10"])
+    col = play_hands("ramino-klop", players=3, n_hands=500, seed=2, rules=["knock_below=4"])  # default capped
+    assert (col["knock_deadwood"] <= 3).all()
     with pytest.raises(UserInputError, match="players=7 is out of range"):
         make_spec("ramino-klop", players=7)
 

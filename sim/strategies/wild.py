@@ -28,7 +28,9 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
 Presets per game (``variant_presets``; measured in the game modules' docstrings):
 ``simple`` knocks / goes out as soon as the rules allow, takes the pile top when it melds,
 discards the card leaving least deadwood.  Wildcard adds ``keep-wilds`` (never discards a
-wild) and ``discard-wilds-late`` (wilds may go from own turn 8 on).
+wild) and ``discard-wilds-late`` (wilds may go from own turn 8 on).  ``strong`` (every game)
+keeps near cards on ties and never discards a wild (Wildcard: also takes the pile top when it
+lowers the deadwood by 3 or more); it beats ``simple`` in each game (numbers in the modules).
 """
 
 import numpy as np
@@ -52,7 +54,8 @@ PARAMS = (
     Param("wait_until_turn", -1, -1, 99, "Cincinnati: go out with any value from this own turn on; -1 never", True),
     Param("take", 0, 0, 1, "0: take the pile top if it melds; 1: if it lowers deadwood by >= take_gain", True),
     Param("take_gain", 1, 1, 100, "deadwood drop that makes take=1 take the pile top", True),
-    Param("discard_wilds_from", 0, -1, 99, "own turn from which wild cards may be discarded (0 always, -1 never)", True),
+    Param("discard_wilds_from", 0, -1, 99,
+          "own turn from which wild cards may be discarded (0 always, -1 never)", True),
     Param("keep_near", 0, 0, 1, "among equal-deadwood discards, keep cards a wild could complete into a meld", True),
 )
 
@@ -67,11 +70,12 @@ FAMILY = register(StrategyFamily(
     doc="Closed-hand wild-card heuristics: knock threshold / go-out value by own-turn bucket, "
         "keep-wilds rule, wild-aware discard ties, take-the-pile rule.",
     presets={"simple": {}},
-    variant_presets={
-        "ramino-klop": {"simple": {}, "cautious": {"knock": 3}},
+    variant_presets={   # "strong": measured in each game module's docstring
+        "ramino-klop": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
         "wildcard": {"simple": {}, "keep-wilds": {"discard_wilds_from": -1},
-                     "discard-wilds-late": {"discard_wilds_from": 8}},
-        "cincinnati": {"simple": {}},
+                     "discard-wilds-late": {"discard_wilds_from": 8},
+                     "strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
+        "cincinnati": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
     },
 ))
 
@@ -158,17 +162,48 @@ def touches_meld(ws, code, wild, ace_high, n_wild):
     return near_count(ws, code, ace_high) + n_wild >= 2
 
 
+@njit(cache=True)
+def wild_removal_bound(ws, w, dw_full, vals, wild, set_max):
+    """A lower bound on the deadwood of the hand ``ws[:64]`` less the wild ``w``.  In general
+    ``dw_full - value(w)``.  With ``set_max`` > 0 (rules where a run always has room: runs up
+    to 13 cards, hands of at most 11) the rest is at least ``dw_full`` unless its best
+    arrangement has no meld with room: no meld at all, or only full sets (``set_max`` cards
+    of one rank); so it is at least ``min(dw_full, value(rest) - what full sets can hold)``."""
+    if set_max == 0:
+        return dw_full - vals[w]
+    ws[w] -= 1
+    total = 0
+    n_wild = 0
+    wild_value = 0
+    for c in range(64):
+        total += ws[c] * vals[c]
+        if wild[c]:
+            n_wild += ws[c]
+            wild_value += ws[c] * vals[c]
+    held = 0
+    for r in range(13):
+        k = ws[r] + ws[16 + r] + ws[32 + r] + ws[48 + r]
+        if k > 0 and k + n_wild >= set_max:
+            held += ws[r] * vals[r] + ws[16 + r] * vals[16 + r] + ws[32 + r] * vals[32 + r] + ws[48 + r] * vals[48 + r]
+    ws[w] += 1
+    if held > 0:
+        held += wild_value
+    rest = total - held
+    return rest if rest < dw_full else dw_full
+
+
 # cache: see wild_melds
 @njit(cache=False)
-def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high):
+def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, set_max):
     """The discard of the hand ``ws[:64]`` (deadwood ``dw_full``): the card leaving the least
-    deadwood (ties: ``keep_near``, then the first in ``order``, highest value first), never
-    ``forbidden`` (a code, -1 none) and no wild before ``discard_wilds_from``.  Returns
-    (code, deadwood after).
+    deadwood (ties: ``keep_near``, then naturals before wilds, then the first in ``order``,
+    highest value first), never ``forbidden`` (a code, -1 none) and no wild before
+    ``discard_wilds_from``.  Returns (code, deadwood after).
 
     Exact with few evaluations: removing card c lowers the deadwood by at most its value, so
-    ``dw_full - value(c)`` bounds every later card of ``order`` from below; a natural card
-    touching no meld of the rest lowers it by exactly its value (no search needed)."""
+    ``dw_full - value(c)`` bounds every later natural of ``order`` from below; a natural
+    touching no meld of the rest lowers it by exactly its value (no search needed); wilds come
+    last, bounded by :func:`wild_removal_bound` (``set_max``: see there)."""
     keep = srow[P_KEEP_NEAR] != 0
     n_wild = wild_count(ws, wild)
     for relax in range(3):  # 0: per the wild rule; 1: wilds allowed; 2: forbidden allowed too
@@ -178,21 +213,34 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
         best_code = -1
         for i in range(order.shape[0]):
             c = order[i]
-            if ws[c] == 0 or (c == forbidden and relax < 2) or (wild[c] and not allow_wild):
+            if ws[c] == 0 or (c == forbidden and relax < 2) or wild[c]:
                 continue
             bound = dw_full - vals[c]
-            if bound > best or (bound == best and not keep):
+            if bound > best or (bound == best and not keep) or (best == 0 and not keep):
                 break
             ws[c] -= 1
-            if not wild[c] and not touches_meld(ws, c, wild, ace_high, n_wild):
+            if not touches_meld(ws, c, wild, ace_high, n_wild):
                 d = bound
             else:
                 d = ws_deadwood(ws)
-            nr = near_count(ws, c, ace_high) if keep and d <= best and not wild[c] else 0
+            nr = near_count(ws, c, ace_high) if keep and d <= best else 0
             ws[c] += 1
             if d < best or (keep and d == best and nr < best_near):
                 best = d
                 best_near = nr
+                best_code = c
+        for i in range(order.shape[0] if allow_wild and n_wild > 0 else 0):
+            c = order[i]
+            if ws[c] == 0 or (c == forbidden and relax < 2) or not wild[c]:
+                continue
+            if wild_removal_bound(ws, c, dw_full, vals, wild, set_max) >= best:
+                continue   # cannot beat the best natural (ties keep the natural)
+            ws[c] -= 1
+            d = ws_deadwood(ws)
+            ws[c] += 1
+            if d < best:
+                best = d
+                best_near = 0
                 best_code = c
         if best_code >= 0:
             return best_code, best

@@ -31,8 +31,13 @@ Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` the winner's meld val
 ``winner`` (-1 on a void hand), ``points`` the winner's score, ``out_turn`` its own turn.
 
 Strategies (family ``wild``): ``simple`` goes out as soon as it can, takes the pile top when it
-melds, discards the card leaving the least deadwood.  The go-out sweep varies ``min_out``
-(Knob ``compare="ge"``: a seat goes out when its meld value is at or above the threshold).
+melds, discards the card leaving the least deadwood.  ``strong`` = simple + ``keep_near=1`` +
+never discards a joker: seat 0 against ``simple`` opponents, minus seat 0 playing ``simple``,
+on the same deals (points per hand of seat 0 against the others' mean): +1.20 +- 0.27 with 2
+players, +0.54 +- 0.16 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed
+101, where waiting for richer melds lost: min_out=40 about -0.5 a hand at 4 players).  The go-out
+sweep varies ``min_out`` (Knob ``compare="ge"``: a seat goes out when its meld value is at or
+above the threshold).
 """
 
 from __future__ import annotations
@@ -40,8 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import closed_wild as CW
-from ..trace import NO_TRACE
-from . import Knob, Variant, hand_columns
+from . import Knob, Variant
 
 OUTCOMES = ("out", "out_no_discard", "turn_limit")
 O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT = range(len(OUTCOMES))
@@ -53,17 +57,8 @@ class CincinnatiRules(CW.GoOutRules):
     VERSION = 1
 
 
-def _setup(rules_arr):
-    return CW.go_out_setup(CincinnatiRules, "cincinnati", CW.GAME_CINCINNATI, rules_arr,
-                           (-1, O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT))
-
-
-def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
-    """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
-    :func:`sim.closed_wild.play_chunk_kernel`)."""
-    cfg, tabs = _setup(rules_arr)
-    CW.run_hands("cincinnati", cfg, tabs, strat_mat, seed, first_hand, out,
-                 len(hand_columns(int(cfg[CW.C_PLAYERS]), EXTRA_COLUMNS)), debug, trace)
+play_chunk = CW.go_out_play_chunk(CincinnatiRules, "cincinnati", CW.GAME_CINCINNATI,
+                                  (-1, O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT), EXTRA_COLUMNS)
 
 
 VARIANT = Variant(

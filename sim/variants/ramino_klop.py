@@ -12,7 +12,7 @@ J Q K 10, joker 20).  An empty stock is replaced by the turned-over discard pile
 | option          | default | meaning |
 |-----------------|---------|---------|
 | players         | 4       | 2-6 players, 7 cards each |
-| knock_below     | 7       | a knock needs deadwood below this (a threshold of 7 or more is refused) |
+| knock_below     | 7       | a knock needs deadwood below this (a strategy threshold set at or above it is refused) |
 | set_duplicates  | off     | a set may hold two identical cards (two packs) |
 | restock_shuffle | off     | shuffle the turned-over discard pile into the new stock |
 | penalty_limit   | 101     | whole games: a player reaching this many penalty points is out; the last one left wins |
@@ -38,8 +38,13 @@ has score and deadwood 0 in the rows.
 
 Strategies (family ``wild``, :mod:`sim.strategies.wild`): ``simple`` knocks as soon as the
 rules allow (deadwood <= 6), takes the pile top when it melds, discards the card leaving the
-least deadwood.  ``cautious`` knocks at <= 3 only (a contrast for the knock chart; it is not
-claimed to be better).  The knock sweep varies ``knock`` over 0..6 (``knock_below`` - 1).
+least deadwood.  ``strong`` = simple + ``keep_near=1`` (equal-deadwood discards keep pairs and
+near-runs) + ``discard_wilds_from=-1`` (never discards a joker).  Seat 0 playing it against
+``simple`` opponents, minus seat 0 playing ``simple``, on the same deals (penalty points per
+hand of seat 0 against the others' mean; higher is better): +0.55 +- 0.08 with 2 players,
++0.39 +- 0.05 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed 101, where a
+lower knock threshold (knock <= 3) and the take=1 pile rule lost).  The knock
+sweep varies ``knock`` over 0..6 (``knock_below`` - 1).
 
 Kernels: :mod:`sim.closed_wild` (``play_chunk_kernel``, ``play_hand``, ``play_from_state``,
 ``deal``, ``settle``, ``game_chunk_kernel``), called with this game's ``cfg``.
@@ -86,7 +91,7 @@ def _setup(rules_arr):
     n = int(r[R_PLAYERS])
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ValueError(f"ramino-klop: players={n}")
-    cfg = CW.make_cfg(CW.GAME_RAMINO, n, HAND_SIZE, int(r[R_KNOCK_BELOW]), int(r[R_RESTOCK]), 0,
+    cfg = CW.make_cfg(CW.GAME_RAMINO, n, HAND_SIZE, int(r[R_KNOCK_BELOW]), int(r[R_RESTOCK]), 0, 0,
                       {"winner": 0, "end_deadwood": 1, "end_turn": 2},
                       (O_KNOCK, O_RUMMY, -1, O_TURN_LIMIT))
     return cfg, CW.cached_tables("ramino-klop", None, bool(r[R_SET_DUP]))
@@ -108,16 +113,15 @@ def _game_chunk(rules_arr, strat_mat, layout, seed, first_game, out, ctx, debug)
 
 
 def check_strategies(rules, strategies) -> None:
-    """A knock threshold no legal knock reaches (>= knock_below) is refused."""
-    from ..strategies import wild as W
+    """A knock threshold set (not the family default, which the rules cap) at or above
+    ``knock_below`` can never knock: refused."""
     for s in strategies:
         for k in ("knock", "knock_mid", "knock_late"):
             v = s.values.get(k, -1)
-            if v >= rules.knock_below:
+            if v >= rules.knock_below and v != s.family.params[s.family.index(k)].default:
                 raise StrategyError(f"ramino-klop: {k}={v:g} can never knock: a knock needs deadwood below "
                                     f"knock_below={rules.knock_below}, so thresholds run from 0 to "
                                     f"{rules.knock_below - 1}")
-    assert W.FAMILY_CODE
 
 
 GAME = WholeGame(kind="elimination", limit_rule="penalty_limit", winner_column="winner",

@@ -34,18 +34,20 @@ Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` the winner's points (
 
 Strategies (family ``wild``): ``simple`` takes the pile top when it melds and discards the card
 leaving the least deadwood (a wild only when that is best); ``keep-wilds`` never discards a
-wild; ``discard-wilds-late`` may discard wilds from own turn 8 on.
+wild; ``discard-wilds-late`` may discard wilds from own turn 8 on.  ``strong`` = simple +
+``keep_near=1`` + ``take=1, take_gain=3`` (take the pile top when it lowers the deadwood by 3
+or more) + never discards a wild.  Seat 0 against ``simple`` opponents, minus seat 0 playing
+``simple``, on the same deals (points per hand of seat 0 against the others' mean): +0.30 +-
+0.15 with 2 players, +1.12 +- 0.25 with 4 (95% CI, 30,000 paired hands each, seed 202; picked
+on seed 101, where keep-wilds alone gained a little, +0.05 +- 0.02 at 4 players).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .. import closed_wild as CW
-from ..trace import NO_TRACE
-from . import Variant, hand_columns
+from . import Variant
 
 OUTCOMES = ("rummy", "rummy_no_discard", "turn_limit")
 O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT = range(len(OUTCOMES))
@@ -57,17 +59,8 @@ class WildcardRules(CW.GoOutRules):
     VERSION = 1
 
 
-def _setup(rules_arr):
-    return CW.go_out_setup(WildcardRules, "wildcard", CW.GAME_WILDCARD, rules_arr,
-                           (-1, O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT))
-
-
-def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
-    """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
-    :func:`sim.closed_wild.play_chunk_kernel`)."""
-    cfg, tabs = _setup(rules_arr)
-    CW.run_hands("wildcard", cfg, tabs, strat_mat, seed, first_hand, out,
-                 len(hand_columns(int(cfg[CW.C_PLAYERS]), EXTRA_COLUMNS)), debug, trace)
+play_chunk = CW.go_out_play_chunk(WildcardRules, "wildcard", CW.GAME_WILDCARD,
+                                  (-1, O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT), EXTRA_COLUMNS)
 
 
 VARIANT = Variant(
