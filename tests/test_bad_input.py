@@ -227,7 +227,7 @@ COMPARE_CASES = [
     (["compare", "--variant", "nosuch", "--strategies", "a,b"], "unknown variant 'nosuch'"),
     (["compare", "--strategies", "simple,tracker", "--hands", "1"], "--hands must be >= 2"),
     (["compare", "--strategies", "simple,tracker", "--out", "{tmp}/file"], "is a file, not a folder"),
-    (["compare", "--variant", "ramino-klop", "--strategies", "simple,cautious", "--rule", "knock_below=7,3"],
+    (["compare", "--variant", "ramino-klop", "--strategies", "simple,wild(knock=5)", "--rule", "knock_below=7,3"],
      "can never knock"),
 ]
 
