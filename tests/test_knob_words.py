@@ -89,7 +89,7 @@ def test_an_exclusive_rule_cap_bounds_the_thresholds():
     param = next(p for p in __import__("sim.strategies", fromlist=["parse_strategy"]).parse_strategy(
         "simple", "gin").family.params if p.name == gin.knob.param)
     rules = gin.rules_cls.from_options(["knock_limit=7"])
-    assert knob.legal_range(exclusive, param, rules) == (0, 6, " (rule knock_limit=7, exclusive)")
+    assert knob.legal_range(exclusive, param, rules) == (0, 6, " (rule knock_limit=7)")
     assert knob.legal_range(gin.knob, param, rules)[:2] == (0, 7)
 
 

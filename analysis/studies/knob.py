@@ -75,7 +75,7 @@ def range_label(a: int, b: int) -> str:
 def legal_range(knob: Knob, param, rules) -> tuple[int, int, str]:
     """The thresholds that mean something: the strategy parameter's bounds (not below 0) and,
     where the rules cap a legal act, at most that cap plus ``limit_offset``; with the reason of
-    the upper end ('' or ' (rule knock_below=7, exclusive)')."""
+    the upper end ('' or ' (rule knock_below=7)')."""
     lo, hi = max(int(param.lo), 0), int(param.hi)
     why = ""
     if knob.limit_rule is not None:
@@ -83,7 +83,7 @@ def legal_range(knob: Knob, param, rules) -> tuple[int, int, str]:
         offset = int(knob.limit_offset)
         if limit + offset < hi:
             hi = limit + offset
-            why = f" (rule {knob.limit_rule}={limit}" + (", exclusive)" if offset < 0 else ")")
+            why = f" (rule {knob.limit_rule}={limit})"
     return lo, hi, why
 
 

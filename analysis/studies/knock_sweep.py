@@ -168,7 +168,7 @@ class SweepSpec:
         bad = [t for t in levels if not lo <= t <= hi]
         if bad:
             shown = ", ".join(map(str, bad[:3])) + (", ..." if len(bad) > 3 else "")
-            raise SweepError(f"{self.variant} {k.action} thresholds run from {lo} to {hi}{why}; "
+            raise SweepError(f"{self.variant} knock thresholds run from {lo} to {hi}{why}; "
                              f"outside: {shown} (e.g. --thresholds {lo}..{hi})")
 
 
