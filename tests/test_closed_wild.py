@@ -72,3 +72,21 @@ def test_a_card_touching_no_meld_adds_exactly_its_value(game, packs):
                 ws[c] += 1
                 assert ws_deadwood(ws) == d7 + vals[c]
                 ws[c] -= 1
+
+
+def test_the_conservation_check_catches_a_lost_or_extra_card():
+    pack, P, vals, wild, order = CW.tables("ramino-klop")
+    deck = pack.copy()
+    wss = CW.new_hands(2, (pack, P, vals, wild, order))
+    pile = np.empty(108, dtype=np.int64)
+    state = np.zeros(CW.S_WIDTH, dtype=np.int64)
+    cfg = np.zeros(CW.C_WIDTH, dtype=np.int64)
+    cfg[CW.C_HAND] = 7
+    CW.deal(cfg, deck, 0, wss, pile, state)
+    CW.check_cards(wss, 2, deck, state[CW.S_SP], pile, state[CW.S_NPILE], pack)
+    wss[0, 13] += 1
+    with pytest.raises(ValueError, match="not conserved"):
+        CW.check_cards(wss, 2, deck, state[CW.S_SP], pile, state[CW.S_NPILE], pack)
+    wss[0, 13] -= 1
+    with pytest.raises(ValueError, match="not conserved"):
+        CW.check_cards(wss, 2, deck, state[CW.S_SP] + 1, pile, state[CW.S_NPILE], pack)

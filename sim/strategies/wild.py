@@ -196,9 +196,9 @@ def wild_removal_bound(ws, w, dw_full, vals, wild, set_max):
 @njit(cache=False)
 def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, set_max):
     """The discard of the hand ``ws[:64]`` (deadwood ``dw_full``): the card leaving the least
-    deadwood (ties: ``keep_near``, then naturals before wilds, then the first in ``order``,
-    highest value first), never ``forbidden`` (a code, -1 none) and no wild before
-    ``discard_wilds_from``.  Returns (code, deadwood after).
+    deadwood (ties: ``keep_near``, then a natural touching no meld, then naturals before
+    wilds, then the first in ``order``, highest value first), never ``forbidden`` (a code, -1
+    none) and no wild before ``discard_wilds_from``.  Returns (code, deadwood after).
 
     Exact with few evaluations: removing card c lowers the deadwood by at most its value, so
     ``dw_full - value(c)`` bounds every later natural of ``order`` from below; a natural
@@ -211,9 +211,21 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
         best = np.int64(1) << 40
         best_near = 0
         best_code = -1
-        for i in range(order.shape[0]):
+        for i in range(order.shape[0]):  # the highest natural touching no meld: exact at once
             c = order[i]
             if ws[c] == 0 or (c == forbidden and relax < 2) or wild[c]:
+                continue
+            ws[c] -= 1
+            if not touches_meld(ws, c, wild, ace_high, n_wild):
+                best = dw_full - vals[c]
+                best_code = c
+                best_near = near_count(ws, c, ace_high) if keep else 0
+            ws[c] += 1
+            if best_code >= 0:
+                break
+        for i in range(order.shape[0]):
+            c = order[i]
+            if ws[c] == 0 or (c == forbidden and relax < 2) or wild[c] or c == best_code:
                 continue
             bound = dw_full - vals[c]
             if bound > best or (bound == best and not keep) or (best == 0 and not keep):

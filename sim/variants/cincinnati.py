@@ -35,7 +35,7 @@ melds, discards the card leaving the least deadwood.  ``strong`` = simple + ``ke
 never discards a joker: seat 0 against ``simple`` opponents, minus seat 0 playing ``simple``,
 on the same deals (points per hand of seat 0 against the others' mean): +1.20 +- 0.27 with 2
 players, +0.54 +- 0.16 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed
-101, where waiting for richer melds lost: min_out=40 about -0.5 a hand at 4 players).  The go-out
+101, where waiting for richer melds lost: min_out=40 -0.49 +- 0.07 at 4 players).  The go-out
 sweep varies ``min_out`` (Knob ``compare="ge"``: a seat goes out when its meld value is at or
 above the threshold).
 """
