@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import textwrap
@@ -136,6 +135,8 @@ def cmd_strategies(args) -> int:
 
 def cmd_variants(args) -> int:
     from sim.variants import available, get_variant
+
+    from .studies.knob import acts_at
     for name in available():
         v = get_variant(name)
         players = (f"{v.min_players}" if v.min_players == v.max_players
@@ -144,8 +145,8 @@ def cmd_variants(args) -> int:
         print(f"  scores in {v.score_unit}" + ("" if v.zero_sum is True else " (zero-sum per hand: depends on the rules)"
                                               if callable(v.zero_sum) else " (not zero-sum per hand)")
               + (f"; whole games: {v.game.kind} ({v.game.limit_rule})" if v.game else "")
-              + (f"; knock sweeps vary {v.knob.param}, default {v.knob.default_range[0]}..{v.knob.default_range[1]}"
-                 if v.knob else ""))
+              + (f"; knock sweeps vary {v.knob.param} ({acts_at(v, 'd')}), default "
+                 f"{v.knob.default_range[0]}..{v.knob.default_range[1]}" if v.knob else ""))
         print(f"  rule options (rules version {v.rules_cls.VERSION}), set with --rule NAME=VALUE:")
         for f in v.rules_cls.options():
             default = f.default
@@ -220,10 +221,31 @@ def cmd_knock_rules(args) -> int:
     if args.json:
         print(table.to_json(orient="records", indent=2))
     else:
-        print(f"best knock threshold by rule setting: {base.variant}, {study.base.spec_for(base.base(), 1).n_seats} "
+        print(f"best {base.knob().action} threshold by rule setting: {base.variant}, {study.base.spec_for(base.base(), 1).n_seats} "
               f"players, seat 0 = {base.strategy} vs {base.opponent}, {base.hands:,} hands per threshold, "
               f"seed {base.seed}")
         print(format_rules_table(table, base.game.score_unit))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .studies.compare_stats import format_compare
+    from .studies.strategy_compare import CompareSpec, parse_rule_values, parse_strategy_list, run_compare
+    if args.scheduler and args.backend != "dask":
+        raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
+    fixed, vary = parse_rule_values(args.rule)
+    spec = CompareSpec(variant=args.variant, strategies=parse_strategy_list(args.strategies),
+                       players=tuple(args.players or ()), rules=fixed, vary=vary, opponent=args.opponent,
+                       hands=args.hands, seed=args.seed)
+    quiet = args.no_progress
+    res = run_compare(spec, out_dir=args.out, jobs=args.jobs, progress=None if not quiet else False,
+                      backend=args.backend, scheduler=args.scheduler,
+                      log=None if quiet else (lambda text: print(text, file=sys.stderr, flush=True)))
+    if not res.complete:
+        print("interrupted" + (f"; rerun the same command to resume from {args.out}" if args.out else ""),
+              file=sys.stderr)
+        return 130
+    print(format_compare(res, as_json=args.json))
     return 0
 
 
@@ -259,107 +281,9 @@ def cmd_tonk_odds(args) -> int:
     return 0
 
 
-DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
-              "seats": 200_000}
-DEMO_DEALS = 1_000_000
-SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
-
-
-def _scale(text: str) -> float:
-    lo, hi = SCALE_RANGE
-    try:
-        v = float(text)
-    except ValueError:
-        v = math.nan
-    if not lo <= v <= hi:
-        raise argparse.ArgumentTypeError(f"--scale takes a number from {lo:g} to {hi:g}, got {text!r}")
-    return v
-
-
 def cmd_demo(args) -> int:
-    """The README's main job: knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy, how
-    Knock Rummy's penalty and bonus move its best threshold, knock policies against each other
-    (Gin, 3-player Tonk), Gin's seat edge with and without the first-upcard offer, tonk deal odds,
-    the report."""
-    from pathlib import Path
-
-    from .report import render_report
-    from .studies.equilibrium_text import summarize
-    from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
-    from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
-    from .studies.knock_sweep import SweepSpec, run_sweep
-    from .studies.sweep_text import format_sweep
-    from .studies.tonk_deal import run_tonk_odds
-    out = Path(args.out)
-    k = args.scale
-    progress = None if not args.no_progress else False
-    steps = [
-        ("gin-knock", SweepSpec(variant="gin", thresholds=tuple(range(0, 11)), by_turn=True,
-                                hands=int(DEMO_HANDS["gin"] * k), games=int(5000 * k), seed=args.seed)),
-        ("tonk-knock", SweepSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16)), by_turn=True,
-                                 hands=int(DEMO_HANDS["tonk"] * k), seed=args.seed)),
-        ("knock-rummy-knock", SweepSpec(variant="knock-rummy", players=4, by_turn=True,
-                                        hands=int(DEMO_HANDS["knock-rummy"] * k), games=int(2000 * k),
-                                        seed=args.seed)),
-    ]
-    dirs = []
-    for name, spec in steps:
-        print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
-        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
-        if not res.complete:
-            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-            return 130
-        print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
-        dirs.append(str(out / name))
-    rules = RulesStudy(SweepSpec(variant="knock-rummy", players=4, hands=int(DEMO_HANDS["knock-rules"] * k),
-                                 games=0, seed=args.seed),
-                       (("knocker_penalty", ("0", "20")), ("rummy_bonus", ("0", "50"))))
-    print(f"== knock-rummy-rules: best threshold by knocker_penalty and rummy_bonus, "
-          f"{rules.base.hands:,} hands per threshold", flush=True)
-    table, complete = run_rules_study(rules, out_dir=out / "knock-rummy-rules", jobs=args.jobs, progress=progress)
-    if not complete:
-        print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-        return 130
-    print(format_rules_table(table, "points") + "\n", flush=True)
-    dirs.append(str(out / "knock-rummy-rules"))
-    for name, eq in [
-        ("gin-equilibrium", EquilibriumSpec(variant="gin", thresholds=tuple(range(0, 11)),
-                                            hands=max(2, int(DEMO_HANDS["equilibrium"] * k)), seed=args.seed)),
-        ("tonk-equilibrium", EquilibriumSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16, 3)),
-                                             hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
-    ]:
-        print(f"== {name}: {eq.variant} knock policies against each other, {eq.hands:,} deals per seating",
-              flush=True)
-        res = run_equilibrium(eq, out_dir=out / name, jobs=args.jobs, progress=progress)
-        if not res.complete:
-            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-            return 130
-        print("\n".join(summarize(res)["answer"]) + "\n", flush=True)
-        dirs.append(str(out / name))
-    from sim.runner import make_spec
-
-    from .engine import run
-    from .summary import summarize as summarize_run
-    for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
-        spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)
-        print(f"== {name}: Gin seat edge{' with ' + rule[0] if rule else ''}, {spec.n:,} hands", flush=True)
-        res = run(spec, jobs=args.jobs, out_dir=out / name, progress=progress)
-        if not res.complete:
-            print("interrupted; rerun `make demo` to resume", file=sys.stderr)
-            return 130
-        first = summarize_run(spec, res.acc)["positions"][0]["mean_score"]
-        print(f"first to play (non-dealer): {first['value']:+.3f} [{first['ci95'][0]:+.3f}, {first['ci95'][1]:+.3f}] "
-              f"points per hand\n", flush=True)
-        dirs.append(str(out / name))
-    print("== tonk deal odds: exact vs simulated", flush=True)
-    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
-                           out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
-    if res is None or not res.complete:
-        return 130
-    dirs.append(str(out / "tonk-odds"))
-    pngs = render_report(dirs, args.html)
-    print(f"report: {args.html} ({len(pngs)} figures beside it); stored runs in {out}/")
-    return 0
+    from .demo import run_demo
+    return run_demo(args)
 
 
 def cmd_bench(args) -> int:
@@ -465,6 +389,42 @@ def build_parser() -> Parser:
     p.add_argument("--out", type=_folder, default=None, metavar="DIR", help="store the study in DIR")
     p.set_defaults(func=cmd_knock_rules)
 
+    p = sub.add_parser("compare", help="compare seat 0's strategies on the same deals, by rule setting and player count",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Seat 0 plays each strategy in turn against a fixed opponent in every "
+                                   "other seat, on the same deals (common random numbers), for every "
+                                   "player count and every rule setting (a --rule with several values is "
+                                   "varied; several varied rules: every combination). Each strategy is "
+                                   "compared with the first by paired differences, Holm-controlled over "
+                                   "the whole study, with Bonferroni simultaneous intervals; rule settings "
+                                   "are compared on hand length, points per hand and the strategies' "
+                                   "differences (Welch intervals).",
+                       epilog=_examples("""
+                           rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
+                           rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
+                           rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,strong --out runs/kr-compare
+                       """))
+    p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
+    p.add_argument("--strategies", required=True,
+                   help="seat 0's strategies, comma separated (see `rummylab strategies`); the first is the reference")
+    p.add_argument("--opponent", default="simple", help="strategy of every other seat (default simple)")
+    p.add_argument("--players", type=_range, default=None,
+                   help="player counts: 4, 4..6 or 4,6 (default: the game's usual count)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=V1[,V2,...]",
+                   help="rule option, repeatable; several values: compared as rule settings")
+    p.add_argument("--hands", type=_int("--hands", 2, MAX_UNITS), default=100_000,
+                   help=f"deals per player count and setting (every strategy plays them), {MAX_TEXT}; default 100,000")
+    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                   help="store the comparison in DIR (rerun resumes/reuses; `rummylab report DIR`)")
+    p.add_argument("--json", action="store_true", help="print the tables as JSON")
+    p.add_argument("--no-progress", action="store_true", help="never show progress")
+    p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
+                   help="parallel backend for --jobs > 1 (as simulate)")
+    p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
+    p.set_defaults(func=cmd_compare)
+
     p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog=_examples("""
@@ -485,7 +445,7 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_tonk_odds)
 
-    p = sub.add_parser("demo", help="the default study: Gin and Tonk knock sweeps, tonk odds, HTML report",
+    p = sub.add_parser("demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, HTML report",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog=_examples("""
                            rummylab demo                                  # runs/demo + reports/index.html
@@ -494,7 +454,8 @@ def build_parser() -> Parser:
     p.add_argument("--out", type=_folder, default="runs/demo", metavar="DIR",
                    help="where the stored runs go (default runs/demo)")
     p.add_argument("--html", default="reports/index.html", help="report file (default reports/index.html)")
-    p.add_argument("--scale", type=_scale, default=1.0,
+    from .demo import SCALE_RANGE, scale_arg
+    p.add_argument("--scale", type=scale_arg, default=1.0,
                    help=f"multiply every sample size, {SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g} (default 1)")
     p.add_argument("--seed", type=_int("--seed", 0), default=1, help="random seed (default 1)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")

@@ -126,12 +126,16 @@ class ArmsJob(Job):
     def meta(self):
         return {"focus": list(focus_names(self.arms[0]))}
 
+    def arm_total(self, spec: RunSpec, rows: np.ndarray) -> dict:
+        """One arm's part of a chunk (subclasses may keep more series)."""
+        return accumulate(spec, rows).to_dict()
+
     def compute(self, a, b, out_dir):
         focus = []
         accs = []
         for spec in self.arms:
             rows = run_chunk(spec, a, b)
-            accs.append(accumulate(spec, rows).to_dict())
+            accs.append(self.arm_total(spec, rows))
             focus.append(focus_series(spec, rows))
         pairs = {}
         for i, j in self.pairs:

@@ -6,6 +6,7 @@ Every estimate carries its 95% CI and its sample size:
 * means: Student-t interval from exact moments (count, sum, sum of squares) — the streaming
   accumulators keep these as integers, so the interval is the same however the run was split;
 * paired differences (common random numbers): the t interval of the per-unit differences;
+  differences of independent samples (other deals): Welch's interval (:func:`welch_difference`);
 * many comparisons at once: simultaneous all-pairwise bounds (:func:`pairwise_max_t`, for
   multiple comparisons with the best, :func:`mcb_intervals`) and Holm's step-down adjustment
   of p-values (:func:`holm`).
@@ -102,6 +103,18 @@ def mean_from_moments(count: int, total: float, total_sq: float) -> Estimate:
     mean, se = mean_se(count, total, total_sq)
     h = t_quantile(count - 1) * se
     return Estimate(mean, mean - h, mean + h, count)
+
+
+def welch_difference(a, b) -> Estimate:
+    """Mean of series a minus mean of series b from independent samples, each given as moments
+    (count, sum, sum of squares), with its Welch t interval; n = both counts."""
+    (ma, sa), (mb, sb) = mean_se(*a), mean_se(*b)
+    se = math.sqrt(sa * sa + sb * sb)
+    if se == 0:
+        return Estimate(ma - mb, ma - mb, ma - mb, int(a[0] + b[0]))
+    df = se ** 4 / (sa ** 4 / (a[0] - 1) + sb ** 4 / (b[0] - 1))
+    h = t_quantile(df) * se
+    return Estimate(ma - mb, ma - mb - h, ma - mb + h, int(a[0] + b[0]))
 
 
 def p_value(count: int, total: float, total_sq: float) -> float:

@@ -228,3 +228,26 @@ RAMINO = ["knock", "--variant", "ramino-klop", "--players", "4", "--turn", "3", 
 ])
 def test_ramino_knock_bad_input_is_one_error_line(args, needle, tmp, capsys):
     test_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys)
+
+
+# ---------------------------------------------------------------------------- rummylab compare
+WRITES["compare"] = ["--out"]
+SMALL["compare"] = [["--hands", "50"], ["--jobs", "1"]]
+COMPARE_CASES = [
+    (["compare", "--variant", "wildcard", "--players", "8", "--strategies", "keep-wilds,discard-wilds-late"],
+     "players=8 is out of range"),
+    (["compare", "--variant", "wildcard", "--players", "4", "--rule", "packs=3,1", "--strategies",
+      "keep-wilds,discard-wilds-late"], "packs=3 is out of range"),
+    (["compare", "--variant", "gin"], "required: --strategies"),
+    (["compare", "--strategies", "simple,tracker", "--players", "2..x"], "expected a range"),
+    (["compare", "--variant", "nosuch", "--strategies", "a,b"], "unknown variant 'nosuch'"),
+    (["compare", "--strategies", "simple,tracker", "--hands", "1"], "--hands must be >= 2"),
+    (["compare", "--strategies", "simple,tracker", "--out", "{tmp}/file"], "is a file, not a folder"),
+    (["compare", "--variant", "ramino-klop", "--strategies", "simple,wild(knock=5)", "--rule", "knock_below=7,3"],
+     "can never knock"),
+]
+
+
+@pytest.mark.parametrize("args,needle", COMPARE_CASES, ids=[" ".join(c[0]) for c in COMPARE_CASES])
+def test_compare_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys):
+    test_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys)

@@ -243,7 +243,8 @@ def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, ca
                  "--jobs", "1", "--no-progress"]) == 0
     html = (tmp_path / "reports" / "index.html").read_text()
     for name in ("gin-knock", "tonk-knock", "knock-rummy-knock", "knock-rummy-rules", "gin-equilibrium",
-                 "tonk-equilibrium", "gin-seats", "gin-seats-no-upcard-offer", "tonk-odds"):
+                 "tonk-equilibrium", "gin-seats", "gin-seats-no-upcard-offer", "tonk-odds", "ramino-klop-knock",
+                 "cincinnati-go-out", "wildcard-wilds"):
         assert (tmp_path / "runs" / "demo" / name).is_dir() and name in html
     # every page the demo wrote opens in a real browser: images decode, tables hold data, no
     # console errors, a screenshot is taken (skipped without Chromium unless CI requires it)

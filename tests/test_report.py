@@ -83,8 +83,11 @@ def runs(tmp_path_factory):
                      "--jobs", "1", "--seed", "3", "--no-progress", "--out", str(eq)]) == 0
     assert cli_main(["balance", "--variant", "tonk", "--players", "2", "--hands", "400", "--jobs", "1",
                      "--no-progress", "--out", str(base / "balance")]) == 0
+    compare = base / "gin-compare"
+    assert cli_main(["compare", "--variant", "gin", "--strategies", "simple,tracker", "--rule", "undercut_bonus=10,25",
+                     "--hands", "1500", "--jobs", "1", "--seed", "5", "--no-progress", "--out", str(compare)]) == 0
     return {"sweep": sweep, "sim": sim, "odds": base / "tonk-odds", "odds_data": odds, "base": base,
-            "rules": rules, "eq": eq, "balance": base / "balance"}
+            "rules": rules, "eq": eq, "balance": base / "balance", "compare": compare}
 
 
 def _no_simulation(*args, **kwargs):
@@ -102,7 +105,7 @@ def rendered(runs, tmp_path_factory):
                           (engine, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
             mp.setattr(mod, name, _no_simulation)
         rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"]),
-                                   str(runs["eq"]), str(runs["balance"])])
+                                   str(runs["eq"]), str(runs["balance"]), str(runs["compare"])])
         pngs = report.write_report(rep, out)
     return {"report": rep, "pngs": pngs, "html": out, "text": out.read_text(encoding="utf-8")}
 
@@ -200,6 +203,12 @@ def test_numbers_trace_to_the_stored_runs(rendered, runs):
     meta = json.loads((runs["sim"] / "meta.json").read_text())
     assert f"<code>{meta['git']}</code>" in text and "tracker" in text
     assert "knock_limit=10" in text   # every rule option is listed in the methods
+    from analysis.studies.compare_stats import diff_table
+    from analysis.studies.strategy_compare import load_compare
+    d = diff_table(load_compare(runs["compare"]))
+    assert "Strategy comparison: gin" in text and f"(m = {len(d)})" in text
+    for r in d.itertuples():
+        assert f"{r.p_holm:.4f}" in text and f"{r.n:,}" in text
 
 
 def test_unknown_or_unfinished_folders_are_refused(tmp_path, runs):

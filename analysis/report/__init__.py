@@ -8,6 +8,8 @@ the section registered for its study kind (:mod:`.registry`, :func:`detect`):
 * ``knock_sweep`` (:mod:`.sweep`, ``sweep.json``): the sweep curve with the paired difference
   to the best arm, games won, the knock chart and its tables;
 * ``tonk_odds`` (:mod:`.odds`, ``odds.json``): exact vs simulated tonk-on-the-deal probabilities;
+* ``strategy_compare`` (:mod:`.compare`, ``compare.json``): seat 0's strategies on the same
+  deals by player count and rule setting (``rummylab compare``);
 * ``run`` (:mod:`.run`, ``meta.json`` with ``columns``): a single ``rummylab simulate`` run:
   seats, positions, outcome mix and hand length, every estimate with its 95% CI.
 

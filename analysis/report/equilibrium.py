@@ -45,7 +45,7 @@ half-widths; the mix is also played against every policy, with the CI of each re
 
 
 def _tick(name: str) -> str:
-    return name.replace("<=", "≤")
+    return name.replace("<=", "≤").replace(">=", "≥")
 
 
 @section(KIND, file="equilibrium.json", methods=METHODS)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sim.variants import get_variant
 
+from ..studies.knob import axis_label, when
 from ..studies.knock_rules import KIND, load_rules_study, rules_table
 from ..studies.knock_sweep import sweep_table
 from .figures import finish, new_figure, yerr
@@ -33,8 +34,8 @@ def knock_rules_section(folder: Path, anchor: str) -> RunSection:
     table = rules_table(results)
     unit = v.score_unit
     sec.body.append(
-        f"<p>Seat 0 plays <code>{esc(spec0.strategy)}</code> with its {v.knob.action} threshold "
-        f"({v.hand_word} at or below which it {v.knob.action}s) varied over "
+        f"<p>Seat 0 plays <code>{esc(spec0.strategy)}</code> with its {v.knob.action} threshold d "
+        f"(it may {v.knob.action} at {esc(when(v, 'd', html=True))}) varied over "
         f"{esc(', '.join(map(str, spec0.thresholds)))} against <code>{esc(spec0.opponent)}</code>; "
         f"{spec0.hands:,} hands per threshold and setting, seed {spec0.seed}.</p>")
     sec.body.append(_curves(f"{anchor}-curves", results, v, n))
@@ -70,7 +71,7 @@ def _curves(name, results, v, n):
         b = t[t["best"]].iloc[0]
         ax.plot([b["threshold"]], [b["mean"]], marker="*", ms=12, color=ax.lines[-1].get_color())
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel(f"{v.knob.action} threshold ({v.hand_word})")
+    ax.set_xlabel(axis_label(v))
     ax.set_ylabel(f"seat 0 mean {v.score_unit} per hand")
     ax.set_title(f"{v.name}, {n} players: threshold curves by rule setting (★ best, bars: 95% CI)")
     ax.legend(fontsize=8)

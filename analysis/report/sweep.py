@@ -9,12 +9,18 @@ from sim.variants import get_variant
 
 from ..stats import Estimate
 from ..store import load_meta
+from ..studies.knob import axis_label, games_heading, games_phrase, value_word, when, won_phrase
 from .figures import FigureInfo, finish, new_figure
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
 
 KIND = "knock_sweep"
 DECISION_MARK = {"knock": "knock", "play on": "play on", "can't tell": "?"}
+
+
+def _mark(decision: str, action: str) -> str:
+    """A chart call in the game's word: 'knock' / 'go out', 'play on', '?'."""
+    return action if decision == "knock" else DECISION_MARK[decision]
 
 SWEEP_METHODS = """
 <p><strong>Common random numbers and paired differences.</strong> In a sweep every arm (threshold)
@@ -47,7 +53,9 @@ max<sub>l≤r</sub> min(1, (m − l + 1)·p<sub>(l)</sub>), and a cell is called
 on” (margin &lt; 0) when its adjusted p is below 0.05, else “?” (never guessed). The chance of calling any
 cell whose true margin is 0 is at most 5% (any dependence between cells); Shaffer (1980) shows the
 directions of the calls keep that guarantee for independent cells. A cell whose own 95% interval excludes
-0 can therefore still be “?”.</p>
+0 can therefore still be “?”. For a decision taken when a value is <em>at or above</em> the threshold
+(go out only with melds worth at least d), raising the threshold from prev to d removes the values prev to
+d − 1, so the cell is arm prev minus arm d: the margin of acting at those values rather than waiting.</p>
 <p><strong>Independent seeds.</strong> The overall stage (which selects the best single threshold) plays
 on the sweep seed; the by-turn stage (the chart), the policy stage and the games stage each play on their
 own seed, the first 63 bits of numpy's <code>SeedSequence([seed, k])</code> with k = 1, 2, 3, so the chart
@@ -66,9 +74,11 @@ policy loses (interval below 0) is flagged and not offered as advice.</p>
 def _shade_same(ax, table, label: str | None):
     """Shade the arms statistically indistinguishable from the best (best included)."""
     first = True
+    th = sorted(table["threshold"])
+    half = min((b - a for a, b in zip(th, th[1:])), default=1) / 2     # stepped thresholds: wider bands
     for r in table.itertuples():
         if r.indistinguishable:
-            ax.axvspan(r.threshold - 0.5, r.threshold + 0.5, color="tab:green", alpha=0.12, lw=0,
+            ax.axvspan(r.threshold - half, r.threshold + half, color="tab:green", alpha=0.12, lw=0,
                        label=label if first and label else None)
             first = False
 
@@ -159,18 +169,19 @@ def _chart_figure(name: str, chart, spec, labels: dict[str, str], unit: str, xla
                         bbox=dict(boxstyle="round,pad=0.15", fc="#e0e0e0", ec="none"))
             else:
                 c = norm(r.margin)
-                ax.text(x, i, f"{DECISION_MARK[r.decision]}\n{r.margin:+.{d}f}", ha="center", va="center",
+                ax.text(x, i, f"{_mark(r.decision, spec.knob().action)}\n{r.margin:+.{d}f}", ha="center", va="center",
                         fontsize=fs, fontweight="bold", zorder=3,
                         color="white" if abs(c - 0.5) > 0.3 else "black")
-        ax.set_xticks(range(len(cols)), [cell_label(ths[j], spec.thresholds[j]) for j in cols])
+        ax.set_xticks(range(len(cols)), [cell_label(ths[j], spec.thresholds[j], spec.knob()) for j in cols])
         ax.set_yticks(range(len(BUCKETS)), [labels[b] for b in BUCKETS])
         ax.set_xlim(-0.5, len(cols) - 0.5)
         ax.set_ylim(len(BUCKETS) - 0.5, -0.5)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("seat 0's own turn (bucket)")
-    fig.colorbar(mesh, ax=list(axes), label=f"EV margin of knocking\n({unit} per hand, over all hands)",
+    act = spec.knob().action
+    fig.colorbar(mesh, ax=list(axes), label=f"EV margin of acting ({act})\n({unit} per hand, over all hands)",
                  shrink=0.9)
-    handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label="knock (Holm p < 0.05)"),
+    handles = [Patch(facecolor=cmap(norm(0.7 * lim)), label=f"{act} (Holm p < 0.05)"),
                Patch(facecolor=cmap(norm(-0.7 * lim)), label="play on (Holm p < 0.05)"),
                Patch(facecolor="#e0e0e0", edgecolor="#8a8a8a", hatch="///",
                      label="?: not called (Holm, family-wise 95%)")]
@@ -205,41 +216,43 @@ def _stage_meta(folder: Path, name: str) -> dict | None:
     return load_meta(folder / name) if p.exists() else None
 
 
-def _chart_part(res, anchor: str, unit: str, what: str, act: str) -> list:
+def _chart_part(res, anchor: str, game) -> list:
     """The knock chart: its figure, its cells (Holm-controlled calls) and the per-bucket sweeps."""
-    from ..studies.sweep_stats import BUCKETS, CHART_METHOD, bucket_label, by_turn_tables, cell_label, knock_chart
+    from ..studies.sweep_stats import BUCKETS, CHART_METHOD, bucket_label, by_turn_tables, knock_chart
     spec = res.spec
+    unit, what, act = game.score_unit, value_word(game), game.knob.action
     labels = {b: bucket_label(spec, b) for b in BUCKETS}
     chart = knock_chart(spec, res.by_turn)
     cd = digits(chart["margin"].tolist(), sig=2, lo=2, hi=5)
     n_dec = int((chart["decision"] != "can't tell").sum())
-    stepped = bool((chart["threshold"] - chart["prev"] > 1).any())
-    cell = f"{what} from prev+1 to d" if stepped else f"{what} exactly d"
-    out = [f"<h3 id=\"{anchor}-chart\">Knock chart: {act} at {cell}, or play on?</h3>",
+    stepped = bool((chart["from"] != chart["to"]).any())
+    cell = f"{what} from a to b" if stepped else f"{what} exactly v"
+    out = [f"<h3 id=\"{anchor}-chart\">{esc(act.capitalize())} chart: {esc(act)} at {cell}, or play on?</h3>",
            f"<p>Each cell compares threshold d with the previous threshold prev within one turn bucket (the "
-           f"other buckets at d = {res.best_overall}): they differ only on hands where seat 0 could {act} at "
-           f"{cell} in that bucket, so their paired difference is the EV margin of knocking there rather "
-           f"than playing on, averaged over <em>all</em> {spec.hands:,} hands (the per-affected-hand margin "
-           f"is larger by the factor hands/hands affected)"
+           f"other buckets at d = {res.best_overall}; seat 0 acts at {esc(when(game, 'd', html=True))}): they "
+           f"differ only on hands where seat 0 could {act} at {cell} in that bucket, so their paired "
+           f"difference is the EV margin of acting there rather than playing on, averaged over "
+           f"<em>all</em> {spec.hands:,} hands (the per-affected-hand margin is larger by the factor "
+           f"hands/hands affected)"
            + (f"; the thresholds are stepped, so a column a–b covers {what} a to b" if stepped else "")
            + f". Calls: {esc(CHART_METHOD)}: {n_dec} of {len(chart)} cells are called; the rest are "
            f"shown as “?” and are not guessed. By-turn deals on seed {spec.seed_of('by_turn')}.</p>"]
     out.append(_chart_figure(
-        f"{anchor}-chart", chart, spec, labels, unit, f"{what} at which seat 0 could {act} (card points)",
-        f"{spec.variant} knock chart: EV margin of knocking at {cell} vs playing on",
-        caption=("Blue: knocking is better, red: playing on is better (Holm-adjusted p below 0.05 over all "
+        f"{anchor}-chart", chart, spec, labels, unit, f"{what} at which seat 0 could {act}",
+        f"{spec.variant} {act} chart: EV margin of acting at {cell} vs playing on",
+        caption=(f"Blue: {act} is better, red: playing on is better (Holm-adjusted p below 0.05 over all "
                  "cells, family-wise 95%); grey hatched “?”: not called, the data cannot tell. "
                  f"Cell text: call and margin in {unit} per hand.")))
     rows, cls = [], []
     for r in chart.itertuples():
-        rows.append([esc(labels[r.bucket]), esc(cell_label(r.threshold, r.prev)),
+        rows.append([esc(labels[r.bucket]), esc(r.cell),
                      est_html(Estimate(r.margin, r.lo, r.hi, r.n), cd, sign=True), f"{r.p_holm:.4f}",
                      f"{r.n:,}", f"{r.hands_affected:,}",
-                     f"{100 * r.hands_affected / r.n:.2f}%" if r.n else "n/a", esc(r.decision)])
+                     f"{100 * r.hands_affected / r.n:.2f}%" if r.n else "n/a", esc(_mark(r.decision, act))])
         cls.append({"knock": "knock", "play on": "playon"}.get(r.decision, "undecided"))
-    out.append(html_table(["turn bucket", f"{what} d", f"EV margin of knocking, {unit}/hand [95% CI]",
+    out.append(html_table(["turn bucket", f"{what} v", f"EV margin of acting ({esc(act)}), {unit}/hand [95% CI]",
                            "p (Holm)", "hands", "hands affected", "share affected", "decision"], rows, cls,
-                          caption="Knock chart cells: arm d minus the previous arm of the bucket, paired.",
+                          caption="Chart cells: the two neighbouring arms of the bucket, paired.",
                           numeric={1, 2, 3, 4, 5, 6}, nowrap={0}))
     out.append(f"<h4>Per-bucket sweeps (other buckets at d = {res.best_overall})</h4>")
     for b, t in by_turn_tables(spec, res.by_turn).items():
@@ -254,14 +267,15 @@ def _chart_part(res, anchor: str, unit: str, what: str, act: str) -> list:
     return out
 
 
-def _policy_part(res, anchor: str, unit: str, what: str) -> list:
+def _policy_part(res, anchor: str, unit: str) -> list:
     """The chart's policy against the best single threshold on fresh deals; flagged when it loses."""
     from ..studies.sweep_stats import BUCKETS, bucket_label, policy_summary
     spec = res.spec
+    game = spec.game
     p = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
     d = digits([p["diff"], p["policy_mean"], p["best_mean"]], sig=2, lo=2, hi=5)
     one = p["best_single"]
-    per = "; ".join(f"{bucket_label(spec, b)}: {what} ≤ {p['thresholds'][b]}" for b in BUCKETS)
+    per = "; ".join(f"{bucket_label(spec, b)}: {when(game, p['thresholds'][b], html=True)}" for b in BUCKETS)
     verdict = {"better": "The chart's policy beats the best single threshold on fresh deals: it is the advice.",
                "can't tell": "The chart's policy is not shown better or worse than the best single threshold.",
                "same": "The chart's calls do not change the best single threshold: the policy is that threshold.",
@@ -293,16 +307,17 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
     spec = res.spec
     game = get_variant(spec.variant)   # the game's declared words, never its name
     knob = game.knob
-    unit, what, act = game.score_unit, game.hand_word, knob.action
-    xlabel = f"threshold d: seat 0 may {act} at {what} ≤ d (card points)"
+    unit = game.score_unit
+    xlabel = axis_label(game)
     who = f"seat 0 = {spec.strategy} (threshold varied) vs {spec.opponent}"
-    sec = RunSection(KIND, str(folder), anchor, f"Knock sweep: {spec.variant} — {folder.name}")
+    sec = RunSection(KIND, str(folder), anchor, f"{knob.action.capitalize()} sweep: {spec.variant} — {folder.name}")
     body = sec.body
     metas = {n: _stage_meta(folder, n) for n in ("overall", "by_turn", "policy", "games")}
     n_players = len(metas["overall"]["arms"][0]["strategies"]) if metas["overall"] else spec.players
     body.append(f"<p>{esc(spec.variant.capitalize())}, {n_players} players; {esc(who)}. "
                 f"{spec.hands:,} hands per threshold, the <em>same</em> deals in every arm (common random "
-                f"numbers); thresholds {esc(', '.join(map(str, spec.thresholds)))}; seed {spec.seed}. "
+                f"numbers); seat 0 may {esc(knob.action)} at {esc(when(game, 'd', html=True))}, thresholds d = "
+                f"{esc(', '.join(map(str, spec.thresholds)))}; seed {spec.seed}. "
                 f"Best single threshold: <strong>d = {res.best_overall}</strong>.</p>")
     if spec.stage_seeds == "shared":
         body.append("<p><strong>Stored before stage seeds were separated:</strong> every stage of this sweep "
@@ -317,7 +332,8 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
     body.append(f"<h3 id=\"{anchor}-curve\">Sweep curve: mean {unit} per hand by threshold</h3>")
     body.append(_sweep_figure(
         f"{anchor}-sweep", table, value="mean", lo="mean_lo", hi="mean_hi", scale=1.0,
-        ylabel=f"seat 0 mean {unit} per hand", diff_ylabel=f"paired difference to best\n({unit} per hand)",
+        ylabel=("seat 0 minus the average other seat,\n" if spec.focus()[0] == "field0" else "seat 0 ")
+        + f"mean {unit} per hand", diff_ylabel=f"paired difference to best\n({unit} per hand)",
         xlabel=xlabel, title=f"{spec.variant}: one threshold all hand long ({spec.hands:,} hands per threshold)",
         top_title=f"mean {unit} per hand with 95% CI (t interval)",
         diff_title="paired difference to the best threshold (same deals), 95% CI",
@@ -338,20 +354,21 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
     if res.games:
         g = sweep_table(spec, res.games, mode="games")
         gd = digits(list(g["mean"]), sig=2, lo=1, hi=3)
-        body.append(f"<h3 id=\"{anchor}-games\">Games won to the target score</h3>")
-        body.append(f"<p>{spec.games:,} whole games per threshold (same games in every arm); "
-                    f"best = most games won. Round win rate alone misleads; this is the outcome players "
-                    f"care about.</p>")
+        won = won_phrase(game, spec.spec_for(spec.base(), 1).rules)
+        body.append(f"<h3 id=\"{anchor}-games\">{esc(games_heading(game))}</h3>")
+        body.append(f"<p>{spec.games:,} {esc(games_phrase(game))} per threshold (same games in every arm); "
+                    f"best = most games won ({esc(won)}). Round win rate alone misleads; this is the outcome "
+                    f"players care about.</p>")
         body.append(_sweep_figure(
             f"{anchor}-games", g, value="win_rate", lo="win_lo", hi="win_hi", scale=100.0,
             ylabel="games won by seat 0 (%)", diff_ylabel="paired difference to best\n(percentage points)",
-            xlabel=xlabel, title=f"{spec.variant}: games won to the target score ({spec.games:,} games per threshold)",
+            xlabel=xlabel, title=f"{spec.variant}: games won, {games_phrase(game)} ({spec.games:,} per threshold)",
             top_title="games won (%) with 95% Wilson CI",
             diff_title="paired difference in games won to the best threshold, 95% CI",
             band_label="95% CI (Wilson score interval)",
-            caption=("Share of whole games won by seat 0 (top) and its paired difference to the threshold "
-                     "winning most games (bottom), in percentage points. Shaded green: not shown worse "
-                     "than the best (MCB on games won, family-wise 95%).")))
+            caption=(f"Share of whole games won by seat 0 ({won}; top) and its paired difference to the "
+                     "threshold winning most games (bottom), in percentage points. Shaded green: not shown "
+                     "worse than the best (MCB on games won, family-wise 95%).")))
         rows, cls = _sweep_rows(g, gd, 100.0, 2, " pp")
         body.append(html_table(_sweep_header(f"mean net {unit}/game [95% CI]", "games won [95% CI]",
                                             "paired games won vs best [95% CI]", "games differing from best",
@@ -362,9 +379,9 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
 
     # (c) knock chart and its policy
     if res.by_turn:
-        body += _chart_part(res, anchor, unit, what, act)
+        body += _chart_part(res, anchor, game)
     if res.policy:
-        body += _policy_part(res, anchor, unit, what)
+        body += _policy_part(res, anchor, unit)
 
     # (d) parameters
     params = [("variant", esc(spec.variant)), ("players", esc(n_players)),

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import SweepError
 from ..stats import Estimate
+from .knob import acts_at
 from .knock_equilibrium import (
     HANDS,
     KIND,
@@ -106,8 +107,7 @@ def what(spec: EquilibriumSpec, pol: Policy) -> str:
     """A policy in words: 'knock at deadwood <= 6 (= simple)' or its preset name."""
     if pol.threshold is None:
         return pol.name
-    k, game = spec.sweep().knob(), spec.sweep().game
-    return (f"{k.action} at {game.hand_word} <= {pol.threshold}"
+    return (acts_at(spec.sweep().game, pol.threshold)
             + (f" (= {', '.join(pol.aliases)})" if pol.aliases else ""))
 
 
@@ -164,12 +164,7 @@ def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
 def edge_notes(spec: EquilibriumSpec, named: list[Policy]) -> list[str]:
     """A warning for each answer at the end of the thresholds tried that is not the end of the
     legal range (the strategy parameter's bounds, capped by the rules' knock limit)."""
-    sw = spec.sweep()
-    k, family = sw.knob(), sw.base().family
-    p = family.params[family.index(k.param)]
-    lo, hi = max(int(p.lo), 0), int(p.hi)
-    if k.limit_rule is not None:
-        hi = min(hi, int(getattr(sw.spec_for(sw.base(), 1).rules, k.limit_rule)) + k.limit_offset)
+    lo, hi, _ = spec.sweep().legal_range()
     out = []
     for pol in named:
         if pol.threshold == max(spec.thresholds) < hi:

@@ -44,6 +44,7 @@ from .. import store
 from ..engine import Job, JobResult, run_job
 from ..errors import SweepError
 from ..stats import Estimate, mean_from_moments, t_quantile
+from .knob import symbol
 from .knock_sweep import SweepSpec
 
 KIND = "knock_equilibrium"
@@ -69,10 +70,11 @@ class Policy:
     strategy: Strategy
     threshold: int | None = None
     aliases: tuple[str, ...] = ()
+    rel: str = "<="                         # the knob's direction (analysis.studies.knob.symbol)
 
     @property
     def short(self) -> str:
-        return f"<={self.threshold}" if self.threshold is not None else self.aliases[0]
+        return f"{self.rel}{self.threshold}" if self.threshold is not None else self.aliases[0]
 
     @property
     def name(self) -> str:
@@ -116,7 +118,8 @@ class EquilibriumSpec:
     def policies(self) -> list[Policy]:
         """Thresholds, then presets, the base strategy and extras not equal to one before."""
         sw = self.sweep()
-        out = [Policy(s, t) for t, s in zip(sw.thresholds, sw.overall_arms())]
+        rel = symbol(sw.knob())
+        out = [Policy(s, t, rel=rel) for t, s in zip(sw.thresholds, sw.overall_arms())]
         base = sw.base()
         named = [(n, parse_strategy(n, self.variant)) for n in knock_presets(base.family, self.variant)]
         named += [(self.strategy, base)] + [(e, parse_strategy(e, self.variant)) for e in self.extra]
@@ -125,7 +128,7 @@ class EquilibriumSpec:
             if k is None:
                 out.append(Policy(strat, None, (alias,)))
             elif alias not in out[k].aliases:
-                out[k] = Policy(out[k].strategy, out[k].threshold, out[k].aliases + (alias,))
+                out[k] = Policy(out[k].strategy, out[k].threshold, out[k].aliases + (alias,), rel)
         return out
 
     def opponents(self, policies: list[Policy]) -> list[tuple[str, int]]:

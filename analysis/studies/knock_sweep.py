@@ -40,6 +40,7 @@ from sim.variants import Knob, Variant, available, get_variant
 from .. import store
 from ..engine import ArmsJob, JobResult, run_job
 from ..errors import SweepError
+from .knob import legal_range
 from .sweep_stats import BUCKETS, chart_policy, knock_chart, sweep_table
 
 STAGE_KEYS = {"by_turn": 1, "policy": 2, "games": 3}
@@ -154,18 +155,16 @@ class SweepSpec:
             raise SweepError(f"{self.variant} has no whole-game mode: drop --games")
         self.spec_for(self.base(), 1)  # validates variant, rules, players, strategies
 
+    def legal_range(self) -> tuple[int, int, str]:
+        """The thresholds that mean something and why the upper end is there
+        (:func:`analysis.studies.knob.legal_range`)."""
+        k, family = self.knob(), self.base().family
+        return legal_range(k, family.params[family.index(k.param)], self.spec_for(self.base(), 1).rules)
+
     def _check_range(self, k: Knob, levels) -> None:
         """Thresholds within the strategy parameter's bounds and, where the rules cap a legal
-        knock, at most that cap (a higher threshold would only repeat the cap's arm)."""
-        p = self.base().family.params[self.base().family.index(k.param)]
-        lo, hi = max(int(p.lo), 0), int(p.hi)
-        if k.limit_rule is not None:
-            rules = self.spec_for(self.base(), 1).rules
-            cap = int(getattr(rules, k.limit_rule))
-            hi = min(hi, cap + k.limit_offset)
-            why = f" (rule {k.limit_rule}={cap})"
-        else:
-            why = ""
+        act, within that cap (a threshold past it would only repeat the cap's arm)."""
+        lo, hi, why = self.legal_range()
         bad = [t for t in levels if not lo <= t <= hi]
         if bad:
             shown = ", ".join(map(str, bad[:3])) + (", ..." if len(bad) > 3 else "")

@@ -11,9 +11,10 @@ evaluation against the best single threshold.  Reads totals only (never simulate
   upper bound is 0, which is also true of an arm *tied* with the best: it is not a "worse" call.)
 * **Knock chart**: cell (bucket, d) is arm d minus the previous threshold's arm of that bucket:
   knocking at ``prev < deadwood <= d`` instead of playing on (with consecutive thresholds,
-  knocking at exactly d).  Calls are family-wise 95% over all cells (:data:`CHART_METHOD`).
+  knocking at exactly d); for a knob acting at or above its threshold, arm prev minus arm d:
+  going out at ``prev <= value < d`` instead of waiting (:mod:`analysis.studies.knob`).  Calls are family-wise 95% over all cells (:data:`CHART_METHOD`).
 * **Chart policy** (:data:`POLICY_RULE`): arm d minus the smallest threshold's arm of a bucket is
-  exactly the sum of the bucket's cells up to d, so the chart's own reading of the best
+  exactly the sum of the bucket's cells up to d (a knob acting at or above d: minus that sum), so the chart's own reading of the best
   threshold per bucket sums the margins of the *called* cells (cells it cannot call count 0);
   with nothing called it is the best single threshold.
 """
@@ -24,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..stats import Estimate, holm, mcb_intervals, mean_from_moments, mean_se, p_value, pairwise_max_t, wilson
+from .knob import cell_range, margin_sign, range_label
 
 BUCKETS = ("early", "mid", "late")
 ALPHA = 0.05
@@ -31,12 +33,13 @@ BEST_METHOD = ("multiple comparisons with the best: simultaneous 95% intervals f
                "the best of the others, from all-pairwise max-T bounds (Tukey-Kramer type, paired "
                "covariance, single step); worse = interval below 0")
 CHART_METHOD = "Holm-Bonferroni over the chart's cells (two-sided paired t tests), family-wise 95%"
-POLICY_RULE = ("per bucket, the threshold d maximising the summed margins of the called cells up to d "
+POLICY_RULE = ("per bucket, the threshold d maximising the gain over the smallest threshold, the summed "
+               "margins of the called cells up to d (acting at or above d: minus that sum) "
                "(cells not called count 0; ties go to the threshold nearest the best single threshold, "
                "then the lower)")
 
 
-def _pair_moments(total: dict, i: int, j: int, name: str) -> tuple[list, int]:
+def pair_moments(total: dict, i: int, j: int, name: str) -> tuple[list, int]:
     """Moments (count, sum, sum of squares) of arm i minus arm j (paired), and the number of
     units where they differ."""
     key = f"{i}-{j}:{name}"
@@ -49,14 +52,25 @@ def _pair_moments(total: dict, i: int, j: int, name: str) -> tuple[list, int]:
 
 def _pair(total: dict, i: int, j: int, name: str) -> tuple[Estimate, int]:
     """Mean of arm i minus arm j (paired) with its 95% t interval, and the units where they differ."""
-    m, nz = _pair_moments(total, i, j, name)
+    m, nz = pair_moments(total, i, j, name)
     return mean_from_moments(*m), nz
 
 
-def _arm_estimates(total: dict, i: int, focus: str, scale: float) -> dict:
+NO_RATE = Estimate(float("nan"), float("nan"), float("nan"), 0)
+
+
+def _arm_estimates(total: dict, i: int, focus: str, scale: float, hand_wins: bool = True) -> dict:
+    """Seat 0's mean (``focus`` times ``scale``) and win rate (``hand_wins`` False: none, for
+    hands of penalty games, where no seat scores above 0)."""
     m = total["arms"][i]["moments"]
     return {"mean": mean_from_moments(*m[focus]).scaled(scale),
-            "win": wilson(m["rate:win0"][1], m["rate:win0"][0])}
+            "win": wilson(m["rate:win0"][1], m["rate:win0"][0]) if hand_wins else NO_RATE}
+
+
+def hand_wins(spec, mode: str = "hands") -> bool:
+    """Does a hand have winners to count (a positive score)?  Not in a penalty game, where every
+    score is minus a penalty; whole games always have a winner."""
+    return mode == "games" or spec.game.score_unit != "penalty"
 
 
 def mcb(total: dict, idx: list[int], name: str, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
@@ -66,7 +80,7 @@ def mcb(total: dict, idx: list[int], name: str, scale: float = 1.0) -> tuple[np.
     diff, se = np.zeros((k, k)), np.zeros((k, k))
     for a in range(k):
         for b in range(a + 1, k):
-            m, _ = _pair_moments(total, idx[a], idx[b], name)
+            m, _ = pair_moments(total, idx[a], idx[b], name)
             d, s = mean_se(*m) if m[0] >= 2 else (m[1] / max(m[0], 1), np.inf)
             diff[a, b], diff[b, a] = d * scale, -d * scale
             se[a, b] = se[b, a] = s * scale
@@ -85,7 +99,7 @@ def sweep_table(spec, total: dict, mode: str = "hands", group: list[int] | None 
     idx = group if group is not None else list(range(len(total["arms"])))
     thresholds = labels if labels is not None else list(spec.thresholds)
     mean_name, scale = ("net0", 1.0) if mode == "games" else spec.focus()
-    ests = [_arm_estimates(total, i, mean_name, scale) for i in idx]
+    ests = [_arm_estimates(total, i, mean_name, scale, hand_wins(spec, mode)) for i in idx]
     focus, focus_scale = ("win0", 1.0) if mode == "games" else (mean_name, scale)
     key = (lambda e: e["win"].value) if mode == "games" else (lambda e: e["mean"].value)
     best_k = max(range(len(idx)), key=lambda k: key(ests[k]))
@@ -113,18 +127,24 @@ def sweep_table(spec, total: dict, mode: str = "hands", group: list[int] | None 
 
 
 def knock_chart(spec, by_turn: dict) -> pd.DataFrame:
-    """Cells bucket x threshold d (d > smallest threshold): EV margin of knocking at
-    ``prev < deadwood <= d`` versus playing on (arm d minus arm prev of that bucket, paired),
-    its 95% CI, two-sided p-value, Holm-adjusted p-value over all cells and the call."""
+    """Cells bucket x threshold d (d > smallest threshold): EV margin of acting on the values
+    ``from..to`` where arms prev and d differ (:func:`analysis.studies.knob.cell_range`: knocking
+    at ``prev < deadwood <= d``; for a knob acting at or above d, going out at ``prev <= value
+    < d``) versus playing on, paired, with its 95% CI, two-sided p-value, Holm-adjusted p-value
+    over all cells and the call."""
     n_t = len(spec.thresholds)
     name, scale = spec.focus()
+    knob = spec.knob()
+    sign = margin_sign(knob)
     rows = []
     for g, b in enumerate(BUCKETS):
         for k in range(1, n_t):
             i, j = g * n_t + k, g * n_t + k - 1
-            m, nz = _pair_moments(by_turn, i, j, name)
+            m, nz = pair_moments(by_turn, *((i, j) if sign > 0 else (j, i)), name)
             e = mean_from_moments(*m).scaled(scale)
+            a, z = cell_range(knob, spec.thresholds[k], spec.thresholds[k - 1])
             rows.append({"bucket": b, "threshold": spec.thresholds[k], "prev": spec.thresholds[k - 1],
+                         "from": a, "to": z, "cell": range_label(a, z),
                          "margin": e.value, "lo": e.lo, "hi": e.hi, "n": e.n, "hands_affected": nz,
                          "p": p_value(*m)})
     chart = pd.DataFrame(rows)
@@ -135,18 +155,22 @@ def knock_chart(spec, by_turn: dict) -> pd.DataFrame:
     return chart
 
 
-def cell_label(threshold: int, prev: int) -> str:
-    """A chart column: 'd' for consecutive thresholds, else the range 'prev+1-d' it covers."""
-    return str(threshold) if threshold - prev == 1 else f"{prev + 1}-{threshold}"
+def cell_label(threshold: int, prev: int, knob=None) -> str:
+    """A chart column: the values the cell covers, 'd' for consecutive thresholds of a knob
+    acting at or below d (at or above: 'prev'), else the range ('prev+1-d'; at or above:
+    'prev-(d-1)')."""
+    a, z = cell_range(knob, threshold, prev) if knob is not None else (prev + 1, threshold)
+    return range_label(a, z)
 
 
 def chart_policy(spec, chart: pd.DataFrame, best: int) -> dict[str, int]:
     """Per bucket, the threshold of the chart's policy (:data:`POLICY_RULE`)."""
     policy = {}
+    sign = margin_sign(spec.knob())
     for b in BUCKETS:
         cells = chart[chart["bucket"] == b]
         called = np.where(cells["decision"] != "can't tell", cells["margin"], 0.0)
-        gain = np.concatenate([[0.0], np.cumsum(called)])     # per threshold, vs the smallest
+        gain = np.concatenate([[0.0], np.cumsum(sign * called)])     # per threshold, vs the smallest
         top = [t for t, g in zip(spec.thresholds, gain) if g == gain.max()]
         policy[b] = int(min(top, key=lambda t: (abs(t - best), t)))
     return policy
@@ -158,7 +182,7 @@ def policy_summary(spec, total: dict, thresholds: dict[str, int], best: int) -> 
     above 0), ``worse`` (below 0: flagged, not advice), ``can't tell`` or ``same`` (never
     differed).  JSON-able."""
     name, scale = spec.focus()
-    pol, one = (_arm_estimates(total, i, name, scale) for i in (0, 1))
+    pol, one = (_arm_estimates(total, i, name, scale, hand_wins(spec)) for i in (0, 1))
     d, nz = _pair(total, 0, 1, name)
     d = d.scaled(scale)
     verdict = "same" if nz == 0 else ("better" if d.lo > 0 else "worse" if d.hi < 0 else "can't tell")

@@ -6,6 +6,7 @@ import json
 
 from sim.variants import get_variant
 
+from .knob import acts_at, games_phrase, value_word, when, won_phrase
 from .knock_sweep import SweepResult
 from .sweep_stats import (
     BEST_METHOD,
@@ -13,11 +14,16 @@ from .sweep_stats import (
     CHART_METHOD,
     bucket_label,
     by_turn_tables,
-    cell_label,
     knock_chart,
     policy_summary,
     sweep_table,
 )
+
+
+def records(table) -> list[dict]:
+    """A table's rows for JSON: a missing estimate (NaN: a penalty hand's win rate) as null."""
+    return [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+            for row in table.to_dict(orient="records")]
 
 
 def sweep_dict(res: SweepResult) -> dict:
@@ -30,10 +36,10 @@ def sweep_dict(res: SweepResult) -> dict:
          "stages": res.stages, "methods": {"best": BEST_METHOD}, "mcb_critical": {}}
     if res.overall:
         t = sweep_table(spec, res.overall)
-        d["overall"], d["mcb_critical"]["overall"] = t.to_dict(orient="records"), t.attrs["mcb_c"]
+        d["overall"], d["mcb_critical"]["overall"] = records(t), t.attrs["mcb_c"]
     if res.by_turn:
         tables = by_turn_tables(spec, res.by_turn)
-        d["by_turn"] = {b: t.to_dict(orient="records") for b, t in tables.items()}
+        d["by_turn"] = {b: records(t) for b, t in tables.items()}
         d["mcb_critical"]["by_turn"] = {b: t.attrs["mcb_c"] for b, t in tables.items()}
         d["knock_chart"] = knock_chart(spec, res.by_turn).to_dict(orient="records")
         d["methods"]["knock_chart"] = CHART_METHOD
@@ -41,7 +47,7 @@ def sweep_dict(res: SweepResult) -> dict:
         d["policy"] = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
     if res.games:
         t = sweep_table(spec, res.games, mode="games")
-        d["games"], d["mcb_critical"]["games"] = t.to_dict(orient="records"), t.attrs["mcb_c"]
+        d["games"], d["mcb_critical"]["games"] = records(t), t.attrs["mcb_c"]
     return d
 
 
@@ -50,47 +56,52 @@ def _table(df, mean_name: str, win_name: str, diff_name: str, diff_scale: float 
     k = diff_scale
     for r in df.itertuples():
         verdict = "BEST" if r.best else ("~ same as best" if r.indistinguishable else "worse")
-        lines.append(f"{r.threshold:>4} {r.mean:>+9.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}] "
-                     f"{100 * r.win_rate:>7.2f}% [{100 * r.win_lo:.2f}, {100 * r.win_hi:.2f}] "
+        win = (f"{100 * r.win_rate:>7.2f}% [{100 * r.win_lo:.2f}, {100 * r.win_hi:.2f}]"
+               if r.win_rate == r.win_rate else "n/a")          # penalty hands: no winner (NaN)
+        lines.append(f"{r.threshold:>4} {r.mean:>+9.3f} [{r.mean_lo:+.3f}, {r.mean_hi:+.3f}] {win:>24} "
                      f"{k * r.diff_to_best:>+9.3f} [{k * r.diff_lo:+.3f}, {k * r.diff_hi:+.3f}]       "
                      f"[{k * r.mcb_lo:+.3f}, {k * r.mcb_hi:+.3f}]".ljust(128) + f"  {verdict}")
     lines.append(f"  verdict: {BEST_METHOD} (c = {df.attrs['mcb_c']:.3f})")
     return lines
 
 
-def _chart_lines(res: SweepResult, what: str, unit: str) -> list[str]:
+def _chart_lines(res: SweepResult, game) -> list[str]:
     spec = res.spec
+    unit, what, act = game.score_unit, value_word(game), game.knob.action
     chart = knock_chart(spec, res.by_turn)
-    stepped = any(chart["threshold"] - chart["prev"] > 1)
-    cell = f"{what} a to b (column a-b)" if stepped else f"{what} exactly d"
-    out = [f"knock chart: knock at {cell}, or play on?  EV margin of knocking ({unit}/hand over all "
-           f"hands, paired) with 95% CI; other buckets at threshold {res.best_overall}",
+    stepped = any(chart["from"] != chart["to"])
+    cell = f"{what} a to b (column a-b)" if stepped else f"{what} exactly v"
+    out = [f"{act} chart: {act} at {cell}, or play on?  EV margin of acting ({unit}/hand over all "
+           f"hands, paired) with 95% CI; other buckets at threshold {res.best_overall} "
+           f"({when(game, res.best_overall)})",
            f"  calls: {CHART_METHOD} over {len(chart)} cells; by-turn deals on seed {spec.seed_of('by_turn')}"
            + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated: "
               "the same deals as the overall stage)")]
     first = chart[chart.bucket == BUCKETS[0]]
-    out.append(f"{'':<28}" + "".join(f"{cell_label(t, p):>8}" for t, p in zip(first.threshold, first.prev)))
+    out.append(f"{'':<28}" + "".join(f"{c:>8}" for c in first.cell))
+    marks = {"knock": act.upper(), "play on": "play", "can't tell": "?"}
     for b in BUCKETS:
         sub = chart[chart.bucket == b]
-        marks = {"knock": "KNOCK", "play on": "play", "can't tell": "?"}
         out.append(f"{bucket_label(spec, b):<28}" + "".join(f"{marks[x]:>8}" for x in sub.decision))
-    out.append("  KNOCK: knocking is better; play: playing on is better (Holm-adjusted p < 0.05); "
+    out.append(f"  {act.upper()}: acting is better; play: playing on is better (Holm-adjusted p < 0.05); "
                "?: not called")
     if stepped:
-        out.append(f"  stepped thresholds: cell a-b is arm b minus the previous arm, knocking at {what} a to b "
-                   f"instead of playing on")
+        out.append(f"  stepped thresholds: cell a-b compares the two neighbouring arms, which differ only "
+                   f"where seat 0 could {act} at {what} a to b")
     out.append("")
     out.append(f"{'bucket':<8}{what:>9}{'margin':>10}{'95% CI':>22}{'p (Holm)':>10}{'hands affected':>16}  decision")
     for r in chart.itertuples():
-        out.append(f"{r.bucket:<8}{cell_label(r.threshold, r.prev):>9}{r.margin:>+10.4f}   "
-                   f"[{r.lo:+.4f}, {r.hi:+.4f}]{r.p_holm:>10.4f}{r.hands_affected:>16,}  {r.decision}")
+        out.append(f"{r.bucket:<8}{r.cell:>9}{r.margin:>+10.4f}   "
+                   f"[{r.lo:+.4f}, {r.hi:+.4f}]{r.p_holm:>10.4f}{r.hands_affected:>16,}  "
+                   f"{act if r.decision == 'knock' else r.decision}")
     return out
 
 
-def _policy_lines(res: SweepResult, what: str, unit: str) -> list[str]:
+def _policy_lines(res: SweepResult, game) -> list[str]:
+    unit = game.score_unit
     p = policy_summary(res.spec, res.policy, res.policy_thresholds, res.best_overall)
     t = p["thresholds"]
-    per = ", ".join(f"{b} {what} <= {t[b]}" for b in BUCKETS)
+    per = ", ".join(f"{b} {when(game, t[b])}" for b in BUCKETS)
     line = (f"chart policy ({per}) vs best single threshold {p['best_single']} on {p['n']:,} fresh deals "
             f"(seed {res.spec.seed_of('policy')}): {p['policy_mean']:+.3f} [{p['policy_lo']:+.3f}, "
             f"{p['policy_hi']:+.3f}] vs {p['best_mean']:+.3f} [{p['best_lo']:+.3f}, {p['best_hi']:+.3f}] "
@@ -100,7 +111,7 @@ def _policy_lines(res: SweepResult, what: str, unit: str) -> list[str]:
                "can't tell": "not shown better or worse than the best single threshold",
                "same": "the chart's calls do not change the best single threshold",
                "worse": (f"FLAGGED, NOT ADVICE: the chart's policy loses to the best single threshold; "
-                         f"play {what} <= {p['best_single']} all hand")}[p["verdict"]]
+                         f"{acts_at(game, p['best_single'])} all hand")}[p["verdict"]]
     return [line, f"  policy: {p['rule']}", f"  verdict: {verdict}"]
 
 
@@ -109,8 +120,9 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
         return json.dumps(sweep_dict(res), indent=2, default=float)
     spec = res.spec
     game = get_variant(spec.variant)
-    unit, what = game.score_unit, game.hand_word
-    out = [f"knock sweep: {spec.variant}, seat 0 = {spec.strategy} with knock threshold varied, "
+    unit = game.score_unit
+    out = [f"{game.knob.action} sweep: {spec.variant}, seat 0 = {spec.strategy} with its threshold varied "
+           f"({acts_at(game, 'd')}), "
            f"others = {spec.opponent}; {spec.hands:,} hands per threshold (same deals in every arm), "
            f"seed {spec.seed}" + (f"; rules {', '.join(spec.rules)}" if spec.rules else ""),
            f"simulated {res.hands_simulated:,} hands"
@@ -118,18 +130,19 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
            + f" in {res.elapsed_s:.1f} s (+{res.compile_s:.1f} s compile/cache load)"
            + ("" if res.complete else "  -- PARTIAL (interrupted)"), ""]
     if res.overall:
-        out.append(f"one threshold all hand long: seat 0 mean {unit}/hand, win rate, paired difference to the best")
+        who = "seat 0 minus the average other seat" if spec.focus()[0] == "field0" else "seat 0"
+        out.append(f"one threshold all hand long: {who}, mean {unit}/hand, win rate, paired difference to the best")
         out += _table(sweep_table(spec, res.overall), f"mean {unit}/hand [95% CI]", "win rate [95% CI]",
                       f"paired {unit}/hand vs best [CI]")
         out.append("")
     if res.games:
-        out.append(f"whole games to the target score ({spec.games:,} games per threshold, seed "
-                   f"{spec.seed_of('games')}): best = most games won")
+        out.append(f"{games_phrase(game)} ({spec.games:,} games per threshold, seed "
+                   f"{spec.seed_of('games')}): best = most games won ({won_phrase(game, spec.spec_for(spec.base(), 1).rules)})")
         out += _table(sweep_table(spec, res.games, mode="games"), f"mean net {unit}/game [95% CI]",
                       "games won [95% CI]", "paired games won vs best, pct pts", 100.0)
         out.append("")
     if res.by_turn:
-        out += _chart_lines(res, what, unit)
+        out += _chart_lines(res, game)
     if res.policy:
-        out += ["", *_policy_lines(res, what, unit)]
+        out += ["", *_policy_lines(res, game)]
     return "\n".join(out)

@@ -1,0 +1,162 @@
+"""``rummylab demo`` (``make demo``): the README's main job, sized to run in about ten minutes on
+two cores, numba compilation included.
+
+Knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy; how Knock Rummy's penalty and
+bonus move its best threshold; knock policies against each other (Gin, 3-player Tonk); Gin's
+seat edge with and without the first-upcard offer; tonk deal odds; then one short study per
+wild-card game: Ramino Klop's knock chart and its elimination games (4 players), Cincinnati's
+"go out at once or wait for a richer hand?" chart (4 players), and what holding wild cards is
+worth in Wildcard at 4-6 players with one and two packs; the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from sim.runner import MAX_UNITS
+
+DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
+              "seats": 200_000, "ramino-klop": 20_000, "cincinnati": 10_000, "wildcard": 10_000}
+DEMO_GAMES = {"gin": 5000, "knock-rummy": 2000, "ramino-klop": 1000}
+DEMO_DEALS = 1_000_000
+SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
+WILDCARD_STRATEGIES = ("keep-wilds", "discard-wilds-late", "wild(discard_wilds_from=4)", "wild(discard_wilds_from=-1,keep_near=1)")
+
+
+def scale_arg(text: str) -> float:
+    """--scale: a factor for every sample size within :data:`SCALE_RANGE`."""
+    lo, hi = SCALE_RANGE
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not lo <= v <= hi:
+        raise argparse.ArgumentTypeError(f"--scale takes a number from {lo:g} to {hi:g}, got {text!r}")
+    return v
+
+
+def _interrupted() -> int:
+    print("interrupted; rerun `make demo` to resume", file=sys.stderr)
+    return 130
+
+
+def run_demo(args) -> int:
+    """Every study of the demo into ``args.out``, then the report ``args.html``."""
+    from pathlib import Path
+
+    from .report import render_report
+    from .studies.equilibrium_text import summarize
+    from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
+    from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
+    from .studies.knock_sweep import SweepSpec, run_sweep
+    from .studies.sweep_text import format_sweep
+    from .studies.tonk_deal import run_tonk_odds
+    out = Path(args.out)
+    k = args.scale
+    progress = None if not args.no_progress else False
+    steps = [
+        ("gin-knock", SweepSpec(variant="gin", thresholds=tuple(range(0, 11)), by_turn=True,
+                                hands=int(DEMO_HANDS["gin"] * k), games=int(DEMO_GAMES["gin"] * k), seed=args.seed)),
+        ("tonk-knock", SweepSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16)), by_turn=True,
+                                 hands=int(DEMO_HANDS["tonk"] * k), seed=args.seed)),
+        ("knock-rummy-knock", SweepSpec(variant="knock-rummy", players=4, by_turn=True,
+                                        hands=int(DEMO_HANDS["knock-rummy"] * k),
+                                        games=int(DEMO_GAMES["knock-rummy"] * k), seed=args.seed)),
+    ]
+    dirs = []
+    for name, spec in steps:
+        print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
+        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
+        if not res.complete:
+            return _interrupted()
+        print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
+        dirs.append(str(out / name))
+    rules = RulesStudy(SweepSpec(variant="knock-rummy", players=4, hands=int(DEMO_HANDS["knock-rules"] * k),
+                                 games=0, seed=args.seed),
+                       (("knocker_penalty", ("0", "20")), ("rummy_bonus", ("0", "50"))))
+    print(f"== knock-rummy-rules: best threshold by knocker_penalty and rummy_bonus, "
+          f"{rules.base.hands:,} hands per threshold", flush=True)
+    table, complete = run_rules_study(rules, out_dir=out / "knock-rummy-rules", jobs=args.jobs, progress=progress)
+    if not complete:
+        return _interrupted()
+    print(format_rules_table(table, "points") + "\n", flush=True)
+    dirs.append(str(out / "knock-rummy-rules"))
+    for name, eq in [
+        ("gin-equilibrium", EquilibriumSpec(variant="gin", thresholds=tuple(range(0, 11)),
+                                            hands=max(2, int(DEMO_HANDS["equilibrium"] * k)), seed=args.seed)),
+        ("tonk-equilibrium", EquilibriumSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16, 3)),
+                                             hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
+    ]:
+        print(f"== {name}: {eq.variant} knock policies against each other, {eq.hands:,} deals per seating",
+              flush=True)
+        res = run_equilibrium(eq, out_dir=out / name, jobs=args.jobs, progress=progress)
+        if not res.complete:
+            return _interrupted()
+        print("\n".join(summarize(res)["answer"]) + "\n", flush=True)
+        dirs.append(str(out / name))
+    from sim.runner import make_spec
+
+    from .engine import run
+    from .summary import summarize as summarize_run
+    for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
+        spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)
+        print(f"== {name}: Gin seat edge{' with ' + rule[0] if rule else ''}, {spec.n:,} hands", flush=True)
+        res = run(spec, jobs=args.jobs, out_dir=out / name, progress=progress)
+        if not res.complete:
+            return _interrupted()
+        first = summarize_run(spec, res.acc)["positions"][0]["mean_score"]
+        print(f"first to play (non-dealer): {first['value']:+.3f} [{first['ci95'][0]:+.3f}, {first['ci95'][1]:+.3f}] "
+              f"points per hand\n", flush=True)
+        dirs.append(str(out / name))
+    print("== tonk deal odds: exact vs simulated", flush=True)
+    _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
+                           out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
+    if res is None or not res.complete:
+        return 130
+    dirs.append(str(out / "tonk-odds"))
+    for name in _wild_studies(out, args, progress):
+        if name is None:
+            return _interrupted()
+        dirs.append(str(out / name))
+    pngs = render_report(dirs, args.html)
+    print(f"report: {args.html} ({len(pngs)} figures beside it); stored runs in {out}/")
+    return 0
+
+
+
+
+def _wild_studies(out, args, progress):
+    """The three wild-card games' questions; yields each stored folder's name (None: interrupted)."""
+    from .studies.compare_stats import format_compare
+    from .studies.knock_sweep import SweepSpec, run_sweep
+    from .studies.strategy_compare import CompareSpec, run_compare
+    from .studies.sweep_text import format_sweep
+    k = args.scale
+    for name, spec, what in [
+        ("ramino-klop-knock", SweepSpec(variant="ramino-klop", players=4, by_turn=True,
+                                        hands=int(DEMO_HANDS["ramino-klop"] * k),
+                                        games=max(2, int(DEMO_GAMES["ramino-klop"] * k)), seed=args.seed),
+         "knock chart and elimination games (the last player left)"),
+        ("cincinnati-go-out", SweepSpec(variant="cincinnati", players=4, thresholds=tuple(range(0, 61, 10)),
+                                        by_turn=True, hands=int(DEMO_HANDS["cincinnati"] * k), seed=args.seed),
+         "go out at once or wait for a richer hand?"),
+    ]:
+        print(f"== {name}: {spec.variant}, {what}; {spec.hands:,} hands per threshold", flush=True)
+        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
+        if not res.complete:
+            yield None
+            return
+        print(format_sweep(res) + "\n", flush=True)
+        yield name
+    spec = CompareSpec(variant="wildcard", strategies=WILDCARD_STRATEGIES, players=(4, 5, 6),
+                       vary=(("packs", ("1", "2")),), hands=max(2, int(DEMO_HANDS["wildcard"] * k)), seed=args.seed)
+    print(f"== wildcard-wilds: what holding wild cards is worth, one or two packs, 4-6 players; "
+          f"{spec.hands:,} deals per cell", flush=True)
+    res = run_compare(spec, out_dir=out / "wildcard-wilds", jobs=args.jobs, progress=progress)
+    if not res.complete:
+        yield None
+        return
+    print(format_compare(res) + "\n", flush=True)
+    yield "wildcard-wilds"
