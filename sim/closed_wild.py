@@ -185,8 +185,7 @@ def _hand_value(ws, vals):
     return v
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def _cheapest_out(ws, dw_full, forbidden, order, vals):
     """The cheapest card (not ``forbidden``) whose discard leaves 0 deadwood, or -1.  Only
     cards worth >= ``dw_full`` can (``order`` runs from high to low value)."""
@@ -202,8 +201,7 @@ def _cheapest_out(ws, dw_full, forbidden, order, vals):
     return -1
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
     """Wildcard / Cincinnati, after the draw: (end kind or END_NONE, card to discard or -1,
     meld value).  ``code``/``d``: the strategy's discard and the deadwood it leaves (-1 when
@@ -244,8 +242,7 @@ def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
 # ----------------------------------------------------------------------------------------
 # one turn, one hand
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row, debug, trace):
     """Local seat ``i`` draws, discards and maybe ends the hand.  Returns True if it ended
     (``row`` filled)."""
@@ -339,8 +336,7 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     return True
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, debug, trace):
     """Play on from a position until the hand ends; fills ``row`` (all but ``dealer``).
 
@@ -361,8 +357,7 @@ def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, d
         state[S_TO_MOVE] = i
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def new_hands(m, tabs):
     """int64[m, workspace]: an empty meld workspace per local seat."""
     pack, P, vals, wild, order = tabs
@@ -390,8 +385,7 @@ def deal(cfg, deck, dealer, wss, pile, state):
     state[S_TO_MOVE] = (dealer + 1) % m
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, row, debug, trace):
     """Deal ``deck`` (shuffled) to the seats in play ``seats`` with ``dealer`` (a seat in
     play) and play the hand; fills ``row``."""
@@ -412,8 +406,7 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, row, debug, trace):
     row[COL_DEALER] = dealer
 
 
-# cache: see wild_melds
-@njit(cache=False, nogil=True)
+@njit(cache=True, nogil=True)
 def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
     """Hand rows ``first_hand ..``: hand ``h`` deals from ``(seed, STREAM_DEAL, h)`` (its
     restock shuffles continue that generator), dealer ``h % n``, every seat plays."""
@@ -428,8 +421,7 @@ def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
         play_hand(cfg, strat, seats, h % n, deck, tabs, dst, out[k], debug, trace)
 
 
-# cache: see wild_melds
-@njit(cache=False, nogil=True)
+@njit(cache=True, nogil=True)
 def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
     """Whole games ``first_game ..`` (the loop of :mod:`sim.games`): each hand is dealt to
     the seats still in play (``per[P_ACTIVE]``)."""

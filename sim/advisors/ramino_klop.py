@@ -46,8 +46,7 @@ PACKS, JOKERS = 2, 4
 N_CARDS = 52 * PACKS + JOKERS
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn):
     """Replay each opponent's (seat 1, 2, ...) last ``turns`` turns on the buried cards
     ``perm[r0:r_end]`` (fewer when they run out): it draws the card, discards by its strategy,
@@ -74,8 +73,7 @@ def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn):
     return True
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, turn, replay,
                   max_tries, seed, first_world, c_winner, row_width, out, layout, fail, debug):
     """Worlds ``first_world .. first_world + len(out) - 1`` of a Ramino Klop knock question.

@@ -192,8 +192,7 @@ def wild_removal_bound(ws, w, dw_full, vals, wild, set_max):
     return rest if rest < dw_full else dw_full
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, set_max):
     """The discard of the hand ``ws[:64]`` (deadwood ``dw_full``): the card leaving the least
     deadwood (ties: ``keep_near``, then a natural touching no meld, then naturals before
@@ -259,8 +258,7 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
     return -1, 0
 
 
-# cache: see wild_melds
-@njit(cache=False)
+@njit(cache=True)
 def wants_pile(srow, ws, dw, top, vals, wild, ace_high):
     """Take the pile top ``top`` into the hand ``ws[:64]`` (deadwood ``dw``)?  Returns (take,
     deadwood of the hand with ``top`` or -1 when not computed)."""
