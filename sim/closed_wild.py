@@ -17,8 +17,9 @@ top (the strategy, :mod:`sim.strategies.wild`), discard (never a copy of the cod
 from the pile: with two packs the twin of the taken card is the same card to the table).
 **Restock** [choice]: when a seat must draw from an empty stock, every discard but the top
 one is turned over to form the new stock (the first discard on top), shuffled with the
-option ``restock_shuffle``; the top discard stays as the pile.  If no card can be turned
-over (the pile holds one card), the seat takes the pile top.
+option ``restock_shuffle``; the top discard stays as the pile.  If no card could be turned
+over (the pile holding one card), the seat would take the pile top: a guard only, as the
+hands of these games never hold all but two cards of the pack.
 
 Kernels take plain arrays: ``cfg`` int64[C_WIDTH] (game code, players, deal size, knock
 limit, restock, the extra-column offsets and the end-kind -> outcome map), ``tabs`` a tuple

@@ -33,8 +33,8 @@ Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` the winner's meld val
 Strategies (family ``wild``): ``simple`` goes out as soon as it can, takes the pile top when it
 melds, discards the card leaving the least deadwood.  ``strong`` = simple + ``keep_near=1`` +
 never discards a joker: seat 0 against ``simple`` opponents, minus seat 0 playing ``simple``,
-on the same deals (points per hand of seat 0 against the others' mean): +1.20 +- 0.27 with 2
-players, +0.54 +- 0.16 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed
+on the same deals (points per hand of seat 0 against the others' mean): +0.81 +- 0.22 with 2
+players, +0.48 +- 0.14 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed
 101, where waiting for richer melds lost: min_out=40 -0.49 +- 0.07 at 4 players).  The go-out
 sweep varies ``min_out`` (Knob ``compare="ge"``: a seat goes out when its meld value is at or
 above the threshold).

@@ -41,9 +41,10 @@ rules allow (deadwood <= 6), takes the pile top when it melds, discards the card
 least deadwood.  ``strong`` = simple + ``keep_near=1`` (equal-deadwood discards keep pairs and
 near-runs) + ``discard_wilds_from=-1`` (never discards a joker).  Seat 0 playing it against
 ``simple`` opponents, minus seat 0 playing ``simple``, on the same deals (penalty points per
-hand of seat 0 against the others' mean; higher is better): +0.55 +- 0.08 with 2 players,
-+0.39 +- 0.05 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed 101, where a
-lower knock threshold (knock <= 3) and the take=1 pile rule lost).  The knock
+hand of seat 0 against the others' mean; higher is better): +0.41 +- 0.06 with 2 players,
++0.29 +- 0.04 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed 101, where a
+lower knock threshold lost, knock <= 3: -0.57 +- 0.04, and so did the take=1 pile rule,
+-1.20 +- 0.15, at 4 players).  The knock
 sweep varies ``knock`` over 0..6 (``knock_below`` - 1).
 
 Kernels: :mod:`sim.closed_wild` (``play_chunk_kernel``, ``play_hand``, ``play_from_state``,

@@ -37,8 +37,8 @@ leaving the least deadwood (a wild only when that is best); ``keep-wilds`` never
 wild; ``discard-wilds-late`` may discard wilds from own turn 8 on.  ``strong`` = simple +
 ``keep_near=1`` + ``take=1, take_gain=3`` (take the pile top when it lowers the deadwood by 3
 or more) + never discards a wild.  Seat 0 against ``simple`` opponents, minus seat 0 playing
-``simple``, on the same deals (points per hand of seat 0 against the others' mean): +0.30 +-
-0.15 with 2 players, +1.12 +- 0.25 with 4 (95% CI, 30,000 paired hands each, seed 202; picked
+``simple``, on the same deals (points per hand of seat 0 against the others' mean): +0.19 +-
+0.15 with 2 players, +0.92 +- 0.25 with 4 (95% CI, 30,000 paired hands each, seed 202; picked
 on seed 101, where keep-wilds alone gained +0.05 +- 0.02 at 4 players and discard-wilds-late
 the same to three decimals: a wild is hardly ever worth discarding from own turn 8 on).
 """
