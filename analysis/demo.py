@@ -22,7 +22,7 @@ DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rule
 DEMO_GAMES = {"gin": 5000, "knock-rummy": 2000, "ramino-klop": 1000}
 DEMO_DEALS = 1_000_000
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
-WILDCARD_STRATEGIES = ("keep-wilds", "discard-wilds-late", "wild(discard_wilds_from=4)", "wild(discard_wilds_from=-1,keep_near=1)")
+WILDCARD_STRATEGIES = ("keep-wilds", "discard-wilds-late", "wild(discard_wilds_from=1,dump_wilds=1)", "wild(discard_wilds_from=-1,keep_near=1)")
 
 
 def scale_arg(text: str) -> float:

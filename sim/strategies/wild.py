@@ -19,7 +19,8 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   by at least ``take_gain``.
 * wild cards: ``discard_wilds_from`` the own turn from which a wild card (joker; a 2 in
   Wildcard) may be discarded: 0 always, -1 never (unless every card left is a wild or the
-  card just taken).
+  card just taken); ``dump_wilds=1``: from that turn on a wild held is always discarded
+  (giving wilds up, the contrast that measures what holding them is worth).
 * the discard: the card leaving the least deadwood; ties to the highest value (then rank,
   then suit).  ``keep_near=1``: among the discards leaving equal deadwood, discard the card
   with the fewest "near" cards in the hand (same rank, or same suit within two ranks: the
@@ -28,7 +29,7 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
 Presets per game (``variant_presets``; measured in the game modules' docstrings):
 ``simple`` knocks / goes out as soon as the rules allow, takes the pile top when it melds,
 discards the card leaving least deadwood.  Wildcard adds ``keep-wilds`` (never discards a
-wild) and ``discard-wilds-late`` (wilds may go from own turn 8 on).  ``strong`` (every game)
+wild) and ``discard-wilds-late`` (from own turn 8 on, every wild drawn is discarded).  ``strong`` (every game)
 keeps near cards on ties and never discards a wild (Wildcard: also takes the pile top when it
 lowers the deadwood by 3 or more); it beats ``simple`` in each game (numbers in the modules).
 """
@@ -57,10 +58,12 @@ PARAMS = (
     Param("discard_wilds_from", 0, -1, 99,
           "own turn from which wild cards may be discarded (0 always, -1 never)", True),
     Param("keep_near", 0, 0, 1, "among equal-deadwood discards, keep cards a wild could complete into a meld", True),
+    Param("dump_wilds", 0, 0, 1, "1: from own turn discard_wilds_from on, discard a wild whenever one is "
+                                 "held (gives wilds up; 0: a wild goes only when it leaves the least deadwood)", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_MID_FROM, P_LATE_FROM, P_MIN_OUT, P_MIN_OUT_MID,
- P_MIN_OUT_LATE, P_WAIT_UNTIL, P_TAKE, P_TAKE_GAIN, P_WILDS_FROM, P_KEEP_NEAR) = range(1, len(PARAMS) + 1)
+ P_MIN_OUT_LATE, P_WAIT_UNTIL, P_TAKE, P_TAKE_GAIN, P_WILDS_FROM, P_KEEP_NEAR, P_DUMP_WILDS) = range(1, len(PARAMS) + 1)
 
 FAMILY = register(StrategyFamily(
     name="wild",
@@ -73,7 +76,7 @@ FAMILY = register(StrategyFamily(
     variant_presets={   # "strong": measured in each game module's docstring
         "ramino-klop": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
         "wildcard": {"simple": {}, "keep-wilds": {"discard_wilds_from": -1},
-                     "discard-wilds-late": {"discard_wilds_from": 8},
+                     "discard-wilds-late": {"discard_wilds_from": 8, "dump_wilds": 1},
                      "strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
         "cincinnati": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
     },
@@ -205,6 +208,14 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
     last, bounded by :func:`wild_removal_bound` (``set_max``: see there)."""
     keep = srow[P_KEEP_NEAR] != 0
     n_wild = wild_count(ws, wild)
+    if n_wild > 0 and srow[P_DUMP_WILDS] != 0 and may_discard_wild(srow, own_turn):
+        for i in range(order.shape[0]):     # giving wilds up: the first wild held goes
+            c = order[i]
+            if wild[c] and ws[c] > 0 and c != forbidden:
+                ws[c] -= 1
+                d = ws_deadwood(ws)
+                ws[c] += 1
+                return c, d
     for relax in range(3):  # 0: per the wild rule; 1: wilds allowed; 2: forbidden allowed too
         allow_wild = relax > 0 or may_discard_wild(srow, own_turn)
         best = np.int64(1) << 40

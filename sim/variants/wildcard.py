@@ -34,13 +34,13 @@ Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` the winner's points (
 
 Strategies (family ``wild``): ``simple`` takes the pile top when it melds and discards the card
 leaving the least deadwood (a wild only when that is best); ``keep-wilds`` never discards a
-wild; ``discard-wilds-late`` may discard wilds from own turn 8 on.  ``strong`` = simple +
+wild; ``discard-wilds-late`` discards every wild it holds from own turn 8 on (``dump_wilds``:
+measured by ``rummylab compare``, see the README).  ``strong`` = simple +
 ``keep_near=1`` + ``take=1, take_gain=3`` (take the pile top when it lowers the deadwood by 3
 or more) + never discards a wild.  Seat 0 against ``simple`` opponents, minus seat 0 playing
 ``simple``, on the same deals (points per hand of seat 0 against the others' mean): +0.19 +-
 0.15 with 2 players, +0.92 +- 0.25 with 4 (95% CI, 30,000 paired hands each, seed 202; picked
-on seed 101, where keep-wilds alone gained +0.05 +- 0.02 at 4 players and discard-wilds-late
-the same to three decimals: a wild is hardly ever worth discarding from own turn 8 on).
+on seed 101, where keep-wilds alone gained +0.05 +- 0.02 at 4 players).
 """
 
 from __future__ import annotations
