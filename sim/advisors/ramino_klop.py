@@ -64,7 +64,7 @@ def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn):
             full = ws_deadwood(ws)
             t = own_turn - k + j        # its own turn number then
             code, d = W.choose_discard(strat[s], ws, full, -1, t, order, vals, wild,
-                                       cfg[CW.C_ACE_HIGH])
+                                       cfg[CW.C_ACE_HIGH], cfg[CW.C_ROOMY_SET_MAX])
             ws[code] -= 1
             perm[off + j] = code
             if d == 0 or (d < cfg[CW.C_KNOCK_BELOW] and d <= W.knock_threshold(strat[s], t)):
