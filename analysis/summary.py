@@ -117,6 +117,8 @@ def format_table(d: dict) -> str:
     lines.append("all estimates: value [95% CI]")
     lines.append("")
     u = d["score_unit"]
+    if u == "penalty":
+        u = "score (-penalty)"
     if d["mode"] == "games":
         lines.append(f"{'seat':<5}{'strategy':<28}{'game win rate':<28}{'mean net ' + u + '/game':<30}")
         for s in d["seats"]:

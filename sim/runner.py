@@ -158,9 +158,12 @@ def series(spec: RunSpec, rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.nd
         return out
     sc = np.stack([col[f"score{s}"] for s in range(n)], axis=1)
     field_total = sc.sum(axis=1)
+    # a hand's winner: the seat its game names in a ``winner`` column (penalty games score no
+    # one above 0), else every seat with a positive score
+    won = (col["winner"][:, None] == np.arange(n)[None, :]) if "winner" in col else sc > 0
     for s in range(n):
         out[f"score{s}"] = (col[f"score{s}"], None)
-        out[f"rate:win{s}"] = ((col[f"score{s}"] > 0).astype(np.int64), None)
+        out[f"rate:win{s}"] = (won[:, s].astype(np.int64), None)
         out[f"deadwood{s}"] = (col[f"deadwood{s}"], None)
         if not spec.variant.scores_zero_sum(spec.rules):
             # net against the field, times (n - 1) to stay an integer: summary divides
@@ -170,7 +173,7 @@ def series(spec: RunSpec, rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.nd
         seat = (dealer + 1 + p) % n
         pos_score = sc[np.arange(len(seat)), seat]
         out[f"pos{p}_score"] = (pos_score, None)
-        out[f"rate:pos{p}_win"] = ((pos_score > 0).astype(np.int64), None)
+        out[f"rate:pos{p}_win"] = (won[np.arange(len(seat)), seat].astype(np.int64), None)
     for k, name in enumerate(spec.variant.outcomes):
         out[f"rate:outcome:{name}"] = ((col["outcome"] == k).astype(np.int64), None)
     out["turns"] = (col["turns"], None)
