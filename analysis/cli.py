@@ -445,7 +445,7 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_tonk_odds)
 
-    p = sub.add_parser("demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, HTML report",
+    p = sub.add_parser("demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog=_examples("""
                            rummylab demo                                  # runs/demo + reports/index.html

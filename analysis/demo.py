@@ -120,11 +120,12 @@ def run_demo(args) -> int:
         if name is None:
             return _interrupted()
         dirs.append(str(out / name))
+    from .studies.balance import demo_balance
+    print("== balance: every game at its default player count", flush=True)
+    dirs.append(str(demo_balance(out, scale=k, seed=args.seed, jobs=args.jobs, progress=progress)))
     pngs = render_report(dirs, args.html)
     print(f"report: {args.html} ({len(pngs)} figures beside it); stored runs in {out}/")
     return 0
-
-
 
 
 def _wild_studies(out, args, progress):
