@@ -77,8 +77,7 @@ def wild_deadwood_rates(n: int, repeats: int) -> dict[str, float]:
     """Exact wild min-deadwood evaluations/s, 8-card two-pack hands with 3 wilds, per rule set."""
     from sim.wild_melds import min_deadwood_counts, random_hands
     rates = {}
-    for game in ("ramino-klop", "wildcard", "cincinnati"):
-        packs = None if game == "ramino-klop" else 2
+    for game, packs in (("ramino-klop", None), ("wildcard", 2), ("cincinnati", 2)):
         hands = random_hands(n, 8, 3, game, packs=packs, seed=1)
         min_deadwood_counts(hands[:10], game, packs=packs)
         rates[game] = _median_rate(lambda: min_deadwood_counts(hands, game, packs=packs), n, repeats)[0]
