@@ -21,6 +21,11 @@ option ``restock_shuffle``; the top discard stays as the pile.  If no card could
 over (the pile holding one card), the seat would take the pile top: a guard only, as the
 hands of these games never hold all but two cards of the pack.
 
+Random play (the ``random`` preset, ``random_play``): every seat draws its coins and random
+discards from its strategy generator ``st[seat]`` (``st`` uint64[n, 1]; per hand ``(seed,
+STREAM_STRATEGY + seat, h)``, per game :func:`sim.games.begin_game`); other strategies draw
+nothing.
+
 Kernels take plain arrays: ``cfg`` int64[C_WIDTH] (game code, players, deal size, knock
 limit, restock, the extra-column offsets and the end-kind -> outcome map), ``tabs`` a tuple
 ``(pack, P, vals, wild, order)`` (the pack's codes, the meld parameters and values of
@@ -39,6 +44,7 @@ from . import trace as TR
 from .cards import standard_pack
 from .rules import RulesBase, RulesError, option
 from .strategies import wild as W
+from .strategies.random_play import coin
 from .trace import log, no_trace
 from .variants import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
                        hand_columns)
@@ -239,17 +245,39 @@ def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
     return kind, c, value
 
 
+@njit(cache=True)
+def _random_move(cfg, rp, st, ws, full, forbidden, tabs):
+    """``random_play``, after the draw (hand ``ws`` with deadwood ``full``): (end kind or
+    END_NONE, discard or -1, deadwood after, meld value).  Wildcard goes out whenever it can,
+    Cincinnati on a fair coin, as :func:`_go_out` (no discard when the whole hand melds, else
+    the cheapest leaving 0); otherwise a uniform random legal discard."""
+    pack, P, vals, wild, order = tabs
+    if cfg[C_GAME] != GAME_RAMINO:
+        c = _cheapest_out(ws, full, forbidden, order, vals) if full > 0 else -1
+        if (full == 0 or c >= 0) and (cfg[C_GAME] == GAME_WILDCARD or coin(rp, st, False)):
+            if full == 0:
+                return END_OUT_NO_DISCARD, -1, 0, _hand_value(ws, vals)
+            return END_OUT, c, 0, _hand_value(ws, vals) - vals[c]
+    code = W.random_discard(ws, forbidden, st)
+    ws[code] -= 1
+    d = ws_deadwood(ws)
+    ws[code] += 1
+    return END_NONE, code, d, 0
+
+
 # ----------------------------------------------------------------------------------------
 # one turn, one hand
 
 @njit(cache=True)
-def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row, debug, trace):
+def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace):
     """Local seat ``i`` draws, discards and maybe ends the hand.  Returns True if it ended
     (``row`` filled)."""
     pack, P, vals, wild, order = tabs
     m = seats.shape[0]
     p = seats[i]
     srow = strat[p]
+    rp = srow[W.P_RANDOM_PLAY]
+    sst = st[p]
     ws = wss[i]
     ace_high = cfg[C_ACE_HIGH]
     state[S_TURNS] += 1
@@ -264,7 +292,10 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     take = top >= 0 and state[S_SP] == n_cards
     d_top = -1   # deadwood of the hand with the pile top, when the decision computed it
     if top >= 0 and not take:
-        take, d_top = W.wants_pile(srow, ws, dw[i], top, vals, wild, ace_high)
+        if rp != 0:
+            take = coin(rp, sst, False)
+        else:
+            take, d_top = W.wants_pile(srow, ws, dw[i], top, vals, wild, ace_high)
     if not take and state[S_SP] == n_cards:
         raise ValueError("no card to draw: stock and pile are empty")
     if take:
@@ -278,7 +309,9 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
         forbidden = -1
         log(trace, TR.E_DRAW_STOCK, p, card, 0)
     # deadwood of the hand with the new card: exact without a search when it touches no meld
-    if take and d_top >= 0:
+    if rp != 0 and cfg[C_GAME] == GAME_RAMINO:
+        full = -1   # unused: a random discard, then the deadwood left
+    elif take and d_top >= 0:
         full = d_top
     elif not take and not W.touches_meld(ws, card, wild, ace_high, W.wild_count(ws, wild)):
         full = dw[i] + vals[card]
@@ -291,10 +324,12 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     value = 0
     code = -1
     d = -1
-    if full > 0:
+    if rp != 0:
+        kind, code, d, value = _random_move(cfg, rp, sst, ws, full, forbidden, tabs)
+    elif full > 0:
         code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high,
                                        cfg[C_ROOMY_SET_MAX])
-    if cfg[C_GAME] != GAME_RAMINO:
+    if cfg[C_GAME] != GAME_RAMINO and rp == 0:
         kind, c, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs, code, d)
         if kind == END_OUT:
             code, d = c, 0
@@ -316,7 +351,7 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
     if cfg[C_GAME] == GAME_RAMINO:
         if dw[i] == 0:
             kind = END_OUT
-        elif dw[i] < cfg[C_KNOCK_BELOW] and dw[i] <= W.knock_threshold(srow, own):
+        elif dw[i] < cfg[C_KNOCK_BELOW] and coin(rp, sst, dw[i] <= W.knock_threshold(srow, own)):
             kind = END_KNOCK
             log(trace, TR.E_KNOCK, p, dw[i], 0)
     if kind == END_NONE:
@@ -337,14 +372,15 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row,
 
 
 @njit(cache=True)
-def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, debug, trace):
+def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, st, row, debug, trace):
     """Play on from a position until the hand ends; fills ``row`` (all but ``dealer``).
 
     ``seats`` int64[m]: the seats in play (local seat i is seat ``seats[i]``); ``wss``
     int64[m, workspace]: each local seat's hand in its meld workspace; ``deck`` int64[pack
     size] with the stock as ``deck[state[S_SP]:]`` (top first); ``pile`` the discards
     (``state[S_NPILE]`` of them, top last); ``state`` (S_*: S_TO_MOVE and S_OWN are local);
-    ``dst`` the generator of restock shuffles."""
+    ``dst`` the generator of restock shuffles; ``st`` uint64[n, 1] the seats' strategy
+    generators (drawn from by ``random_play`` only)."""
     m = seats.shape[0]
     for c in range(1, row.shape[0]):
         row[c] = 0
@@ -352,7 +388,7 @@ def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, d
     for i in range(m):
         dw[i] = ws_deadwood(wss[i])
     i = state[S_TO_MOVE]
-    while not _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, row, debug, trace):
+    while not _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace):
         i = (i + 1) % m
         state[S_TO_MOVE] = i
 
@@ -386,7 +422,7 @@ def deal(cfg, deck, dealer, wss, pile, state):
 
 
 @njit(cache=True)
-def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, row, debug, trace):
+def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, st, row, debug, trace):
     """Deal ``deck`` (shuffled) to the seats in play ``seats`` with ``dealer`` (a seat in
     play) and play the hand; fills ``row``."""
     m = seats.shape[0]
@@ -402,23 +438,27 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, row, debug, trace):
         for k in range(state[S_SP] - 1):
             log(trace, TR.E_DEAL, seats[(local + 1 + k) % m], deck[k], 0)
         log(trace, TR.E_UPCARD, -1, pile[0], 0)
-    play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, debug, trace)
+    play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, st, row, debug, trace)
     row[COL_DEALER] = dealer
 
 
 @njit(cache=True, nogil=True)
 def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
     """Hand rows ``first_hand ..``: hand ``h`` deals from ``(seed, STREAM_DEAL, h)`` (its
-    restock shuffles continue that generator), dealer ``h % n``, every seat plays."""
+    restock shuffles continue that generator), seat ``p``'s strategy generator from ``(seed,
+    STREAM_STRATEGY + p, h)``, dealer ``h % n``, every seat plays."""
     pack = tabs[0]
     n = cfg[C_PLAYERS]
     seats = np.arange(n)
     deck = np.empty(pack.shape[0], dtype=np.int64)
+    st = np.empty((n, 1), dtype=np.uint64)
     for k in range(out.shape[0]):
         h = first_hand + k
+        for p in range(n):
+            st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, h)
         dst = rng.new_state(seed, rng.STREAM_DEAL, h)
         rng.shuffle_into(dst, pack, deck)
-        play_hand(cfg, strat, seats, h % n, deck, tabs, dst, out[k], debug, trace)
+        play_hand(cfg, strat, seats, h % n, deck, tabs, dst, st, out[k], debug, trace)
 
 
 @njit(cache=True, nogil=True)
@@ -444,7 +484,7 @@ def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
                     seats[j] = s
                     j += 1
             rng.shuffle_into(dst, pack, deck)
-            play_hand(cfg, strat, seats, sc[games.S_DEALER], deck, tabs, dst, row, debug, untraced)
+            play_hand(cfg, strat, seats, sc[games.S_DEALER], deck, tabs, dst, st, row, debug, untraced)
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[k])
 

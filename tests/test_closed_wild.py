@@ -90,3 +90,66 @@ def test_the_conservation_check_catches_a_lost_or_extra_card():
     wss[0, 13] -= 1
     with pytest.raises(ValueError, match="not conserved"):
         CW.check_cards(wss, 2, deck, state[CW.S_SP] + 1, pile, state[CW.S_NPILE], pack)
+
+
+def _can_go_out(hand, taken, tabs):
+    """After a draw: the hand ``hand`` (codes) all melds, or a legal discard (not ``taken``,
+    the code just taken from the pile, -1 none) leaves it all melded."""
+    pack, P, vals, wild, order = tabs
+    ws = new_workspace(P, vals)
+    for c in hand:
+        ws[c] += 1
+    if ws_deadwood(ws) == 0:
+        return True
+    for c in set(hand) - {taken}:
+        ws[c] -= 1
+        zero = ws_deadwood(ws) == 0
+        ws[c] += 1
+        if zero:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("game,players", [("ramino-klop", 2), ("ramino-klop", 5), ("wildcard", 3),
+                                          ("wildcard", 7), ("cincinnati", 3), ("cincinnati", 7)])
+def test_random_play_is_legal_and_conserves_cards(game, players):
+    """The ``random`` preset under ``debug`` (cards conserved after every turn; the replay
+    checks the table rules: the pile top taken, never discarded in the same turn).  It takes
+    the pile and draws the stock, does not always discard the same way as ``simple``, ends
+    hands legally (Ramino: below ``knock_below``), and goes out at the first chance in
+    Wildcard, on a coin in Cincinnati (some chances passed up)."""
+    from tests.wild_replay import replay, traced_hand
+    tabs = CW.tables(game, 2 if players == 7 else (None if game == "ramino-klop" else 1))
+    takes = draws = passed = 0
+    for h in range(8):
+        row, evs, _ = traced_hand(game, players, h, seed=61, strategies="random")
+        r = replay(evs)
+        simple, _, _ = traced_hand(game, players, h, seed=61)
+        assert row["turns"] != simple["turns"] or row["ender"] != simple["ender"]
+        hands = {s: list(c) for s, c in r.dealt.items()}
+        for k, (seat, _, drawn, from_pile, disc) in enumerate(r.turns):
+            takes += from_pile
+            draws += not from_pile
+            hand = hands[seat] + [drawn]
+            if game != "ramino-klop" and k < len(r.turns) - 1 and _can_go_out(hand, drawn if from_pile else -1, tabs):
+                assert game == "cincinnati", "Wildcard's random play passed up going out"
+                passed += 1
+            if disc is not None:
+                hand.remove(disc)
+            hands[seat] = hand
+        if game == "ramino-klop" and row["outcome"] != 2:   # knock or rummy
+            assert 0 <= row["knock_deadwood"] < 7
+    assert takes > 0 and draws > 0
+    assert game != "cincinnati" or passed > 0
+
+
+@pytest.mark.parametrize("game", ["ramino-klop", "wildcard", "cincinnati"])
+def test_random_play_loses_to_simple(game):
+    """Seat 0 playing ``random`` against ``simple``, minus seat 0 playing ``simple``, on the
+    same deals (2 players, score0 - score1): clearly below 0 (3 standard errors)."""
+    from sim.runner import play_hands
+    arms = [play_hands(game, strategies=f"{s},simple", n_hands=600, seed=71, players=2)
+            for s in ("random", "simple")]
+    diff = [a["score0"] - a["score1"] for a in arms]
+    d = (diff[0] - diff[1]).astype(float)
+    assert d.mean() + 3 * d.std(ddof=1) / np.sqrt(d.size) < 0

@@ -130,3 +130,13 @@ def test_bad_positions_raise_clear_errors(kwargs, err, match):
 def test_a_joker_is_refused_in_a_one_pack_game_without_jokers():
     with pytest.raises(CardError, match="1 jokers given but this pack has 0"):
         advise("knock-rummy", "AS 2S 3S X 7H 7D 9C", turn=3, players=4, worlds=10)
+
+
+def test_random_opponents_draw_from_the_worlds_strategy_generators():
+    """``random`` opponents (replayed turns and play on at random, under ``debug``): the
+    worlds are reproducible, and they play worse than ``simple`` ones (playing on pays more)."""
+    a = _prep(opponent="random").call(0, 300)
+    assert (a == _prep(opponent="random").call(0, 300)).all()
+    s = _prep().call(0, 300)
+    d = (a[:, K.P_PTS] - s[:, K.P_PTS]).astype(float)
+    assert d.mean() - 3 * d.std(ddof=1) / np.sqrt(d.size) > 0

@@ -100,7 +100,8 @@ def test_a_hand_deals_to_and_plays_only_the_seats_in_play():
         rng.shuffle_into(dst, tabs[0], deck)
         row = np.zeros(len(spec.columns), dtype=np.int64)
         trace = new_trace()
-        CW.play_hand(cfg, strat, seats, 2, deck, tabs, dst, row, True, trace)
+        st = np.zeros((5, 1), dtype=np.uint64)
+        CW.play_hand(cfg, strat, seats, 2, deck, tabs, dst, st, row, True, trace)
         played = {s for k, s, a, b in events(trace) if k in ("deal", "draw_stock", "take_pile", "discard")}
         assert played == {0, 2, 3}
         col = dict(zip(spec.columns, row.tolist()))

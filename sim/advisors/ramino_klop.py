@@ -37,6 +37,7 @@ from .. import rng
 from ..cards import card_text, cards_text
 from ..strategies import parse_strategy, strategy_matrix
 from ..strategies import wild as W
+from ..strategies.random_play import coin
 from ..trace import no_trace
 from ..variants import COL_SCORE, column_index
 from ..variants import ramino_klop as RK
@@ -47,11 +48,12 @@ N_CARDS = 52 * PACKS + JOKERS
 
 
 @njit(cache=True)
-def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn):
+def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn, st):
     """Replay each opponent's (seat 1, 2, ...) last ``turns`` turns on the buried cards
-    ``perm[r0:r_end]`` (fewer when they run out): it draws the card, discards by its strategy,
-    and its discard takes the drawn card's place.  Returns False if an opponent would have
-    ended the hand on the way (rummy, or a knock its strategy makes)."""
+    ``perm[r0:r_end]`` (fewer when they run out): it draws the card, discards by its strategy
+    (``random_play``: at random from its generator ``st[s]``), and its discard takes the drawn
+    card's place.  Returns False if an opponent would have ended the hand on the way (rummy,
+    or a knock its strategy makes)."""
     pack, P, vals, wild, order = tabs
     n = cfg[CW.C_PLAYERS]
     off = r0
@@ -61,13 +63,20 @@ def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn):
         for j in range(k):
             c = perm[off + j]
             ws[c] += 1
-            full = ws_deadwood(ws)
             t = own_turn - k + j        # its own turn number then
-            code, d = W.choose_discard(strat[s], ws, full, -1, t, order, vals, wild,
-                                       cfg[CW.C_ACE_HIGH], cfg[CW.C_ROOMY_SET_MAX])
+            rp = strat[s, W.P_RANDOM_PLAY]
+            if rp != 0:
+                code = W.random_discard(ws, -1, st[s])
+                ws[code] -= 1
+                d = ws_deadwood(ws)
+                ws[code] += 1
+            else:
+                code, d = W.choose_discard(strat[s], ws, ws_deadwood(ws), -1, t, order, vals, wild,
+                                           cfg[CW.C_ACE_HIGH], cfg[CW.C_ROOMY_SET_MAX])
             ws[code] -= 1
             perm[off + j] = code
-            if d == 0 or (d < cfg[CW.C_KNOCK_BELOW] and d <= W.knock_threshold(strat[s], t)):
+            if d == 0 or (d < cfg[CW.C_KNOCK_BELOW]
+                          and coin(rp, st[s], d <= W.knock_threshold(strat[s], t))):
                 return False
         off += k
     return True
@@ -98,11 +107,14 @@ def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, 
     dw = np.zeros(n, dtype=np.int64)
     state = np.zeros(CW.S_WIDTH, dtype=np.int64)
     row = np.zeros(row_width, dtype=np.int64)
+    st = np.empty((n, 1), dtype=np.uint64)
     sp = n_cards - stock_size
     kind = CW.END_OUT if dw0 == 0 else CW.END_KNOCK
     for i in range(out.shape[0]):
         w = first_world + i
-        gen = rng.new_state(seed, A.STREAM_WORLD, w)
+        gen = rng.new_state(seed, A.STREAM_WORLD, w)   # the world, then its restock shuffles
+        for s in range(n):
+            st[s, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
         tries = 0
         while True:
             tries += 1
@@ -115,7 +127,7 @@ def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, 
                     wss[s, perm[pos + j]] += 1
                 pos += hs
             if replay == 0 or _replay(cfg, strat, tabs, wss, perm, pos + stock_size, n_pool, replay,
-                                      turn):
+                                      turn, st):
                 break
             if tries >= max_tries:
                 fail[0] = w
@@ -148,9 +160,8 @@ def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, 
         state[CW.S_SP] = sp
         state[CW.S_NPILE] = npile
         state[CW.S_TO_MOVE] = 1
-        dst = rng.new_state(seed, A.STREAM_WORLD_STRATEGY, w)   # restock shuffles
         row[:] = 0
-        CW.play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, row, debug,
+        CW.play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, gen, st, row, debug,
                            no_trace())
         out[i, A.P_PTS] = A.net_vs_others(row, COL_SCORE, n)
         out[i, A.P_WIN] = 1 if row[c_winner] == 0 else 0

@@ -25,6 +25,10 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   then suit).  ``keep_near=1``: among the discards leaving equal deadwood, discard the card
   with the fewest "near" cards in the hand (same rank, or same suit within two ranks: the
   pairs and near-runs a wild could complete into a meld).
+* ``random_play=1`` (the ``random`` preset, :mod:`sim.strategies.random_play`): the pile top
+  is taken on a fair coin, the discard is uniform over the codes that may go
+  (:func:`random_discard`), Ramino's knock and Cincinnati's going out are fair coins when
+  legal; rummy at 0 deadwood (Ramino) and Wildcard's going out stay automatic.
 
 Presets per game (``variant_presets``; measured in the game modules' docstrings):
 ``simple`` knocks / goes out as soon as the rules allow, takes the pile top when it melds,
@@ -39,6 +43,7 @@ from numba import njit
 
 from ..wild_melds import ws_deadwood
 from . import Param, StrategyFamily, register
+from .random_play import PARAM_HELP, uniform_choice
 
 FAMILY_CODE = 3
 
@@ -60,10 +65,12 @@ PARAMS = (
     Param("keep_near", 0, 0, 1, "among equal-deadwood discards, keep cards a wild could complete into a meld", True),
     Param("dump_wilds", 0, 0, 1, "1: from own turn discard_wilds_from on, discard a wild whenever one is "
                                  "held (gives wilds up; 0: a wild goes only when it leaves the least deadwood)", True),
+    Param("random_play", 0, 0, 1, PARAM_HELP, True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_MID_FROM, P_LATE_FROM, P_MIN_OUT, P_MIN_OUT_MID,
- P_MIN_OUT_LATE, P_WAIT_UNTIL, P_TAKE, P_TAKE_GAIN, P_WILDS_FROM, P_KEEP_NEAR, P_DUMP_WILDS) = range(1, len(PARAMS) + 1)
+ P_MIN_OUT_LATE, P_WAIT_UNTIL, P_TAKE, P_TAKE_GAIN, P_WILDS_FROM, P_KEEP_NEAR, P_DUMP_WILDS,
+ P_RANDOM_PLAY) = range(1, len(PARAMS) + 1)
 
 FAMILY = register(StrategyFamily(
     name="wild",
@@ -72,13 +79,15 @@ FAMILY = register(StrategyFamily(
     params=PARAMS,
     doc="Closed-hand wild-card heuristics: knock threshold / go-out value by own-turn bucket, "
         "keep-wilds rule, wild-aware discard ties, take-the-pile rule.",
-    presets={"simple": {}},
+    presets={"simple": {}, "random": {"random_play": 1}},
     variant_presets={   # "strong": measured in each game module's docstring
-        "ramino-klop": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
-        "wildcard": {"simple": {}, "keep-wilds": {"discard_wilds_from": -1},
+        "ramino-klop": {"random": {"random_play": 1}, "simple": {},
+                        "strong": {"keep_near": 1, "discard_wilds_from": -1}},
+        "wildcard": {"random": {"random_play": 1}, "simple": {}, "keep-wilds": {"discard_wilds_from": -1},
                      "discard-wilds-late": {"discard_wilds_from": 8, "dump_wilds": 1},
                      "strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
-        "cincinnati": {"simple": {}, "strong": {"keep_near": 1, "discard_wilds_from": -1}},
+        "cincinnati": {"random": {"random_play": 1}, "simple": {},
+                       "strong": {"keep_near": 1, "discard_wilds_from": -1}},
     },
 ))
 
@@ -291,3 +300,15 @@ def wants_pile(srow, ws, dw, top, vals, wild, ace_high):
                 best = d
     ws[top] -= 1
     return best <= dw - srow[P_TAKE_GAIN], -1
+
+
+@njit(cache=True)
+def random_discard(ws, forbidden, st):
+    """``random_play``: a code drawn uniformly (generator ``st``) from those held in the hand
+    ``ws[:64]`` but ``forbidden`` (the code just taken; -1 none); identical copies are one
+    move.  ``forbidden`` only if the hand holds nothing else."""
+    allowed = ws[:64].copy()
+    if forbidden >= 0:
+        allowed[forbidden] = 0
+    c = uniform_choice(allowed, st)
+    return c if c >= 0 else np.int64(forbidden)

@@ -78,4 +78,6 @@ VARIANT = Variant(
     knob=Knob("min_out", "min_out_mid", "min_out_late", "mid_from", "late_from", same=-1,
               default_range=(0, 80), action="go out", compare="ge"),
     max_turns=CW.MAX_TURNS,
+    no_out_outcomes=("turn_limit",),
+    ladder=("random", "simple", "strong"),   # strong beats simple: the docstring above
 )

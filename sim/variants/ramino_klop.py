@@ -149,6 +149,8 @@ VARIANT = Variant(
     game=GAME,
     game_kernel=play_game_chunk,
     max_turns=CW.MAX_TURNS,
+    no_out_outcomes=("turn_limit",),
+    ladder=("random", "simple", "strong"),   # strong beats simple: the docstring above
     check_strategies=check_strategies,
     advisor=AdvisorSpec("sim.advisors.ramino_klop", opp_models=("played", "uniform"), packs=2, jokers=4),
 )

@@ -79,4 +79,6 @@ VARIANT = Variant(
     hand_word="deadwood",
     zero_sum=False,
     max_turns=CW.MAX_TURNS,
+    no_out_outcomes=("turn_limit",),
+    ladder=("random", "simple", "strong"),   # strong beats simple: the docstring above
 )
