@@ -198,8 +198,8 @@ def main(quick: bool = False, out: str | None = None) -> int:
     add("compile time, empty numba cache (gin kernel)", f"{cold:.1f} s", "reported apart")
     add("start-up with warm numba cache (import + cache load)", f"{warm:.2f} s", "")
     cold, warm = compile_times("ramino-klop")
-    add("compile time, wild-card games (shared kernels; not cached yet, so every process)",
-        f"{cold:.1f} s / {warm:.1f} s", "reported apart")
+    add("compile time, wild-card games (shared kernels): empty cache / warm cache load",
+        f"{cold:.1f} s / {warm:.2f} s", "reported apart")
     add("CLI cold start (`rummylab variants`)", f"{cli_start_time():.2f} s", "")
     n_mem = 1_000_000 if quick else 10_000_000
     mb, secs = peak_memory_run(["simulate", "--variant", "gin", "--hands", str(n_mem), "--jobs", "-1",
