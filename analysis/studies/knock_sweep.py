@@ -80,8 +80,9 @@ class SweepSpec:
         k = self.game.knob
         if k is None:
             knock_games = [n for n in available() if get_variant(n).knob is not None]
-            raise SweepError(f"{self.variant} has no knock decision to sweep; knock sweeps exist for "
-                             f"{', '.join(knock_games)}")
+            raise SweepError(f"{self.variant} has no knock decision to sweep (knock sweeps exist for "
+                             f"{', '.join(knock_games)}); compare its strategies with "
+                             f"`rummylab compare --variant {self.variant} --strategies A,B`")
         return k
 
     def __post_init__(self):
