@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from .cards import JOKER, CardError, card_text, parse_cards, standard_pack, to_mask
-from .errors import AdviceError
+from .errors import AdviceError, UserInputError
 from .melds import best_discards, meld_tables
 from .rules import RulesBase
 from .strategies import parse_strategy, split_specs
@@ -158,6 +158,14 @@ def pick_discard(h: np.ndarray, forbidden: int | None = None) -> tuple[int, int]
     fb = np.uint64(0 if forbidden is None else 1 << forbidden)
     dw, which = best_discards(np.uint64(to_mask(h)), fb, t.run_value, t.suit_total, t.rank_value)
     return max((c for c in range(64) if int(which) >> c & 1), key=lambda c: (c & 15, c >> 4)), int(dw)
+
+
+def check_players(variant, players: int) -> None:
+    """The game's own player-count rule (``Variant.check_players``), as an AdviceError."""
+    try:
+        variant.check_players(players)
+    except UserInputError as e:
+        raise AdviceError(str(e)) from None
 
 
 def no_world_fits(world: int, tries: int, model: str, position: str) -> AdviceError:

@@ -198,8 +198,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
             stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Gin knock position (see ``analysis.studies.knock_advice``) and set up its worlds."""
-    if players != 2:
-        raise A.AdviceError(f"gin is played by exactly 2 players, not {players} (drop --players)")
+    A.check_players(G.VARIANT, players)
     if spreads:
         raise A.AdviceError("gin has no spreads on the table before a knock: drop --spread")
     if opp_cards not in (None, G.HAND):

@@ -231,9 +231,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     """Check a Knock Rummy knock position (see ``analysis.studies.knock_advice``) and set up
     its worlds."""
     n = players
-    if not KR.MIN_PLAYERS <= n <= KR.MAX_PLAYERS:
-        raise A.AdviceError(f"knock-rummy is played by {KR.MIN_PLAYERS} to {KR.MAX_PLAYERS} players, "
-                            f"not {n} (set --players)")
+    A.check_players(KR.VARIANT, n)
     if spreads:
         raise A.AdviceError("knock-rummy has no spreads: melds stay in the hands until the "
                             "showdown; drop --spread")

@@ -208,9 +208,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     """Check a Ramino Klop knock position (see ``analysis.studies.knock_advice``) and set up
     its worlds."""
     n = players
-    if not RK.MIN_PLAYERS <= n <= RK.MAX_PLAYERS:
-        raise A.AdviceError(f"ramino-klop is played by {RK.MIN_PLAYERS} to {RK.MAX_PLAYERS} players, "
-                            f"not {n} (set --players)")
+    A.check_players(RK.VARIANT, n)
     for given, what in ((spreads, "--spread: ramino-klop has no spreads (melds stay in the hands "
                                   "until the showdown)"),
                         (first_upcard is not None, "--first-upcard: it is a gin (oklahoma) option"),

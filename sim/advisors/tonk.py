@@ -151,8 +151,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
             stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Tonk drop position (see ``analysis.studies.knock_advice``) and set up its worlds."""
-    if not 2 <= players <= 6:
-        raise A.AdviceError(f"tonk is played by 2 to 6 players, not {players} (set --players)")
+    A.check_players(TK.VARIANT, players)
     if first_upcard is not None:
         raise A.AdviceError("first upcard is a gin (oklahoma) option: drop --first-upcard")
     r = A.rules_of(TK.TonkRules, rules, players=players)

@@ -41,7 +41,7 @@ lowers the deadwood by 3 or more); it beats ``simple`` in each game (numbers in 
 import numpy as np
 from numba import njit
 
-from ..wild_melds import ws_deadwood
+from ..wild_melds import ws_deadwood, ws_discards
 from . import Param, StrategyFamily, register
 from .random_play import PARAM_HELP, uniform_choice
 
@@ -290,15 +290,13 @@ def wants_pile(srow, ws, dw, top, vals, wild, ace_high):
         ws[top] -= 1
         return d < dw + vals[top], d
     ws[top] += 1
+    after = np.empty(64, dtype=np.int64)
+    ws_discards(ws, after)      # every discard in one pass; never a copy of the card taken
+    ws[top] -= 1
     best = np.int64(1) << 40
     for c in range(64):
-        if ws[c] > 0 and c != top:
-            ws[c] -= 1
-            d = ws_deadwood(ws)
-            ws[c] += 1
-            if d < best:
-                best = d
-    ws[top] -= 1
+        if after[c] >= 0 and c != top and after[c] < best:
+            best = after[c]
     return best <= dw - srow[P_TAKE_GAIN], -1
 
 
