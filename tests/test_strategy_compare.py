@@ -129,3 +129,18 @@ def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path, capsys, argv, 
 
 def test_parse_rule_values_splits_fixed_and_varied():
     assert parse_rule_values(["packs=1,2", "deal=7"]) == (("deal=7",), (("packs", ("1", "2")),))
+
+
+def test_one_varied_parameter_is_a_profile_drawn_along_it(tmp_path):
+    from analysis.report.compare import compare_section
+    from analysis.studies.compare_stats import strategy_axis
+    assert strategy_axis(SPEC) is None           # strong and threshold(knock=3) differ in more than one value
+    spec = CompareSpec(variant="knock-rummy", strategies=("simple", "threshold(knock=3)", "threshold(knock=9)",
+                                                          "threshold(knock=6)"), players=(3, 4), hands=800, seed=4)
+    assert strategy_axis(spec) == ("knock", {"threshold(knock=3)": 3.0, "threshold(knock=9)": 9.0,
+                                             "threshold(knock=6)": 6.0})
+    run_compare(spec, out_dir=tmp_path / "p", jobs=1, progress=False)
+    sec = compare_section(tmp_path / "p", "cmp")
+    (profile,) = [f for f in sec.figures if f.name == "cmp-profile"]
+    assert profile.legend == ["3 players", "4 players"] and profile.axes[0]["xlabel"] == "knock"
+    assert any("Along <code>knock</code>" in b for b in sec.body if isinstance(b, str))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..stats import Estimate
-from ..studies.compare_stats import SETTING_METHOD, arm_table, diff_table, measure, setting_table
+from ..studies.compare_stats import SETTING_METHOD, arm_table, diff_table, measure, setting_table, strategy_axis
 from ..studies.strategy_compare import COMPARE_METHOD, KIND, cell_name, load_compare
 from .figures import finish, new_figure, yerr
 from .html import digits, esc, est_html, html_table, kv_table, params_text
@@ -46,6 +46,10 @@ def compare_section(folder: Path, anchor: str) -> RunSection:
                 f"{len(called)} of {len(d)} differences are called (Holm, family-wise 95%).</p>")
     body.append(f"<h3 id=\"{anchor}-diff\">Each strategy minus {esc(spec.strategies[0])}, same deals</h3>")
     body.append(_diff_figure(f"{anchor}-diff", d, spec, unit))
+    axis = strategy_axis(spec)
+    if axis is not None:
+        body.append(f"<h3 id=\"{anchor}-profile\">Along <code>{esc(axis[0])}</code></h3>")
+        body.append(_profile_figure(f"{anchor}-profile", d, spec, unit, axis))
     dd = digits(list(d["diff"]), sig=2, lo=2, hi=4)
     rows, cls = [], []
     for r in d.itertuples():
@@ -114,6 +118,33 @@ def _diff_figure(name: str, d, spec, unit: str):
                  fontsize=11)
     return finish(fig, name, "Paired differences per player count and rule setting: thick bars 95% CIs, thin "
                   "bars simultaneous intervals for all comparisons together; colour: the Holm call.", [ax])
+
+
+def _profile_figure(name: str, d, spec, unit: str, axis):
+    """The difference to the reference against the one parameter the strategies vary: a line
+    per player count, a panel per rule setting; filled markers are Holm-called differences."""
+    param, xs = axis
+    settings = list(dict.fromkeys(d["setting"]))
+    fig = new_figure(4.8 * len(settings), 3.6)
+    axes = fig.subplots(1, len(settings), squeeze=False, sharey=True).ravel()
+    for ax, setting in zip(axes, settings):
+        sub = d[d["setting"] == setting].assign(x=lambda t: t["strategy"].map(xs)).sort_values("x")
+        for n, g in sub.groupby("players"):
+            line = ax.errorbar(g["x"], g["diff"], yerr=yerr(g["diff"], g["lo"], g["hi"]), marker="o", capsize=3,
+                               mfc="white", label=f"{n} players")
+            called = g[g["call"].isin(["better", "worse"])]
+            ax.plot(called["x"], called["diff"], "o", color=line[0].get_color())
+        ax.axhline(0, color="black", lw=0.8)
+        ax.set_title(setting, fontsize=9)
+        ax.set_xlabel(param)
+        ax.set_ylabel(f"minus {spec.strategies[0]}, {unit}/hand")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{spec.variant}: seat 0's result against {spec.strategies[0]} along {param} (95% CIs)",
+                 fontsize=11)
+    return finish(fig, name, f"Paired difference to {spec.strategies[0]} (same deals) against {param}, by "
+                  "player count and rule setting, with 95% CIs; filled markers: called by Holm (family-wise "
+                  "95%).", list(axes))
 
 
 def _settings_figure(name: str, s):

@@ -184,3 +184,18 @@ def format_compare(res: CompareResult, as_json: bool = False) -> str:
             out.append(f"{r.players:>7}  {r.setting:<{sw}}{r.quantity:<{qw}}{_e(r.value, r.value_lo, r.value_hi):>27}"
                        f"{_e(r.baseline_value, r.baseline_lo, r.baseline_hi):>27}{_e(r.diff, r.lo, r.hi):>28}")
     return "\n".join(out)
+
+
+def strategy_axis(spec) -> tuple[str, dict[str, float]] | None:
+    """The one numeric parameter the compared strategies (after the reference) vary, if they
+    are one family differing in exactly one parameter: ``(name, {strategy: value})``, else
+    None.  Such a study (e.g. ``open(meld=1,meld_from=t)`` for several turns ``t``) is a profile
+    of the reference difference along that parameter."""
+    from sim.strategies import parse_strategy
+    parsed = [parse_strategy(s, spec.variant) for s in spec.strategies[1:]]
+    if len(parsed) < 2 or len({p.family.name for p in parsed}) != 1:
+        return None
+    varied = [k for k in parsed[0].values if len({p.values[k] for p in parsed}) > 1]
+    if len(varied) != 1:
+        return None
+    return varied[0], {p.spec: p.values[varied[0]] for p in parsed}
