@@ -90,7 +90,8 @@ def cmd_simulate(args) -> int:
     if args.scheduler and args.backend != "dask":
         raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
     spec = make_spec(args.variant, rules=args.rule, strategies=args.strategies, n=args.hands,
-                     seed=args.seed, players=args.players, mode="games" if args.game else "hands")
+                     seed=args.seed, players=args.players,
+                     mode="games" if args.game else "duplicate" if args.duplicate else "hands")
     res = run(spec, jobs=args.jobs, out_dir=args.out, progress=None if not args.no_progress else False,
               backend=args.backend, scheduler=args.scheduler)
     d = summarize(spec, res.acc, complete=res.complete, elapsed_s=res.elapsed_s,
@@ -322,7 +323,11 @@ def build_parser() -> Parser:
     add_run_options(p, 100_000)
     p.add_argument("--strategies", default="simple",
                    help="one spec per seat, comma separated, or one for all (see `rummylab strategies`)")
-    p.add_argument("--game", action="store_true", help="play whole games to target_score instead of single hands")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--game", action="store_true", help="play whole games to target_score instead of single hands")
+    mode.add_argument("--duplicate", action="store_true",
+                      help="duplicate deals: each deal played once per position (hands h*n .. h*n+n-1), so "
+                           "position effects come free of deal luck")
     p.add_argument("--json", action="store_true", help="print the summary as JSON (keys in the README)")
     p.add_argument("--out", type=_folder, default=None, metavar="DIR",
                    help="store outcome rows + metadata in DIR (re-running resumes or reuses it)")

@@ -6,6 +6,13 @@ sizes or the machine.  ``stream`` separates independent uses of one hand index: 
 (``STREAM_DEAL``, identical in every arm of a comparison: common random numbers) and each
 seat's strategy randomness (``STREAM_STRATEGY + seat``).
 
+**Duplicate deals.**  Hand numbers from ``DUPLICATE`` on (the runner's ``duplicate`` mode adds
+it) replay each deal once per position: hand ``DUPLICATE + i`` of ``n`` seats is rotation
+``r = i % n`` of deal ``i // n`` (the deck of plain hand ``i // n``), dealt by seat ``r``, with
+the cards each position receives taken from the position ``r`` further on (:func:`rotate_deal`;
+stock and upcard unchanged).  Over the ``n`` rotations every position plays every hand of the
+deal, so position effects are measured free of deal luck (:func:`hand_slot`).
+
 The generator is SplitMix64 (Steele, Lea & Flood 2014): a 64-bit state advanced by a Weyl
 constant and finalised by a bijective mixer.  State lives in a 1-element uint64 array so
 njit helpers can advance it in place.
@@ -18,6 +25,7 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STREAM_DEAL = 0
 STREAM_STRATEGY = 16
 STREAM_GAME = 8
+DUPLICATE = 1 << 61     # hand numbers from here on are duplicate deals (module doc)
 
 
 @njit(cache=True, inline="always")
@@ -72,3 +80,41 @@ def shuffle_into(st, src, dst):
         t = dst[i]
         dst[i] = dst[j]
         dst[j] = t
+
+
+@njit(cache=True)
+def hand_slot(h, n):
+    """``(index, deal, rotation)`` of hand number ``h`` with ``n`` seats: ``(h, h, 0)`` for a
+    plain hand, ``(i, i // n, i % n)`` for duplicate hand ``h = DUPLICATE + i``.  The index
+    numbers the hand (dealer ``index % n``, strategy generators), ``deal`` keys the deck."""
+    if h >= DUPLICATE:
+        i = h - DUPLICATE
+        return i, i // n, i % n
+    return h, h, 0
+
+
+@njit(cache=True)
+def rotate_deal(deck, n, dealt, r):
+    """Rotation ``r`` of a round-robin deal: the first ``dealt`` cards of ``deck`` go one at a
+    time to positions ``0..n-1``; afterwards position ``j`` holds what position ``(j + r) % n``
+    held.  The rest of the deck is unchanged."""
+    if r == 0:
+        return
+    tmp = np.empty(n, dtype=deck.dtype)
+    for q in range(dealt // n):
+        for j in range(n):
+            tmp[j] = deck[q * n + (j + r) % n]
+        for j in range(n):
+            deck[q * n + j] = tmp[j]
+
+
+@njit(cache=True)
+def shuffle_hand(seed, h, n, pack, deck, dealt):
+    """Shuffle hand number ``h``'s deck into ``deck`` (duplicate rotation applied, ``dealt``
+    cards dealt round-robin to ``n`` seats); returns ``(index, dst)``: the hand's index and its
+    deal generator (advanced past the shuffle, for restocks)."""
+    i, d, r = hand_slot(h, n)
+    dst = new_state(seed, STREAM_DEAL, d)
+    shuffle_into(dst, pack, deck)
+    rotate_deal(deck, n, dealt, r)
+    return i, dst

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import rng
 from .errors import UserInputError
 from .games import game_columns
 from .rules import RulesBase
@@ -28,7 +29,7 @@ from .variants import Variant, VariantError, get_variant
 
 CHUNK = 8192          # units per chunk: fixed, part of the store layout (not of the results)
 MAX_UNITS = 10**12    # most hands (or games) one run may ask for
-MODES = ("hands", "games")
+MODES = ("hands", "games", "duplicate")   # duplicate: hands, each deal once per position (sim.rng)
 HIST_BINS = 256
 
 
@@ -124,7 +125,8 @@ def run_chunk(spec: RunSpec, start: int, stop: int, arrays=None) -> np.ndarray:
     """Outcome rows of units ``start..stop-1`` (int64, one column per ``spec.columns``)."""
     rules_arr, strat = arrays if arrays is not None else spec.arrays()
     out = np.zeros((stop - start, len(spec.columns)), dtype=np.int64)
-    spec.kernel()(rules_arr, strat, spec.seed, start, out)
+    first = start + rng.DUPLICATE if spec.mode == "duplicate" else start
+    spec.kernel()(rules_arr, strat, spec.seed, first, out)
     return out
 
 

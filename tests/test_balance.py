@@ -50,6 +50,29 @@ def test_seat_edge_matches_a_direct_count():
     assert got["first_win"].value == pytest.approx(fw.mean())
 
 
+def test_seat_edge_on_duplicate_deals_cancels_the_deal():
+    n, deals = 3, 2000
+    # deal luck: each deal's three hands are worth h0..h2 (large); the first position gets +1
+    hand_value = RNG.normal(0, 20, size=(deals, n))
+    rows, dealer = [], []
+    for g in range(deals):
+        for r in range(n):                      # rotation r: position j holds hand (j + r) % n
+            sc = np.zeros(n)
+            for j in range(n):
+                sc[(r + 1 + j) % n] = hand_value[g, (j + r) % n] + (1.0 if j == 0 else 0.0)
+            rows.append(sc)
+            dealer.append(r)
+    sc, dealer = np.array(rows), np.array(dealer)
+    d = B.seat_edge_duplicate(dealer, sc)
+    assert d["deals"] == deals
+    # per deal the rotation means differ only by the planted +1: 2/3 above the mean, exactly
+    assert d["first_score"].value == pytest.approx(2 / 3) and d["first_score"].hi - d["first_score"].lo < 1e-6
+    plain = B.seat_edge(dealer, sc)
+    assert plain["first_score"].hi - plain["first_score"].lo > 0.5     # deal luck widens the plain interval
+    d2 = B.seat_edge_duplicate(dealer[:-1], sc[:-1])                   # an incomplete last deal is dropped
+    assert d2["deals"] == deals - 1
+
+
 def test_sd_estimate_and_its_interval():
     x = RNG.normal(3.0, 2.0, size=20000)
     e = B.sd_estimate(x)
@@ -165,6 +188,8 @@ def test_cli_tiny_study_resumes_from_the_store(tmp_path, capsys):
     assert len(cell["ladder"]) == 3 and all(len(p["runs"]) == 2 for p in cell["ladder"])
     first = doc["cells"][1]["seat_hand"]["first_win"]
     assert first["n"] == 300 and first["ci95"][0] <= first["value"] <= first["ci95"][1]
+    dup = doc["cells"][1]["seat_dup"]
+    assert dup["deals"] == 150 // 3 and dup["first_win"]["n"] == dup["deals"]
     assert main(args) == 0                              # everything from the store
     again = json.loads((out / "balance.json").read_text())
     assert again["cells"] == doc["cells"] and again["timing"]["simulated"] == 0

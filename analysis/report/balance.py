@@ -107,6 +107,14 @@ def balance_section(folder: Path, anchor: str) -> RunSection:
     return sec
 
 
+def _dup_cell(d) -> str:
+    """The first player's edges on duplicate deals, with the number of deals."""
+    if not d:
+        return "&ndash;"
+    return (est_html(_e(d["first_win"]), 1, pct=True, sign=True) + "; "
+            + est_html(_e(d["first_score"]), 2, sign=True) + f" ({d['deals']:,} deals &times; each position)")
+
+
 def comparison_table(cells: list[dict]) -> str:
     rows = []
     for c in cells:
@@ -118,6 +126,7 @@ def comparison_table(cells: list[dict]) -> str:
             esc(_label(c)),
             est_html(_e(c["seat_hand"]["first_win"]), 1, pct=True, sign=True),
             est_html(_e(c["seat_hand"]["first_score"]), 2, sign=True) + f" {esc(c['score_unit'])}",
+            _dup_cell(c.get("seat_dup")),
             est_html(_e(sg["first_win"]), 1, pct=True, sign=True) if sg else "no whole game",
             est_html(_e(skill["hand"]["effect"]), 2, sign=True),
             f"{esc(upper['weak'])}&rarr;{esc(upper['strong'])}: {_ahead(upper['hand']['ahead'])}"
@@ -131,13 +140,14 @@ def comparison_table(cells: list[dict]) -> str:
             f"{_e(c['seat_hand']['first_win']).n:,}",
         ])
     return html_table(
-        ["game, players", "first player: win edge", "first player: score edge", "first player: game win edge",
+        ["game, players", "first player: win edge", "first player: score edge",
+         "first player on duplicate deals: win edge; score edge", "first player: game win edge",
          "skill gradient (random&rarr;strongest, edge/SD)", "hands to be ahead", "variance explained by the deal",
          "turns/hand (q10/q50/q90)", "hands/game", "no one out", "score SD/hand", "n hands"], rows,
         caption="Comparison across games (95% CIs in brackets). Win edge: the first player's win rate above "
                 "the average seat's (percentage points); hands to be ahead and the deal share are for the "
                 "simple player against the strongest preset (the top of the ladder), duplicate deals.",
-        numeric=set(range(1, 12)))
+        numeric=set(range(1, 13)))
 
 
 def ladder_table(cells: list[dict]) -> str:

@@ -6,6 +6,8 @@ resumable runs (:mod:`analysis.engine`; every run in ``OUT/runs/<name>``, all on
 * ``base``: every seat plays ``simple`` (the ladder's second rung), hand rows: seat edge,
   tempo and volatility per hand; ``base-games``: the same as whole games, where the game has
   them (:class:`~sim.variants.WholeGame`);
+* ``base-dup``: the same on duplicate deals (``mode="duplicate"``: each deal played once per
+  position, :mod:`sim.rng`), the seat edge free of deal luck;
 * ``<weak>-<strong>-r<s>``: for every pair of the game's ladder (``Variant.ladder``: ``random``
   < ``simple`` < its strongest preset), the stronger strategy in seat ``s`` and the weaker in
   the others, one run per seat ``s``: hand ``h`` is dealt from ``(seed, h)`` whatever the
@@ -62,6 +64,7 @@ class BalanceConfig:
     ladder_hands: int = DEFAULT_HANDS // 8           # hands per ladder run (one per seat)
     games: int = DEFAULT_GAMES                       # base games; ladder games per run: games // 4
     rule_hands: int = DEFAULT_HANDS // 10            # hands per sensitivity run
+    dup_hands: int = DEFAULT_HANDS // 2              # hands of the duplicate-deal seat-edge run
     rule: str | None = None                          # one "k=v" change, side by side
     sensitivity: bool = True
     seed: int = 0
@@ -112,6 +115,11 @@ def _scores(cols: dict, n: int, stem: str = "score") -> np.ndarray:
     return np.stack([cols[f"{stem}{s}"] for s in range(n)], axis=1)
 
 
+def _winner(v, cols: dict):
+    """The rows' own winner column where the game has one (penalty games), else None."""
+    return cols["winner"] if "winner" in v.extra_columns else None
+
+
 def _spec(v, n, rules, strategies, units, seed, mode="hands"):
     return make_spec(v.name, rules=list(rules), strategies=strategies, n=units, seed=seed,
                      players=n, mode=mode)
@@ -139,6 +147,10 @@ def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], cfg: BalanceCon
     cell = {"variant": v.name, "players": n, "rules": list(rules), "score_unit": v.score_unit,
             "strategy": simple, "rungs": list(v.ladder), "runs": {"base": base_dir}}
     cell["seat_hand"] = _jsonable(B.seat_edge(cols["dealer"], sc))
+    if cfg.dup_hands > 0:
+        spec = _spec(v, n, rules, simple, max(n, cfg.dup_hands // n * n), cfg.seed, "duplicate")
+        dup, cell["runs"]["duplicate"] = run.rows(f"{pre}-base-dup", spec)
+        cell["seat_dup"] = _jsonable(B.seat_edge_duplicate(dup["dealer"], _scores(dup, n), _winner(v, dup)))
     cell["tempo"] = tempo(v, cols)
     cell["volatility"] = {"hand_sd": B.sd_estimate(sc[:, 0]).as_dict()}
     if v.game_kernel is not None and cfg.games > 0:
@@ -319,7 +331,7 @@ def demo_balance(out_dir, scale: float = 1.0, seed: int = 0, jobs: int = -1, pro
     hands = max(1_000, int(20_000 * k))
     cfg = BalanceConfig(tuple(available()), {v: (get_variant(v).default_players,) for v in available()},
                         hands=hands, ladder_hands=max(250, hands // 4), games=max(100, int(500 * k)),
-                        rule_hands=max(200, hands // 5), seed=seed)
+                        rule_hands=max(200, hands // 5), dup_hands=hands // 2, seed=seed)
     return run_balance(cfg, Path(out_dir) / "balance", jobs=jobs, progress=progress)
 
 
@@ -356,7 +368,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=textwrap.dedent("""\
             Every game x player count (or --variant/--players): seat edge by position after the
-            dealer, per hand and per whole game; the strategy ladder (random < simple < the
+            dealer, per hand (also on duplicate deals: each deal once per position, free of deal
+            luck) and per whole game; the strategy ladder (random < simple < the
             strongest preset) on duplicate deals: win rate, score edge, hands and games to be
             ahead, variance explained by strategy and by the deal; tempo; volatility; and how
             each on/off or text rule option moves the seat edge and the skill gradient.
@@ -374,6 +387,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help=f"whole games of the base run (ladder: a quarter per run); 0: none; default {DEFAULT_GAMES:,}")
     p.add_argument("--rule-hands", type=_int("--rule-hands", 100), default=None,
                    help="hands per rule-sensitivity run; default --hands / 10")
+    p.add_argument("--dup-hands", type=_int("--dup-hands", 0), default=None,
+                   help="hands of the duplicate-deal seat-edge run (each deal once per position); 0: none; "
+                        "default --hands / 2")
     p.add_argument("--rule", default=None, metavar="NAME=VALUE",
                    help="one rule change, measured side by side with the defaults (needs --variant)")
     p.add_argument("--no-sensitivity", action="store_true", help="skip the rule-sensitivity runs")
@@ -393,6 +409,7 @@ def cmd(args) -> int:
     cfg = default_config(args.variant, args.players, hands=args.hands,
                          ladder_hands=args.ladder_hands or max(100, args.hands // 8), games=args.games,
                          rule_hands=args.rule_hands or max(100, args.hands // 10), rule=args.rule,
+                         dup_hands=args.dup_hands if args.dup_hands is not None else args.hands // 2,
                          sensitivity=not args.no_sensitivity, seed=args.seed)
     try:
         out = run_balance(cfg, args.out, jobs=args.jobs, progress=False if args.no_progress else None)

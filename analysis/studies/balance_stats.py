@@ -4,6 +4,8 @@ Every measure is an :class:`~analysis.stats.Estimate` (value, 95% CI, n):
 
 * :func:`seat_edge`: win rate and mean score by position after the dealer (position 0 plays
   first, the dealer last) and the first player's edge over the average seat of the same hand;
+* :func:`seat_edge_duplicate`: the same on duplicate deals (each deal played once per position),
+  free of deal luck;
 * :func:`ladder_pair`: a stronger strategy against a weaker one, played on duplicate deals (one
   run per seat of the stronger player, the same deals in every run): per-hand win rate and
   score edge, the hands (or games) it needs to be ahead with 95% probability, and the shares
@@ -71,6 +73,29 @@ def seat_edge(dealer: np.ndarray, scores: np.ndarray, winner: np.ndarray | None 
         "first_score": mean_ci(pos_score[:, 0] - pos_score.mean(axis=1)),
         "first_win": mean_ci(pos_win[:, 0] - pos_win.mean(axis=1)),   # = first_win_series
         "fair_share": float((w >= 0).mean() / n) if n_rows else float("nan"),
+    }
+
+
+def seat_edge_duplicate(dealer: np.ndarray, scores: np.ndarray, winner: np.ndarray | None = None) -> dict:
+    """Seat edge on duplicate deals (rows of a ``duplicate`` run, in hand order: deal ``g`` is
+    rows ``g*n .. g*n+n-1``, every position playing every hand of it once; an incomplete last
+    deal is dropped).  Per deal and position the mean over its ``n`` rotations, so deal luck
+    cancels; the intervals are t intervals over deals (the independent units).
+
+    ``score``/``win``: per position, the mean score and win rate; ``first_score`` /
+    ``first_win``: the first player's minus the mean of the positions (its edge over a fair
+    share); ``deals``: the number of deals (each played ``n`` times)."""
+    n = scores.shape[1]
+    k = (scores.shape[0] // n) * n
+    pos_score, pos_win, _ = _by_position(dealer[:k], scores[:k], None if winner is None else winner[:k])
+    g_score = pos_score.reshape(-1, n, n).mean(axis=1)        # (deals, positions)
+    g_win = pos_win.reshape(-1, n, n).mean(axis=1)
+    return {
+        "score": [mean_ci(g_score[:, p]) for p in range(n)],
+        "win": [mean_ci(g_win[:, p]) for p in range(n)],
+        "first_score": mean_ci(g_score[:, 0] - g_score.mean(axis=1)),
+        "first_win": mean_ci(g_win[:, 0] - g_win.mean(axis=1)),
+        "deals": int(k // n),
     }
 
 
@@ -204,5 +229,5 @@ def quantiles(x, qs=(0.1, 0.5, 0.9)) -> dict[str, float]:
     return {f"q{int(q * 100)}": float(np.quantile(x, q)) for q in qs} if x.size else {}
 
 
-__all__ = ["Z_AHEAD", "winners", "seats_by_position", "seat_edge", "first_win_series", "edges", "skill_series", "sd_estimate", "to_be_ahead",
+__all__ = ["Z_AHEAD", "winners", "seats_by_position", "seat_edge", "seat_edge_duplicate", "first_win_series", "edges", "skill_series", "sd_estimate", "to_be_ahead",
            "variance_shares", "ladder_pair", "effect_size", "quantiles"]

@@ -351,9 +351,7 @@ def _play_chunk(rules, strat, seed, first_hand, out, pack, T_value, T_cover, T_s
                 T_rank, debug, trace):
     deck = np.empty(N_CARDS, dtype=np.int64)
     for i in range(out.shape[0]):
-        h = first_hand + i
-        dst = rng.new_state(seed, rng.STREAM_DEAL, h)
-        rng.shuffle_into(dst, pack, deck)
+        h, dst = rng.shuffle_hand(seed, first_hand + i, 2, pack, deck, 2 * HAND)
         st = _strategy_states(seed, h)
         play_hand(rules, strat, deck, h % 2, T_value, T_cover, T_starts, T_total, T_rank,
                   st, out[i], debug, trace)

@@ -342,10 +342,9 @@ def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug, trace):
     st = np.empty((n, 1), dtype=np.uint64)
     deck = np.empty(N_CARDS, dtype=np.int64)
     for i in range(out.shape[0]):
-        h = first_hand + i
+        h, _ = rng.shuffle_hand(seed, first_hand + i, n, pack, deck, n * _hand_size(n))
         for p in range(n):
             st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, h)
-        rng.shuffle_into(rng.new_state(seed, rng.STREAM_DEAL, h), pack, deck)
         play_hand(rules, strat, deck, h % n, T_value, T_total, T_rank, st, out[i], debug, trace)
 
 

@@ -372,10 +372,11 @@ def deal_from_deck(deck, n, dealer, no_upcard, hands, discard, ctr):
 
 
 @njit(cache=True)
-def deal(dst, n, dealer, no_upcard, deck, hands, discard, ctr):
-    """Shuffle the 52-card pack into ``deck`` with generator ``dst`` (advanced in place) and
-    deal it (:func:`deal_from_deck`)."""
+def deal(dst, n, dealer, no_upcard, deck, hands, discard, ctr, rot=0):
+    """Shuffle the 52-card pack into ``deck`` with generator ``dst`` (advanced in place), apply
+    duplicate rotation ``rot`` (:func:`sim.rng.rotate_deal`) and deal it (:func:`deal_from_deck`)."""
     rng.shuffle_into(dst, _PACK, deck)
+    rng.rotate_deal(deck, n, HAND_SIZE * n, rot)
     deal_from_deck(deck, n, dealer, no_upcard, hands, discard, ctr)
 
 
@@ -393,16 +394,15 @@ def deal_tonks(hands, tonk_min, counts):
 @njit(cache=True)
 def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp_cards, ctr,
               st, dst, pay, counts, info, row, debug, trace):
-    """Deal hand ``h`` (dealer ``h % n``) from generator (seed, STREAM_DEAL, h), play it and
-    fill ``row`` (the variant's columns).  Scratch arrays are overwritten."""
+    """Deal hand number ``h`` (:func:`sim.rng.hand_slot`: index ``h``, dealer ``h % n``, deal
+    generator (seed, STREAM_DEAL, h) for a plain hand), play it and fill ``row``."""
     n = strat.shape[0]
-    dealer = h % n
-    tonk_min = rules[R_TONK_MIN]
-    no_upcard = rules[R_NO_UPCARD] != 0
-    dst[0] = rng.stream_key(seed, rng.STREAM_DEAL, h)
+    h, d, rot = rng.hand_slot(h, n)
+    dealer, tonk_min, no_upcard = h % n, rules[R_TONK_MIN], rules[R_NO_UPCARD] != 0
+    dst[0] = rng.stream_key(seed, rng.STREAM_DEAL, d)
     redeals = 0
     while True:
-        deal(dst, n, dealer, no_upcard, deck, hands, discard, ctr)
+        deal(dst, n, dealer, no_upcard, deck, hands, discard, ctr, rot)
         nt = deal_tonks(hands, tonk_min, counts)
         if nt >= 2 and rules[R_TIE_NEW_DEALER] == 0:
             redeals += 1
