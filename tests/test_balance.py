@@ -270,3 +270,16 @@ def test_every_game_declares_a_playable_ladder(name):
         parse_strategy(preset, name)
     assert parse_strategy("random", name).values["random_play"] == 1
     assert set(v.no_out_outcomes) <= set(v.outcomes)
+
+
+def test_default_sizes_scale_by_the_games_balance_scale():
+    from dataclasses import replace
+
+    from analysis.studies.balance import DEFAULT_HANDS, default_config
+    v = replace(get_variant("tonk"), balance_scale=0.25)
+    cfg = default_config(["tonk"])
+    got = cfg.for_game(v)
+    assert (got.hands, got.ladder_hands, got.dup_hands) == (DEFAULT_HANDS // 4, cfg.ladder_hands // 4, cfg.dup_hands // 4)
+    assert got.games == cfg.games // 4 and got.variants == cfg.variants
+    assert replace(cfg, per_game_scale=False).for_game(v).hands == DEFAULT_HANDS      # sizes given: as given
+    assert cfg.for_game(get_variant("tonk")) is cfg                                    # scale 1

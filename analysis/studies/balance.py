@@ -31,7 +31,7 @@ import argparse
 import sys
 import textwrap
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +68,20 @@ class BalanceConfig:
     rule: str | None = None                          # one "k=v" change, side by side
     sensitivity: bool = True
     seed: int = 0
+    per_game_scale: bool = True                      # default sizes x each game's balance_scale
+
+    def for_game(self, v) -> "BalanceConfig":
+        """The sizes used for game ``v``: the defaults times ``v.balance_scale`` (at least 100
+        hands and 10 games where any are asked for), or as given (``per_game_scale`` off)."""
+        k = v.balance_scale if self.per_game_scale else 1.0
+        if k == 1.0:
+            return self
+
+        def size(x: int, least: int) -> int:
+            return max(least, int(x * k)) if x > 0 else 0
+        return replace(self, hands=size(self.hands, 100), ladder_hands=size(self.ladder_hands, 100),
+                       games=size(self.games, 40), rule_hands=size(self.rule_hands, 100),
+                       dup_hands=size(self.dup_hands, 100))
 
 
 def default_config(variants=None, players=None, **kw) -> BalanceConfig:
@@ -290,14 +304,15 @@ def run_balance(cfg: BalanceConfig, out, jobs: int = -1, progress: bool | None =
     arms = [((), "")] + ([((cfg.rule,), f"-rule-{cfg.rule}")] if cfg.rule else [])
     for name in cfg.variants:
         v = get_variant(name)
+        vcfg = cfg.for_game(v)
         for n in cfg.players[name]:
             for rules, tag in arms:
                 _say(f"balance: {v.name}, {n} players{', ' + rules[0] if rules else ''}")
-                cells.append(measure_cell(run, v, n, rules, cfg, tag))
+                cells.append(measure_cell(run, v, n, rules, vcfg, tag))
         if cfg.sensitivity and not cfg.rule and rule_changes(v):
             for n in sensitivity_counts(v, cfg.players[name]):
                 _say(f"balance: {v.name}, {n} players, rule sensitivity")
-                sens.append(sensitivity(run, v, n, cfg))
+                sens.append(sensitivity(run, v, n, vcfg))
     doc = {"kind": KIND, "config": asdict(cfg), "cells": cells, "sensitivity": sens,
            "timing": {"wall_s": time.perf_counter() - t0, "run_s": run.seconds, "simulated": run.simulated,
                       "jobs": jobs}}
@@ -326,7 +341,8 @@ def load_balance(folder) -> dict:
 def demo_balance(out_dir, scale: float = 1.0, seed: int = 0, jobs: int = -1, progress: bool | None = None) -> Path:
     """A small balance study for ``rummylab demo``: every game at its default player count,
     20,000 x ``scale`` base hands (at least 1,000; ladder and rule runs a quarter and a fifth,
-    500 x ``scale`` games); returns its folder ``out_dir/balance`` for the report."""
+    500 x ``scale`` games, each times the game's ``balance_scale``); returns its folder
+    ``out_dir/balance`` for the report."""
     k = max(float(scale), 0.0)
     hands = max(1_000, int(20_000 * k))
     cfg = BalanceConfig(tuple(available()), {v: (get_variant(v).default_players,) for v in available()},
@@ -379,11 +395,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="game, repeatable (default: every game; see `rummylab variants`)")
     p.add_argument("--players", type=parse_players, default=None, metavar="N|A..B",
                    help="player counts (default: every count each game allows)")
-    p.add_argument("--hands", type=_int("--hands", 100), default=DEFAULT_HANDS,
-                   help=f"hands of the base run (every seat simple); default {DEFAULT_HANDS:,}")
+    p.add_argument("--hands", type=_int("--hands", 100), default=None,
+                   help=f"hands of the base run (every seat simple); default {DEFAULT_HANDS:,} times the game's "
+                        "balance_scale (slow games play fewer; any size given here turns the scaling off)")
     p.add_argument("--ladder-hands", type=_int("--ladder-hands", 100), default=None,
                    help="hands per ladder run (one run per seat of the stronger player); default --hands / 8")
-    p.add_argument("--games", type=_int("--games", 0), default=DEFAULT_GAMES,
+    p.add_argument("--games", type=_int("--games", 0), default=None,
                    help=f"whole games of the base run (ladder: a quarter per run); 0: none; default {DEFAULT_GAMES:,}")
     p.add_argument("--rule-hands", type=_int("--rule-hands", 100), default=None,
                    help="hands per rule-sensitivity run; default --hands / 10")
@@ -406,11 +423,15 @@ def cmd(args) -> int:
         raise BalanceError("--rule changes one game's rules: name the game with --variant")
     if args.rule is not None and "=" not in args.rule:
         raise BalanceError(f"--rule takes NAME=VALUE, got {args.rule!r}")
-    cfg = default_config(args.variant, args.players, hands=args.hands,
-                         ladder_hands=args.ladder_hands or max(100, args.hands // 8), games=args.games,
-                         rule_hands=args.rule_hands or max(100, args.hands // 10), rule=args.rule,
-                         dup_hands=args.dup_hands if args.dup_hands is not None else args.hands // 2,
-                         sensitivity=not args.no_sensitivity, seed=args.seed)
+    sizes = (args.hands, args.ladder_hands, args.games, args.rule_hands, args.dup_hands)
+    hands = DEFAULT_HANDS if args.hands is None else args.hands
+    cfg = default_config(args.variant, args.players, hands=hands,
+                         ladder_hands=args.ladder_hands or max(100, hands // 8),
+                         games=DEFAULT_GAMES if args.games is None else args.games,
+                         rule_hands=args.rule_hands or max(100, hands // 10), rule=args.rule,
+                         dup_hands=args.dup_hands if args.dup_hands is not None else hands // 2,
+                         sensitivity=not args.no_sensitivity, seed=args.seed,
+                         per_game_scale=all(x is None for x in sizes))
     try:
         out = run_balance(cfg, args.out, jobs=args.jobs, progress=False if args.no_progress else None)
     except KeyboardInterrupt:

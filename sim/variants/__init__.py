@@ -23,7 +23,9 @@ A game declares:
 * ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it);
 * ``no_out_outcomes``: the outcomes of a hand that ends with no one out (void, stock
   exhausted, block); ``ladder``: strategy presets from weakest to strongest, ``random``
-  (uniform over legal moves) first (the balance study's skill ladder).
+  (uniform over legal moves) first (the balance study's skill ladder); ``balance_scale``: the
+  balance study's default sample sizes are multiplied by it (slow games below 1, so the
+  default study of every game fits its time budget; sizes a user gives are taken as given).
 * ``check_strategies``: None, or ``(rules, strategies) -> None`` raising a
   :class:`~sim.errors.UserInputError` for strategies the rules make meaningless (a knock
   threshold no legal knock reaches); run specs call it.
@@ -121,6 +123,7 @@ class Variant:
     no_out_outcomes: tuple[str, ...] = ()           # outcomes of hands nobody went out of
     ladder: tuple[str, ...] = ("random", "simple")  # presets, weakest to strongest
     check_strategies: Callable | None = None
+    balance_scale: float = 1.0       # the balance study's default sizes times this (slow games < 1)
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:
