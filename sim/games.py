@@ -29,8 +29,8 @@ Shapes (``WholeGame.kind``):
   play; a seat reaching the limit is out, unless it buys back in (at most ``buybacks`` times,
   as far as its ``buyback`` allowance goes) at the highest total still under the limit.
   Whether it buys back is the seat's decision: it does when that re-entry total is below its
-  ``buyback_below`` threshold (default: always; a game names the strategy parameter holding
-  it, see :func:`game_kernel`).  The
+  ``buyback_below`` threshold (default: always; ``WholeGame.buyback_param`` names the
+  strategy parameter holding it, see :func:`game_kernel`).  The
   last seat in wins; if every seat left reaches the limit in one hand, the lowest total stays
   in and wins.  ``points`` are the final penalty totals, ``net`` minus them.
 * ``deals``: a fixed number of scoring hands; totals of the ``score`` columns; the highest
@@ -283,15 +283,14 @@ def buyback_thresholds(strat_mat, param: str | None) -> np.ndarray:
     return out
 
 
-def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...],
-                buyback_param: str | None = None):
+def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...]):
     """The contract's ``play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False,
     buyback=None, buyback_below=None)`` for a game: ``chunk`` is the game's loop (module
     docstring), ``ctx`` the tuple of arrays it needs, ``game`` its
     :class:`~sim.variants.WholeGame`.  ``buyback``: per-seat buy-back allowances (default: as
     many as the rules allow); ``buyback_below``: per-seat thresholds, a seat at the limit buys
     back only when the re-entry total is below its threshold (default: from the strategy
-    parameter ``buyback_param`` (:func:`buyback_thresholds`), else always)."""
+    parameter ``game.buyback_param`` (:func:`buyback_thresholds`), else always)."""
     if game.kind not in KINDS:
         raise ValueError(f"unknown whole-game kind {game.kind!r}; kinds: {', '.join(KINDS)}")
     kind = KINDS.index(game.kind)
@@ -322,7 +321,7 @@ def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ..
         layout[L_ROW_WIDTH] = width
         layout[L_WIDTH:L_WIDTH + n] = (layout[L_BUYBACKS] if buyback is None
                                        else np.asarray(buyback, dtype=np.int64))
-        layout[L_WIDTH + n:] = (buyback_thresholds(strat_mat, buyback_param) if buyback_below is None
+        layout[L_WIDTH + n:] = (buyback_thresholds(strat_mat, game.buyback_param) if buyback_below is None
                                 else np.asarray(buyback_below, dtype=np.int64))
         chunk(rules_arr, strat_mat, layout, np.int64(seed), np.int64(first_game), out, ctx, bool(debug))
 

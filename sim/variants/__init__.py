@@ -93,6 +93,7 @@ class WholeGame:
     winner_column: str
     void_outcome: int = -1
     buyback_rule: str | None = None
+    buyback_param: str | None = None    # strategy parameter: buy back when the re-entry total is below it
     line_bonus_rule: str | None = None
     game_bonus_rule: str | None = None
     shutout_rule: str | None = None
