@@ -49,6 +49,7 @@ from numba import njit
 
 from . import games, rng
 from . import open_plan as OP
+from . import open_plan_layout as L
 from . import trace as TR
 from .strategies import open_play as S
 from .strategies.random_play import coin
@@ -73,6 +74,7 @@ CFG_FIELDS = ("players", "hand", "starter_extra", "starter_no_draw", "take_rule"
               "deal_cycle", "late_deal", "ace_high")
 EXTRA_KEYS = ("winner", "points", "rummy", "out_turn", "restocks")
 MAX_TURNS = 1000
+SPREAD_CARDS = 100      # trace: b of a spread event = SPREAD_CARDS * cards + jokers
 # state int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), table melds,
 # restocks, deal number; then per local seat: own turns, has melded, has played a card
 S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_NTM, S_RESTOCKS, S_DEAL, S_OWN = range(8)
@@ -105,25 +107,20 @@ def make_cfg(outcome_of_end: tuple[int, int, int, int], extras: dict[str, int], 
 # cards: conservation, restock, the legal discards
 
 @njit(cache=True)
-def check_cards(hands, deck, sp, pile, npile, tab, n_tm, pack):
-    """Raise ValueError unless hands + pile + stock + table hold exactly the pack."""
-    cnt = np.zeros(64, dtype=np.int64)
-    for c in pack:
-        cnt[c] += 1
+def check_cards(hands, deck, sp, pile, npile, tab, n_tm, mr, pack):
+    """Raise ValueError unless hands + pile + stock + table hold exactly the pack and every
+    meld on the table is legal (:func:`sim.open_plan.check_table`)."""
+    off = np.zeros(64, dtype=np.int64)
     for i in range(hands.shape[0]):
         for c in range(64):
-            cnt[c] -= hands[i, c]
             if hands[i, c] < 0:
                 raise ValueError("negative card count in a hand")
+            off[c] += hands[i, c]
     for k in range(npile):
-        cnt[pile[k]] -= 1
+        off[pile[k]] += 1
     for k in range(sp, deck.shape[0]):
-        cnt[deck[k]] -= 1
-    on_table = np.zeros(64, dtype=np.int64)
-    OP.table_counts(tab, n_tm, on_table)
-    for c in range(64):
-        if cnt[c] != on_table[c]:
-            raise ValueError("cards not conserved")
+        off[deck[k]] += 1
+    OP.check_table(tab, n_tm, mr, off, pack)
 
 
 @njit(cache=True)
@@ -177,6 +174,63 @@ def hand_count(hand, vals):
     for c in range(64):
         v += hand[c] * vals[c]
     return v
+
+
+@njit(cache=True)
+def set_goal(goal, mode, k, layoff):
+    goal[L.GOAL_MODE] = mode
+    goal[L.GOAL_K] = k
+    goal[L.GOAL_KEEP] = -1
+    goal[L.GOAL_LAYOFF] = layoff
+
+
+@njit(cache=True)
+def plan_melds(plan):
+    """Does the plan lay a new meld?"""
+    for a in range(plan[L.PL_N_ACT]):
+        if plan[L.PL_HEAD + a * L.ACT_WIDTH + L.A_TYPE] == L.A_MELD:
+            return True
+    return False
+
+
+@njit(cache=True)
+def log_plan(plan, seat, trace):
+    """Trace the plays: a meld as ``spread`` (a: its codes as a mask, jokers as X; b:
+    ``SPREAD_CARDS`` * its cards + its jokers, so a replay knows duplicates and jokers), a
+    layoff as ``hit`` (card, table row), a joker swap as ``swap`` (the natural card put in,
+    row), a Loba joker move as ``move`` (the hand's card filling its place or -1, row)."""
+    if trace.shape[0] == 0:
+        return
+    for a in range(plan[L.PL_N_ACT]):
+        o = L.PL_HEAD + a * L.ACT_WIDTH
+        t = plan[o + L.A_TYPE]
+        if t == L.A_MELD:
+            mask = np.int64(0)
+            key = plan[o + L.A_KEY]
+            n_cards = 0
+            n_jokers = 0
+            if plan[o + L.A_KIND] == L.RUN:
+                for p in range(plan[o + L.A_LO], plan[o + L.A_HI] + 1):
+                    c = 13 if (plan[o + L.A_JMASK] >> p) & 1 else (key << 4) + p % 13
+                    mask |= np.int64(1) << c
+                    n_cards += 1
+                    n_jokers += c == 13
+            else:
+                for s in range(4):
+                    if plan[o + L.A_C0 + s] > 0:
+                        mask |= np.int64(1) << ((s << 4) + key)
+                        n_cards += plan[o + L.A_C0 + s]
+                n_jokers = plan[o + L.A_NJ]
+                n_cards += n_jokers
+                if n_jokers > 0:
+                    mask |= np.int64(1) << 13
+            log(trace, TR.E_SPREAD, seat, mask, SPREAD_CARDS * n_cards + n_jokers)
+        elif t == L.A_LAYOFF:
+            log(trace, TR.E_HIT, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
+        elif t == L.A_SWAP:
+            log(trace, TR.E_SWAP, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
+        else:
+            log(trace, TR.E_MOVE, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
 
 
 # ----------------------------------------------------------------------------------------
@@ -289,12 +343,12 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
 def _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan):
     """Would the seat's best plays (goal SHED) use the pile top ``top`` this turn?  Yes if the
     plays with it leave less than the plays without it plus its value."""
-    OP.set_goal(goal, OP.GOAL_SHED, 0, -1)
+    set_goal(goal, L.SHED, 0, 1)
     without = OP.plan_turn(hand, -1, tab, state[S_NTM], seat, state[S_MELDED + i], mr, vals, goal, plan)
     hand[top] += 1
     with_top = OP.plan_turn(hand, top, tab, state[S_NTM], seat, state[S_MELDED + i], mr, vals, goal, plan)
     hand[top] -= 1
-    if without >= OP.NO_PLAN:
+    if without >= L.NO_PLAN:
         without = hand_count(hand, vals)
     return with_top < without + vals[top]
 
@@ -306,24 +360,25 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
     n_tm = state[S_NTM]
     has = state[S_MELDED + i]
     if srow[S.P_RANDOM_PLAY] != 0:
-        OP.set_goal(goal, OP.GOAL_SHED, 0, -1)
+        set_goal(goal, L.SHED, 0, 1)
         sc = OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan)
-        return sc < OP.NO_PLAN and (OP.plan_goes_out(plan) or coin(1.0, sst, False))
+        return sc < L.NO_PLAN and (plan[L.PL_OUT] != L.OUT_NONE or coin(1.0, sst, False))
     mode = S.meld_mode(srow, own)
     thr = S.meld_at(srow, own)
+    lay = np.int64(srow[S.P_LAYOFF])
     if thr >= 0 or mode == S.MODE_SHED:
-        OP.set_goal(goal, OP.GOAL_SHED, 0, -1)
+        set_goal(goal, L.SHED, 0, lay)
         sc = OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan)
-        if sc < OP.NO_PLAN and (mode == S.MODE_SHED or OP.plan_goes_out(plan)
-                                or sc - OP.plan_best_discard_value(plan, hand, vals) <= thr):
+        if sc < L.NO_PLAN and (mode == S.MODE_SHED or plan[L.PL_OUT] != L.OUT_NONE
+                                or plan[L.PL_AFTER] <= thr):
             return True
     if mode == S.MODE_SHED:
         return False
     if mode == S.MODE_OUT_ONLY:
-        OP.set_goal(goal, OP.GOAL_OUT_ONLY, 0, -1)
+        set_goal(goal, L.OUT_ONLY, 0, lay)
     else:
-        OP.set_goal(goal, OP.GOAL_MIN_CARDS, mode, -1)
-    return OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < OP.NO_PLAN
+        set_goal(goal, L.MIN_CARDS, mode, lay)
+    return OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < L.NO_PLAN
 
 
 @njit(cache=True)
@@ -346,10 +401,10 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
     else:
         before = state[S_PLAYED + i]
         if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan):
-            OP.log_plan(plan, seat, trace)
-            state[S_NTM] = OP.apply_plan(plan, hand, tab, state[S_NTM], seat)
+            log_plan(plan, seat, trace)
+            state[S_NTM] = OP.apply_plan(plan, hand, tab, state[S_NTM], seat, mr)
             state[S_PLAYED + i] = 1
-            if OP.plan_melds(plan):
+            if plan_melds(plan):
                 state[S_MELDED + i] = 1
         out = hand_count(hand, np.ones(64, dtype=np.int64)) == 0
         if not out:
@@ -366,8 +421,7 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
         if out:
             kind = K_RUMMY if before == 0 and cfg[C_RUMMY] != RUMMY_NONE else K_OUT
     if debug:
-        check_cards(hands, deck, state[S_SP], pile, state[S_NPILE], tab, state[S_NTM], pack)
-        OP.check_table(tab, state[S_NTM], mr)
+        check_cards(hands, deck, state[S_SP], pile, state[S_NPILE], tab, state[S_NTM], mr, pack)
     if kind == K_NONE:
         if state[S_TURNS] < MAX_TURNS:
             return False
@@ -444,9 +498,9 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debu
             log(trace, TR.E_DEAL, seats[(local + 1 + (j % m if r < 0 else 0)) % m], deck[j], 0)
         log(trace, TR.E_UPCARD, -1, pile[0], 0)
     mr = mr_of_deal(cfg, mrs, deal_no)
-    tab = OP.new_table()
-    goal = np.zeros(OP.GOAL_WIDTH, dtype=np.int64)
-    plan = np.zeros(OP.PLAN_WIDTH, dtype=np.int64)
+    tab = np.zeros((L.MAX_TM, L.TM_WIDTH), dtype=np.int64)
+    goal = np.zeros(L.GOAL_WIDTH, dtype=np.int64)
+    plan = np.zeros(L.PLAN_WIDTH, dtype=np.int64)
     allowed = np.zeros(64, dtype=np.int64)
     i = state[S_TO_MOVE]
     while not _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed,

@@ -20,6 +20,8 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   says otherwise (so ``meld=1, meld_at=0`` holds back for rummy, ``meld=1, meld_at=100``
   melds at once).  ``meld_at_mid`` / ``meld_at_late`` from own turns ``mid_from`` /
   ``late_from`` (-1: as ``meld_at``).
+* ``layoff``: 1 lay off (and swap jokers) whenever the seat plays; 0 only on the turn it
+  goes out.
 * the draw ``take``: 0 never take the discard (unless forced by an empty stock: then not
   taking ends or restocks as the rules say); 1 take it when it is played at once (the best
   plays with it leave less than the plays without it plus its value: it lies in a meld or a
@@ -63,6 +65,7 @@ PARAMS = (
     Param("meld_at_late", -1, -1, 200, "meld_at from own turn late_from on (-1: same as meld_at)", True),
     Param("mid_from", -1, -1, 99, "own turn where the mid bucket starts; -1 none", True),
     Param("late_from", -1, -1, 99, "own turn where the late bucket starts; -1 none", True),
+    Param("layoff", 1, 0, 1, "1: lay off (and swap jokers) whenever playing; 0: only when going out", True),
     Param("take", 1, 0, 2, "take the discard: 0 never, 1 when it is played at once, 2 also when it has a "
                            "partner in hand", True),
     Param("discard_rule", 1, 0, 2, "0 highest card; 1 highest card outside near-melds; 2 fewest partners, "
@@ -72,7 +75,7 @@ PARAMS = (
                                    "(-1: whenever the rules allow)", True),
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
 )
-(P_MELD, P_MELD_FROM, P_MELD_AT, P_MELD_AT_MID, P_MELD_AT_LATE, P_MID_FROM, P_LATE_FROM, P_TAKE,
+(P_MELD, P_MELD_FROM, P_MELD_AT, P_MELD_AT_MID, P_MELD_AT_LATE, P_MID_FROM, P_LATE_FROM, P_LAYOFF, P_TAKE,
  P_DISCARD_RULE, P_KEEP_JOKERS, P_BUYBACK, P_RANDOM_PLAY) = range(1, len(PARAMS) + 1)
 
 _BASE = {"random": {"random_play": 1}, "simple": {}, "rummy": {"meld": 1}}
