@@ -66,13 +66,13 @@ RUMMY_NONE, RUMMY_DOUBLE, RUMMY_PLUS10 = range(3)
 NO_OUT_DIFFERENCES, NO_OUT_PENALTY, NO_OUT_VOID = range(3)
 (C_PLAYERS, C_HAND, C_STARTER_EXTRA, C_STARTER_NO_DRAW, C_TAKE_RULE, C_TAKEN_NO_DISCARD,
  C_JOKER_LAST_ONLY, C_RESTOCK, C_MAX_RESTOCKS, C_SETTLE, C_RUMMY, C_NO_OUT, C_DEAL, C_DEAL_CYCLE,
- C_LATE_DEAL, C_ACE_HIGH, C_X_WINNER, C_X_POINTS, C_X_RUMMY, C_X_OUT_TURN, C_X_RESTOCKS,
- C_OUTCOME) = range(22)
+ C_LATE_DEAL, C_ACE_HIGH, C_X_WINNER, C_X_POINTS, C_X_RUMMY, C_X_OUT_TURN, C_X_RESTOCKS, C_X_DEAL,
+ C_OUTCOME) = range(23)
 C_WIDTH = C_OUTCOME + 4
 CFG_FIELDS = ("players", "hand", "starter_extra", "starter_no_draw", "take_rule", "taken_no_discard",
               "joker_last_only", "restock", "max_restocks", "settle", "rummy", "no_out", "deal",
               "deal_cycle", "late_deal", "ace_high")
-EXTRA_KEYS = ("winner", "points", "rummy", "out_turn", "restocks")
+EXTRA_KEYS = ("winner", "points", "rummy", "out_turn", "restocks", "deal")
 MAX_TURNS = 1000
 SPREAD_CARDS = 100      # trace: b of a spread event = SPREAD_CARDS * cards + jokers
 # state int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), table melds,
@@ -88,7 +88,7 @@ def make_cfg(outcome_of_end: tuple[int, int, int, int], extras: dict[str, int], 
     cycle through ``deal_cycle`` deals, hand h playing deal h % deal_cycle + 1, else the deal
     number every hand row plays; ``late_deal``: the deal from which ``mrs[1]`` applies, 0
     never; ``max_restocks`` -1: no limit), ``extras``: column offset (from the first extra) of
-    winner, points, rummy, out_turn, restocks (missing: none), ``outcome_of_end``: outcome
+    winner, points, rummy, out_turn, restocks, deal (missing: none), ``outcome_of_end``: outcome
     codes of out, rummy, stock out, turn limit (-1: the game has no such end)."""
     missing = set(CFG_FIELDS) - set(fields)
     unknown = set(fields) - set(CFG_FIELDS)
@@ -111,6 +111,9 @@ def check_cards(hands, deck, sp, pile, npile, tab, n_tm, mr, pack):
     """Raise ValueError unless hands + pile + stock + table hold exactly the pack and every
     meld on the table is legal (:func:`sim.open_plan.check_table`)."""
     off = np.zeros(64, dtype=np.int64)
+    full = np.zeros(64, dtype=np.int64)
+    for c in pack:
+        full[c] += 1
     for i in range(hands.shape[0]):
         for c in range(64):
             if hands[i, c] < 0:
@@ -120,7 +123,7 @@ def check_cards(hands, deck, sp, pile, npile, tab, n_tm, mr, pack):
         off[pile[k]] += 1
     for k in range(sp, deck.shape[0]):
         off[deck[k]] += 1
-    OP.check_table(tab, n_tm, mr, off, pack)
+    OP.check_table(tab, n_tm, mr, off, full)
 
 
 @njit(cache=True)
@@ -438,6 +441,8 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
         row[cx + cfg[C_X_OUT_TURN]] = state[S_OWN + i] if kind == K_OUT or kind == K_RUMMY else -1
     if cfg[C_X_RESTOCKS] >= 0:
         row[cx + cfg[C_X_RESTOCKS]] = state[S_RESTOCKS]
+    if cfg[C_X_DEAL] >= 0:
+        row[cx + cfg[C_X_DEAL]] = state[S_DEAL]
     log(trace, TR.E_END, seat, row[COL_OUTCOME], 0)
     return True
 
