@@ -35,6 +35,9 @@ Shapes (``WholeGame.kind``):
   in and wins.  ``points`` are the final penalty totals, ``net`` minus them.
 * ``deals``: a fixed number of scoring hands; totals of the ``score`` columns; the highest
   total wins; ``points`` and ``net`` are the totals.
+* ``penalty``: each hand adds its penalty (minus the ``score`` column) to every seat until
+  someone reaches the limit; then the lowest total wins (first seat on a tie), nobody leaves
+  (Basic Rummy's ``penalty_scoring``).  ``points`` are the penalty totals, ``net`` minus them.
 
 Every shape: a hand whose outcome is the game's ``void_outcome`` is redealt by the same
 dealer (counted in ``voids``); otherwise the deal passes to the next seat in play on the left.
@@ -52,8 +55,8 @@ from numba import njit
 from . import rng
 from .variants import COL_OUTCOME, COL_SCORE, COL_TURNS, col_extra, hand_columns
 
-KINDS = ("target", "elimination", "deals")
-K_TARGET, K_ELIMINATION, K_DEALS = range(3)
+KINDS = ("target", "elimination", "deals", "penalty")
+K_TARGET, K_ELIMINATION, K_DEALS, K_PENALTY = range(4)
 MAX_HANDS = 100_000          # a game still running after this many hands is an engine error
 ALWAYS_BUY = 1 << 62         # buy-back threshold: every re-entry total is below it
 NEVER_BUY = -(1 << 62)       # buy-back threshold: no re-entry total is below it
@@ -182,6 +185,8 @@ def game_running(per, sc, layout):
         return per[P_TOTAL].max() < layout[L_LIMIT]
     if kind == K_ELIMINATION:
         return sc[S_N_OUT] < per.shape[1] - 1
+    if kind == K_PENALTY:
+        return per[P_TOTAL].max() < layout[L_LIMIT]
     return sc[S_SCORED] < layout[L_LIMIT]
 
 
@@ -209,6 +214,8 @@ def record_hand(per, sc, layout, row):
         elif kind == K_ELIMINATION:
             if per[P_ACTIVE, s]:
                 per[P_TOTAL, s] -= x
+        elif kind == K_PENALTY:
+            per[P_TOTAL, s] -= x
         else:
             per[P_TOTAL, s] += x
     if kind == K_ELIMINATION:
@@ -234,6 +241,13 @@ def finish_game(per, sc, layout, grow):
         for s in range(n):
             place[s] = 1 if s == winner else n - per[P_OUT_RANK, s]
             net[s] = -total[s]
+    elif kind == K_PENALTY:
+        winner = 0
+        for s in range(1, n):
+            if total[s] < total[winner]:
+                winner = s
+        _places_by_total(-total, winner, place)
+        net[:] = -total
     else:
         winner = 0
         for s in range(1, n):

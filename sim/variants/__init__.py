@@ -177,7 +177,10 @@ def col_extra(n_seats):
 
 _MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",
             "ramino-klop": "sim.variants.ramino_klop", "wildcard": "sim.variants.wildcard",
-            "cincinnati": "sim.variants.cincinnati"}
+            "cincinnati": "sim.variants.cincinnati",
+            "basic-rummy": "sim.variants.basic_rummy",
+            "block-rummy": "sim.variants.block_rummy",
+            "wrotham": "sim.variants.wrotham"}
 
 
 def available() -> list[str]:
