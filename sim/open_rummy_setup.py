@@ -67,8 +67,9 @@ def game_chunks(name: str, setup: Callable, rules_cls, extra_columns: tuple[str,
 
     kernels = {k: games.game_kernel(chunk, (), g, rules_cls, extra_columns) for k, g in shapes.items()}
 
-    def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False, buyback=None):
+    def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False, buyback=None,
+                        buyback_below=None):
         """Whole games ``first_game ..`` (:mod:`sim.games`), in the shape the rules ask for."""
         return kernels[pick(rules_arr)](rules_arr, strat_mat, seed, first_game, out, debug=debug,
-                                        buyback=buyback)
+                                        buyback=buyback, buyback_below=buyback_below)
     return play_game_chunk
