@@ -282,8 +282,8 @@ def finish_game(per, sc, layout, grow):
 
 def buyback_thresholds(strat_mat, param: str | None) -> np.ndarray:
     """Each seat's buy-back threshold from its strategy row: the value of the parameter
-    ``param`` of the seat's family (-1: never buy back; a family without it, or ``param``
-    None: always)."""
+    ``param`` of the seat's family (negative: whenever the rules allow; a family without it,
+    or ``param`` None: always too).  Never buying back is a zero allowance (``buyback``)."""
     from .strategies import FAMILIES, _load_families
     _load_families()
     by_code = {f.code: f for f in FAMILIES.values()}
@@ -293,7 +293,7 @@ def buyback_thresholds(strat_mat, param: str | None) -> np.ndarray:
         if param is None or fam is None or param not in {p.name for p in fam.params}:
             continue
         v = float(strat_mat[s, 1 + fam.index(param)])
-        out[s] = NEVER_BUY if v < 0 else int(np.ceil(v))
+        out[s] = ALWAYS_BUY if v < 0 else int(np.ceil(v))
     return out
 
 

@@ -686,10 +686,10 @@ def test_random_buyback_thresholds_match_the_reference(n):
 
 
 def test_buyback_thresholds_from_a_strategy_parameter():
-    from sim.games import NEVER_BUY, ALWAYS_BUY, buyback_thresholds
+    from sim.games import ALWAYS_BUY, buyback_thresholds
     from sim.strategies import parse_strategies, strategy_matrix
     mat = strategy_matrix(parse_strategies("simple", "ramino-klop", 2))
     assert list(buyback_thresholds(mat, None)) == [ALWAYS_BUY] * 2
     assert list(buyback_thresholds(mat, "knock")) == [6, 6]
     mat[1, 1] = -1
-    assert list(buyback_thresholds(mat, "knock")) == [6, NEVER_BUY]
+    assert list(buyback_thresholds(mat, "knock")) == [6, ALWAYS_BUY]
