@@ -97,3 +97,95 @@ def legal_meld(codes: list[int], game: str) -> bool:
         return True
     # ace high: a natural ace at the top (a joker never stands above the king)
     return 0 in pos and _run_fits([13 if p == 0 else p for p in pos], jokers, 1, 13, 4)
+
+
+# ---------------------------------------------------------------------------- replaying traces
+
+def replay_hand(evs, restock: str = "turn_over"):
+    """Replay a traced Drift or Loba hand with :func:`tests.open_replay.replay` (which checks
+    the draws, the pile and every card laid down), after translating what it does not know:
+    a Loba pierna holding two copies of a card (the trace's mask names each suit once: the
+    second copies become lay-offs onto the new meld, of the suits the seat holds twice), and
+    a Loba joker move (the hand's card filling the joker's old place: a lay-off onto that
+    meld; a move without one changes no card).  Returns ``(replay, ambiguous)``: the number
+    of piernas where the seat held more doubled suits than the meld took (the replay then
+    takes the lowest suits; a wrong guess fails a later check)."""
+    from tests.open_replay import SPREAD_CARDS, replay
+    out, ambiguous = [], 0
+    for kind, seat, a, b in evs:
+        if kind == "move":
+            if a >= 0:
+                out.append(("hit", seat, a, b))
+            continue
+        if kind != "spread":
+            out.append((kind, seat, a, b))
+            continue
+        n_cards, n_jokers = divmod(b, SPREAD_CARDS)
+        naturals = [c for c in range(64) if (a >> c) & 1 and c != JOKER]
+        surplus = n_cards - len(naturals) - n_jokers
+        if surplus == 0:
+            out.append((kind, seat, a, b))
+            continue
+        now = replay(out, restock)
+        hand = now.hands[seat]
+        doubled = [c for c in naturals if hand.count(c) >= 2]
+        ambiguous += len(doubled) > surplus
+        out.append((kind, seat, a, SPREAD_CARDS * (len(naturals) + n_jokers) + n_jokers))
+        out += [("hit", seat, c, len(now.table)) for c in doubled[:surplus]]
+    return replay(out, restock), ambiguous
+
+
+def is_set(meld: list[int]) -> bool:
+    """A meld on the table is a set (one rank among its natural cards) unless it is a run."""
+    nat = [c for c in meld if c != JOKER]
+    return len({c & 15 for c in nat}) == 1 and len({c >> 4 for c in nat}) > 1
+
+
+def turn_checks(evs, game: str) -> list[str]:
+    """Rule breaches visible in the events of one hand (empty: none).  Drift: a lay-off onto a
+    run before the seat's own first meld; a swapped joker not used again in the same turn.
+    Loba: a pile top taken and not laid down in a new meld that turn; a joker discarded while
+    the hand goes on; a joker swap (never allowed)."""
+    bad, melded, table = [], set(), []
+    turn: dict = {}
+
+    def new_turn(seat):
+        turn.clear()
+        turn.update(seat=seat, swaps=0, jokers_out=0, taken=None, taken_melded=False)
+
+    from tests.open_replay import SPREAD_CARDS
+    joker_gone = False
+    for kind, seat, a, b in evs:
+        if joker_gone and kind != "end":
+            bad.append("a joker discarded without ending the hand")
+        joker_gone = game == "loba" and kind == "discard" and a == JOKER
+        if kind in ("draw_stock", "take_pile"):
+            new_turn(seat)
+            if kind == "take_pile":
+                turn["taken"] = a
+        elif kind == "spread":
+            melded.add(seat)
+            n_cards, n_jokers = divmod(b, SPREAD_CARDS)
+            nat = [c for c in range(64) if (a >> c) & 1 and c != JOKER]
+            table.append(nat + [JOKER] * n_jokers)
+            turn["jokers_out"] = turn.get("jokers_out", 0) + n_jokers
+            if turn.get("taken") in nat:
+                turn["taken_melded"] = True
+        elif kind == "hit":
+            if game == "drift" and seat not in melded and not is_set(table[b]):
+                bad.append(f"seat {seat} laid {a} off onto the run {table[b]} before its own meld")
+            table[b].append(a)
+            turn["jokers_out"] = turn.get("jokers_out", 0) + (a == JOKER)
+        elif kind == "swap":
+            if game == "loba":
+                bad.append("a joker swap in Loba")
+            table[b].remove(JOKER)
+            table[b].append(a)
+            turn["swaps"] = turn.get("swaps", 0) + 1
+        elif kind in ("discard", "end"):
+            if turn.get("swaps", 0) > turn.get("jokers_out", 0):
+                bad.append(f"seat {seat} kept a swapped joker")
+            if game == "loba" and turn.get("taken") is not None and not turn.get("taken_melded"):
+                bad.append(f"seat {seat} took {turn['taken']} and did not meld it")
+            turn.update(swaps=0, jokers_out=0, taken=None)
+    return bad
