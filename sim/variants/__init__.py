@@ -180,7 +180,9 @@ _MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy
             "cincinnati": "sim.variants.cincinnati",
             "basic-rummy": "sim.variants.basic_rummy",
             "block-rummy": "sim.variants.block_rummy",
-            "wrotham": "sim.variants.wrotham"}
+            "wrotham": "sim.variants.wrotham",
+            "ramino-drift": "sim.variants.ramino_drift",
+            "loba": "sim.variants.loba"}
 
 
 def available() -> list[str]:
