@@ -369,11 +369,12 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
     mode = S.meld_mode(srow, own)
     thr = S.meld_at(srow, own)
     lay = np.int64(srow[S.P_LAYOFF])
+    if thr >= 0:        # the knob: as soon as possible when the count kept is <= thr, else hold
+        mode = S.MODE_OUT_ONLY
     if thr >= 0 or mode == S.MODE_SHED:
         set_goal(goal, L.SHED, 0, lay)
         sc = OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan)
-        if sc < L.NO_PLAN and (mode == S.MODE_SHED or plan[L.PL_OUT] != L.OUT_NONE
-                                or plan[L.PL_AFTER] <= thr):
+        if sc < L.NO_PLAN and (mode == S.MODE_SHED or plan[L.PL_OUT] != L.OUT_NONE or plan[L.PL_AFTER] <= thr):
             return True
     if mode == S.MODE_SHED:
         return False
