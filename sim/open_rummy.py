@@ -394,7 +394,8 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
     if srow[S.P_RANDOM_PLAY] != 0:
         set_goal(goal, L.SHED, 0, 1)
         sc = OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan)
-        return sc < L.NO_PLAN and (plan[L.PL_OUT] != L.OUT_NONE or coin(1.0, sst, False))
+        forced = taken >= 0 and cfg[C_TAKE_RULE] == TAKE_TO_MELD
+        return sc < L.NO_PLAN and (plan[L.PL_OUT] != L.OUT_NONE or forced or coin(1.0, sst, False))
     mode = S.meld_mode(srow, own)
     thr = S.meld_at(srow, own)
     lay = np.int64(srow[S.P_LAYOFF])
@@ -414,7 +415,12 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
         set_goal(goal, L.OUT_ONLY, 0, lay)
     else:
         set_goal(goal, L.MIN_CARDS, mode, lay)
-    return OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < L.NO_PLAN
+    if OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < L.NO_PLAN:
+        return True
+    if taken >= 0 and cfg[C_TAKE_RULE] == TAKE_TO_MELD:     # the taken card must go down now
+        set_goal(goal, L.SHED, 0, 1)
+        return OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < L.NO_PLAN
+    return False
 
 
 @njit(cache=True)
@@ -436,7 +442,7 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
         log(trace, TR.E_PASS, seat, -1, 0)
     else:
         before = state[S_PLAYED + i]
-        if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan):
+        if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan) and plan[L.PL_N_ACT] > 0:
             log_plan(plan, seat, trace)
             state[S_NTM] = OP.apply_plan(plan, hand, tab, state[S_NTM], seat, mr)
             state[S_PLAYED + i] = 1
