@@ -76,8 +76,8 @@ EXTRA_KEYS = ("winner", "points", "rummy", "out_turn", "restocks", "deal")
 MAX_TURNS = 1000
 SPREAD_CARDS = 100      # trace: b of a spread event = SPREAD_CARDS * cards + jokers
 # state int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), table melds,
-# restocks, deal number; then per local seat: own turns, has melded, has played a card
-S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_NTM, S_RESTOCKS, S_DEAL, S_OWN = range(8)
+# restocks, deal number, plan holds this turn's SHED plays; then per local seat: own turns, has melded, has played a card
+S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_NTM, S_RESTOCKS, S_DEAL, S_PLAN_READY, S_OWN = range(9)
 S_MELDED = S_OWN + MAX_SEATS
 S_PLAYED = S_MELDED + MAX_SEATS
 S_WIDTH = S_PLAYED + MAX_SEATS
@@ -320,9 +320,11 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
         if ok:
             if srow[S.P_RANDOM_PLAY] != 0:
                 take = coin(1.0, sst, False)
-            else:
+            elif srow[S.P_TAKE] != 0:
                 take = S.wants_take(srow, _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan),
                                     hand, top, cfg[C_ACE_HIGH])
+    if not take:
+        state[S_PLAN_READY] = 0
     if take:
         state[S_NPILE] -= 1
         hand[top] += 1
@@ -343,17 +345,42 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
 
 
 @njit(cache=True)
+def plan_uses(plan, code):
+    """Does the plan lay the natural card ``code`` (or a joker, ``code`` 13) from the hand?"""
+    for a in range(plan[L.PL_N_ACT]):
+        o = L.PL_HEAD + a * L.ACT_WIDTH
+        t = plan[o + L.A_TYPE]
+        if t == L.A_MELD:
+            key = plan[o + L.A_KEY]
+            if code == 13:
+                if plan[o + L.A_KIND] == L.RUN and plan[o + L.A_JMASK] != 0:
+                    return True
+                if plan[o + L.A_KIND] == L.SET and plan[o + L.A_NJ] > 0:
+                    return True
+            elif plan[o + L.A_KIND] == L.RUN:
+                if key == code >> 4:
+                    for p in range(plan[o + L.A_LO], plan[o + L.A_HI] + 1):
+                        if p % 13 == (code & 15) and not (plan[o + L.A_JMASK] >> p) & 1:
+                            return True
+            elif key == (code & 15) and plan[o + L.A_C0 + (code >> 4)] > 0:
+                return True
+        elif (t == L.A_LAYOFF or t == L.A_SWAP or t == L.A_MOVE) and plan[o + L.A_CODE] == code:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan):
-    """Would the seat's best plays (goal SHED) use the pile top ``top`` this turn?  Yes if the
-    plays with it leave less than the plays without it plus its value."""
+    """Would the seat's best plays (goal SHED) with the pile top ``top`` lay it down this
+    turn?  Leaves that plan in ``plan`` (``state[S_PLAN_READY]`` = 1: the turn reuses it)."""
     set_goal(goal, L.SHED, 0, 1)
-    without = OP.plan_turn(hand, -1, tab, state[S_NTM], seat, state[S_MELDED + i], mr, vals, goal, plan)
     hand[top] += 1
-    with_top = OP.plan_turn(hand, top, tab, state[S_NTM], seat, state[S_MELDED + i], mr, vals, goal, plan)
+    sc = OP.plan_turn(hand, top, tab, state[S_NTM], seat, state[S_MELDED + i], mr, vals, goal, plan)
     hand[top] -= 1
-    if without >= L.NO_PLAN:
-        without = hand_count(hand, vals)
-    return with_top < without + vals[top]
+    if sc >= L.NO_PLAN:
+        return False
+    state[S_PLAN_READY] = 1
+    return plan_uses(plan, top)
 
 
 @njit(cache=True)
@@ -362,18 +389,25 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
     own = state[S_OWN + i]
     n_tm = state[S_NTM]
     has = state[S_MELDED + i]
+    ready = state[S_PLAN_READY] != 0
+    state[S_PLAN_READY] = 0
     if srow[S.P_RANDOM_PLAY] != 0:
         set_goal(goal, L.SHED, 0, 1)
         sc = OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan)
-        return sc < L.NO_PLAN and (plan[L.PL_OUT] != L.OUT_NONE or coin(1.0, sst, False))
+        forced = taken >= 0 and cfg[C_TAKE_RULE] == TAKE_TO_MELD
+        return sc < L.NO_PLAN and (plan[L.PL_OUT] != L.OUT_NONE or forced or coin(1.0, sst, False))
     mode = S.meld_mode(srow, own)
     thr = S.meld_at(srow, own)
     lay = np.int64(srow[S.P_LAYOFF])
+    if thr >= 0:        # the knob: as soon as possible when the count kept is <= thr, else hold
+        mode = S.MODE_OUT_ONLY
     if thr >= 0 or mode == S.MODE_SHED:
-        set_goal(goal, L.SHED, 0, lay)
-        sc = OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan)
-        if sc < L.NO_PLAN and (mode == S.MODE_SHED or plan[L.PL_OUT] != L.OUT_NONE
-                                or plan[L.PL_AFTER] <= thr):
+        if ready and lay == 1:    # the draw's look at the pile top planned this
+            sc = plan[L.PL_VALUE]
+        else:
+            set_goal(goal, L.SHED, 0, lay)
+            sc = OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan)
+        if sc < L.NO_PLAN and (mode == S.MODE_SHED or plan[L.PL_OUT] != L.OUT_NONE or plan[L.PL_AFTER] <= thr):
             return True
     if mode == S.MODE_SHED:
         return False
@@ -381,7 +415,12 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
         set_goal(goal, L.OUT_ONLY, 0, lay)
     else:
         set_goal(goal, L.MIN_CARDS, mode, lay)
-    return OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < L.NO_PLAN
+    if OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < L.NO_PLAN:
+        return True
+    if taken >= 0 and cfg[C_TAKE_RULE] == TAKE_TO_MELD:     # the taken card must go down now
+        set_goal(goal, L.SHED, 0, 1)
+        return OP.plan_turn(hand, taken, tab, n_tm, seat, has, mr, vals, goal, plan) < L.NO_PLAN
+    return False
 
 
 @njit(cache=True)
@@ -403,13 +442,13 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
         log(trace, TR.E_PASS, seat, -1, 0)
     else:
         before = state[S_PLAYED + i]
-        if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan):
+        if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan) and plan[L.PL_N_ACT] > 0:
             log_plan(plan, seat, trace)
             state[S_NTM] = OP.apply_plan(plan, hand, tab, state[S_NTM], seat, mr)
             state[S_PLAYED + i] = 1
             if plan_melds(plan):
                 state[S_MELDED + i] = 1
-        out = hand_count(hand, np.ones(64, dtype=np.int64)) == 0
+        out = hand[:].sum() == 0
         if not out:
             legal_discards(cfg, hand, taken, allowed)
             if srow[S.P_RANDOM_PLAY] != 0:
@@ -419,7 +458,7 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
             hand[code] -= 1
             pile[state[S_NPILE]] = code
             state[S_NPILE] += 1
-            out = hand_count(hand, np.ones(64, dtype=np.int64)) == 0
+            out = hand[:].sum() == 0
             log(trace, TR.E_DISCARD, seat, code, hand_count(hand, vals))
         if out:
             kind = K_RUMMY if before == 0 and cfg[C_RUMMY] != RUMMY_NONE else K_OUT

@@ -132,6 +132,12 @@ CASES = [
     (["simulate", "--variant", "ramino-klop", "--rule", "set_duplicates=maybe"], "set_duplicates takes on/off"),
     (["knock-sweep", "--variant", "ramino-klop", "--thresholds", "0..7"],
      "ramino-klop knock thresholds run from 0 to 6 (rule knock_below=7)"),
+    (["simulate", "--variant", "basic-rummy", "--rule", "nosuch=1"], "unknown rule 'nosuch'"),
+    (["simulate", "--variant", "basic-rummy", "--rule", "max_restocks=-1"], "max_restocks=-1 is out of range"),
+    (["simulate", "--variant", "block-rummy", "--rule", "restock=sometimes"], "restock takes one of"),
+    (["simulate", "--variant", "basic-rummy", "--rule", "round_the_corner=on"], "needs ace_high_or_low"),
+    (["simulate", "--variant", "basic-rummy", "--players", "7"], "players=7 is out of range"),
+    (["simulate", "--variant", "wrotham", "--rule", "deal=7"], "deal=7 is out of range"),
 ]
 # where each command writes (into {tmp}/out unless the case says where), and small sizes so
 # that a case which wrongly passes fails fast

@@ -15,11 +15,12 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   from which the seat melds as soon as possible whatever ``meld`` says (-1 never), so a
   chart by turn is two parameters.
 * the knob ``meld_at`` (a knock sweep varies it, :class:`sim.variants.Knob`): with
-  ``meld_at >= 0`` the seat plays as soon as possible (SHED) on a turn where the count it
-  would keep after those plays and its discard is <= the threshold, and plays as ``meld``
-  says otherwise (so ``meld=1, meld_at=0`` holds back for rummy, ``meld=1, meld_at=100``
-  melds at once).  ``meld_at_mid`` / ``meld_at_late`` from own turns ``mid_from`` /
-  ``late_from`` (-1: as ``meld_at``).
+  ``meld_at >= 0`` it replaces ``meld``: on each turn the seat plays as soon as possible
+  (SHED) when the count it would keep after those plays and the best discard is <= the
+  threshold (or the plays go out), and otherwise holds everything back for going out
+  (OUT_ONLY).  So ``meld_at=0`` hunts rummy and a large value melds at once; the chart
+  "meld early or hold back" by turn is ``meld_at`` / ``meld_at_mid`` / ``meld_at_late``
+  from own turns ``mid_from`` / ``late_from`` (-1: as ``meld_at``).
 * ``layoff``: 1 lay off (and swap jokers) whenever the seat plays; 0 only on the turn it
   goes out.
 * the draw ``take``: 0 never take the discard (unless forced by an empty stock: then not
