@@ -138,6 +138,12 @@ CASES = [
     (["simulate", "--variant", "basic-rummy", "--rule", "round_the_corner=on"], "needs ace_high_or_low"),
     (["simulate", "--variant", "basic-rummy", "--players", "7"], "players=7 is out of range"),
     (["simulate", "--variant", "wrotham", "--rule", "deal=7"], "deal=7 is out of range"),
+    (["simulate", "--variant", "loba", "--players", "6"], "players=6 is out of range"),
+    (["simulate", "--variant", "loba", "--rule", "buybacks=-1"], "buybacks=-1 is out of range"),
+    (["simulate", "--variant", "loba", "--strategies", "simple(buyback=-2)"], "buyback=-2 is out of range"),
+    (["simulate", "--variant", "ramino-drift", "--players", "8"], "players=8 is out of range"),
+    (["simulate", "--variant", "ramino-drift", "--rule", "joker_swap=sometimes"], "joker_swap takes one of"),
+    (["simulate", "--variant", "ramino-drift", "--rule", "layoff_needs_meld=sets"], "layoff_needs_meld takes one of"),
 ]
 # where each command writes (into {tmp}/out unless the case says where), and small sizes so
 # that a case which wrongly passes fails fast
