@@ -105,7 +105,9 @@ def _get(rules_arr, name):
 
 def meld_rules(rules_arr) -> np.ndarray:
     """The planner's meld rules of these rules."""
-    return OP.meld_rules("loba", last_card_must_be_discarded=bool(_get(rules_arr, "last_card_must_be_discarded")))
+    mr = OP.meld_rules("loba")
+    mr[OP.MR_LAST_DISCARD] = int(_get(rules_arr, "last_card_must_be_discarded"))
+    return mr
 
 
 def setup(rules_arr):

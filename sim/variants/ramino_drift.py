@@ -108,9 +108,12 @@ def _get(rules_arr, name):
 
 def meld_rules(rules_arr) -> np.ndarray:
     """The planner's meld rules of these rules."""
-    return OP.meld_rules("drift", layoff_needs_meld=LAYOFF_RULES[int(_get(rules_arr, "layoff_needs_meld"))],
-                         joker_swap=SWAP_RULES[int(_get(rules_arr, "joker_swap"))],
-                         last_card_must_be_discarded=bool(_get(rules_arr, "last_card_must_be_discarded")))
+    mr = OP.meld_rules("drift")
+    mr[OP.MR_LAYOFF] = (OP.LAYOFF_RUN_OWN_MELD, OP.LAYOFF_OWN_MELD, OP.LAYOFF_FREE)[
+        int(_get(rules_arr, "layoff_needs_meld"))]
+    mr[OP.MR_SWAP] = (OP.SWAP_REUSE, OP.SWAP_FREE, OP.SWAP_NONE)[int(_get(rules_arr, "joker_swap"))]
+    mr[OP.MR_LAST_DISCARD] = int(_get(rules_arr, "last_card_must_be_discarded"))
+    return mr
 
 
 def setup(rules_arr):
