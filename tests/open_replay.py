@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.open_rummy import SPREAD_CARDS
+from sim.open_rummy_plays import SPREAD_CARDS
 from sim.runner import make_spec
 from sim.trace import events, new_trace
 
