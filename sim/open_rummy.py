@@ -53,7 +53,7 @@ from . import open_plan_layout as L
 from . import trace as TR
 from .strategies import open_play as S
 from .strategies.random_play import coin
-from .open_rummy_plays import log_plan, plan_melds, plan_uses, set_goal
+from .open_rummy_plays import log_plan, may_play, plan_melds, plan_uses, set_goal
 from .trace import log, no_trace
 from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
 
@@ -264,8 +264,9 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
             if srow[S.P_RANDOM_PLAY] != 0:
                 take = coin(1.0, sst, False)
             elif srow[S.P_TAKE] != 0:
-                take = S.wants_take(srow, _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan),
-                                    hand, top, cfg[C_ACE_HIGH])
+                played = (may_play(hand, top, tab, state[S_NTM], cfg[C_ACE_HIGH])
+                          and _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan))
+                take = S.wants_take(srow, played, hand, top, cfg[C_ACE_HIGH])
     if not take:
         state[S_PLAN_READY] = 0
     if take:

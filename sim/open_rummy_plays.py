@@ -92,3 +92,34 @@ def plan_uses(plan, code):
         elif (t == L.A_LAYOFF or t == L.A_SWAP or t == L.A_MOVE) and plan[o + L.A_CODE] == code:
             return True
     return False
+
+
+@njit(cache=True)
+def may_play(hand, code, tab, n_tm, ace_high):
+    """False only if the card ``code`` cannot go down this turn with the hand ``hand`` (not
+    holding it) and the table: a new meld needs two more cards of its rank, or two of its
+    suit within two ranks (jokers count as either); a layoff, a chain of layoffs or a joker
+    swap needs a meld of its rank or suit on the table.  A cheap test before the planner."""
+    if code == 13:
+        return True
+    r = code & 15
+    s = code >> 4
+    nj = hand[13]
+    same = hand[r] + hand[16 + r] + hand[32 + r] + hand[48 + r]
+    near = 0
+    for d in (-2, -1, 1, 2):
+        q = r + d
+        if ace_high:
+            q = (q + 13) % 13
+        if 0 <= q < 13:
+            near += hand[(s << 4) + q]
+    if same + nj >= 2 or near + nj >= 2:
+        return True
+    for t in range(n_tm):
+        if tab[t, L.TM_KIND] == L.RUN:
+            if tab[t, L.TM_KEY] == s:
+                return True
+        elif tab[t, L.TM_KEY] == r:
+            return True
+    return False
+
