@@ -83,9 +83,8 @@ _BASE = {"random": {"random_play": 1}, "simple": {}, "rummy": {"meld": 1}}
 VARIANTS = ("basic-rummy", "block-rummy", "wrotham", "ramino-drift", "loba")
 # "strong": measured against simple in each game module's docstring (paired hands)
 STRONG = {
-    "basic-rummy": {"take": 2, "discard_rule": 2},
-    "block-rummy": {"take": 2, "discard_rule": 2},
-    "wrotham": {"take": 2, "discard_rule": 2, "keep_jokers": 1},
+    "basic-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
+    "block-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
 }
 
 FAMILY = register(StrategyFamily(
