@@ -391,3 +391,26 @@ def _run_touch(tab, i, mr, p1, njp, swap):
     if njp > 0 and nj < mr[MR_RUN_MAX_JOKERS]:
         return True
     return False
+
+
+@njit(cache=True)
+def swappable(tab, n_tm, p1):
+    """Jokers on the table the hand's natural cards ``p1`` could swap out (an upper bound of
+    the jokers a turn can take back)."""
+    n = 0
+    for i in range(n_tm):
+        nj = tab[i, TM_NJ]
+        if nj == 0:
+            continue
+        s = tab[i, TM_KEY]
+        if tab[i, 1] == RUN:
+            for p in range(tab[i, TM_LO], tab[i, TM_HI] + 1):
+                if (tab[i, TM_JMASK] >> p) & 1 and (p1 >> run_code(s, p)) & 1:
+                    n += 1
+        else:
+            k = 0
+            for q in range(4):
+                if tab[i, TM_S0 + q] == 0 and (p1 >> (q * 16 + s)) & 1:
+                    k += 1
+            n += min(k, nj)
+    return n

@@ -152,6 +152,15 @@ class Position:
         self.goal = tuple(int(x) for x in goal)
         self.vals = tuple(int(v) for v in vals)
         self.total0 = sum(self.hand0.values())
+        self.relax = False
+        # every meld a hand of this turn could lay: the start hand plus the table's jokers
+        richest = dict(self.hand0)
+        richest[JOKER] = richest.get(JOKER, 0) + sum(m[3] if m[0] == "S" else bin(m[4]).count("1")
+                                                     for m in self.table0)
+        self.all_melds = []
+        for m in melds_from(self.mr, richest):
+            cards = meld_cards(m)
+            self.all_melds.append((m, cards, tuple((c, cards.count(c)) for c in set(cards))))
 
     # --- actions ---------------------------------------------------------------------
     def actions(self, st):
@@ -161,10 +170,11 @@ class Position:
         mr = self.mr
         out = []
         if n_new == 0 or not mr[L.MR_ONE_MELD]:
-            for m in melds_from(mr, hand):
-                cards = meld_cards(m)
+            for m, cards, need in self.all_melds:
+                if any(hand.get(c, 0) < k for c, k in need):
+                    continue
                 h = _minus(hand, cards)
-                if h is None or not self._keeps(h):
+                if not self._keeps(h):
                     continue
                 t = tuple(sorted(table[len(self.table0):] + (m,)))
                 ti = taken_in or (self.taken >= 0 and self.taken in cards)
@@ -199,8 +209,8 @@ class Position:
     def _row_moves(self, m, hand, may_lay):
         """(action, new meld, cards from hand, jokers back to hand) for one table meld."""
         mr = self.mr
-        lay_ok = may_lay or mr[L.MR_LAYOFF] == L.LAYOFF_FREE
-        run_lay_ok = lay_ok and (may_lay or mr[L.MR_LAYOFF] != L.LAYOFF_RUN_OWN_MELD)
+        lay_ok = may_lay or mr[L.MR_LAYOFF] != L.LAYOFF_OWN_MELD      # onto sets
+        run_lay_ok = may_lay or mr[L.MR_LAYOFF] == L.LAYOFF_FREE
         res = []
         if m[0] == "R":
             _, s, lo, hi, jm = m
