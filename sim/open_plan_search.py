@@ -29,7 +29,7 @@ from .open_plan_layout import (
 )
 from .open_plan_options import (
     C_CNT, C_D1, C_D2, C_FLAGS, C_JADD, C_JFREE, C_VAL, F_RUNADD, F_SETADD, F_TAKEN, MAX_EXT,
-    NCOL, any_play, new_melds, swappable, run_options, set_options,
+    NCOL, any_play, move_options, new_melds, swappable, run_options, set_options,
 )
 from .open_plan_write import write_plan
 
@@ -207,7 +207,10 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
     for i in range(n_tm):
         n0 = n
         if tab[i, TM_KIND] == RUN:
-            n = run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
+            if mr[MR_JOKER_MOVE]:
+                n = move_options(tab, i, mr, p1, vals, jpool, ob, n)
+            else:
+                n = run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
         else:
             n = set_options(tab, i, mr, p1, p2, vals, jpool, ob, n)
         if n > n0:
@@ -269,7 +272,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                     mst[e + 1, S_TAKEN] = 1
                 mst[e + 1, S_FLAGS] &= ~F_TAKEN
                 e += 1
-                mnext[e] = i + 1
+                mnext[e] = i if p2 else i + 1      # two packs: the same meld twice
                 key = _leaf(mst, e, ctx, hand, vals, mr, goal, taken, has_melded, relax)
                 if key < best:
                     best = key

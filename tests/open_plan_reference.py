@@ -3,7 +3,7 @@
 Written from the rules, not from the kernels: a state is (hand, table, turn flags); the
 legal single actions are "lay one meld from hand", "lay off one card", "swap one joker",
 "move one Loba joker"; :func:`best_key` searches every sequence of them (memoised on the
-state) and scores every state the turn may stop in, exactly as plan_turn's doc says:
+state: the best over every reachable state) and scores every state the turn may stop in, exactly as plan_turn's doc says:
 (value after the best legal discard, not out, -cards played, -jokers kept), lowest best.
 
 Melds: ``("R", suit, lo, hi, jmask)`` (positions as sim/open_plan_layout.py: p holds rank
@@ -313,19 +313,17 @@ class Position:
         the kept card and the joker-discard rule when nothing is legal, like plan_turn."""
         for relax in (False, True):
             self.relax = relax
-            memo = {}
-
-            def go(st):
-                if st in memo:
-                    return memo[st]
-                b = self.stop_key(st)
+            # the score depends on the final state only: the best over every reachable state
+            seen = {self.start()}
+            todo = [self.start()]
+            b = BIG
+            while todo:
+                st = todo.pop()
+                b = min(b, self.stop_key(st))
                 for _, nxt in self.actions(st):
-                    k = go(nxt)
-                    if k < b:
-                        b = k
-                memo[st] = b
-                return b
-            b = go(self.start())
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
             if b != BIG:
                 return b
         return BIG
