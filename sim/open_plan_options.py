@@ -391,3 +391,104 @@ def _run_touch(tab, i, mr, p1, njp, swap):
     if njp > 0 and nj < mr[MR_RUN_MAX_JOKERS]:
         return True
     return False
+
+
+@njit(cache=True)
+def swappable(tab, n_tm, p1):
+    """Jokers on the table the hand's natural cards ``p1`` could swap out (an upper bound of
+    the jokers a turn can take back)."""
+    n = 0
+    for i in range(n_tm):
+        nj = tab[i, TM_NJ]
+        if nj == 0:
+            continue
+        s = tab[i, TM_KEY]
+        if tab[i, 1] == RUN:
+            for p in range(tab[i, TM_LO], tab[i, TM_HI] + 1):
+                if (tab[i, TM_JMASK] >> p) & 1 and (p1 >> run_code(s, p)) & 1:
+                    n += 1
+        else:
+            k = 0
+            for q in range(4):
+                if tab[i, TM_S0 + q] == 0 and (p1 >> (q * 16 + s)) & 1:
+                    k += 1
+            n += min(k, nj)
+    return n
+
+
+@njit(cache=True)
+def move_options(tab, i, mr, p1, vals, jpool, ob, n):
+    """Loba (joker moves, no swaps): every final shape of table run ``i`` the hand can make
+    with layoffs and moves of its jokers to either end - its natural cards stay, each other
+    position of the new span takes a natural card of ``p1`` or a joker, with at least the
+    run's jokers (they never leave it) and at most ``MR_RUN_MAX_JOKERS``; hand jokers make up
+    the difference (at most ``jpool``).  Options that play no card are left out.  ``C_A`` /
+    ``C_B`` the new lo / hi, ``C_C`` the new joker positions, ``C_D`` the positions of the
+    natural cards laid."""
+    s = tab[i, TM_KEY]
+    lo = tab[i, TM_LO]
+    hi = tab[i, TM_HI]
+    jm = tab[i, TM_JMASK]
+    j = popcount(jm)
+    maxj = mr[MR_RUN_MAX_JOKERS]
+    nat = (((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)) & ~jm
+    n_lo = popcount((nat & -nat) - 1)
+    n_hi = n_lo
+    while nat >> (n_hi + 1):
+        n_hi += 1
+    top = 12 if mr[MR_ACES] == ACE_LOW else 13
+    avail = 0
+    for p in range(0, top + 1):
+        if (p1 >> run_code(s, p)) & 1:
+            avail |= 1 << p
+    for lo2 in range(n_lo, -1, -1):
+        span_l = ((1 << n_lo) - 1) ^ ((1 << lo2) - 1)
+        if popcount(span_l & ~avail) > maxj:
+            break
+        for hi2 in range(n_hi, top + 1):
+            if lo2 == 0 and hi2 == 13:
+                break
+            rng = ((1 << (hi2 + 1)) - 1) ^ ((1 << lo2) - 1)
+            gaps = rng & ~nat
+            u = gaps & ~avail
+            nu = popcount(u)
+            if nu > maxj:
+                break
+            v = gaps & avail
+            # the jokers among v: none, one or two positions (MR_RUN_MAX_JOKERS <= 2)
+            n = _move_emit(ob, n, i, s, lo2, hi2, u, v, j, maxj, jpool, vals)
+            m1 = v
+            while m1 and nu < maxj:
+                b1 = m1 & -m1
+                m1 ^= b1
+                n = _move_emit(ob, n, i, s, lo2, hi2, u | b1, v & ~b1, j, maxj, jpool, vals)
+                m2 = m1
+                while m2 and nu + 1 < maxj:
+                    b2 = m2 & -m2
+                    m2 ^= b2
+                    n = _move_emit(ob, n, i, s, lo2, hi2, u | b1 | b2, v & ~(b1 | b2), j, maxj,
+                                   jpool, vals)
+    return n
+
+
+@njit(cache=True)
+def _move_emit(ob, n, i, s, lo2, hi2, jokers, nats, j, maxj, jpool, vals):
+    """Append the Loba run option with jokers at ``jokers`` and natural cards laid at
+    ``nats`` if it is legal and plays a card; returns the new count."""
+    nj2 = popcount(jokers)
+    if nj2 < j or nj2 > maxj:
+        return n
+    jadd = nj2 - j
+    if jadd > jpool or (nats == 0 and jadd == 0):
+        return n
+    d1 = 0
+    val = 0
+    m = nats
+    while m:
+        low = m & -m
+        m ^= low
+        c = run_code(s, popcount(low - 1))
+        d1 |= 1 << c
+        val += vals[c]
+    return _emit(ob, n, d1, 0, val, popcount(nats), jadd, 0, F_MOVE | F_RUNADD, i, lo2, hi2,
+                 jokers, nats, 0)

@@ -29,7 +29,7 @@ from .open_plan_layout import (
 )
 from .open_plan_options import (
     C_CNT, C_D1, C_D2, C_FLAGS, C_JADD, C_JFREE, C_VAL, F_RUNADD, F_SETADD, F_TAKEN, MAX_EXT,
-    NCOL, any_play, new_melds, run_options, set_options,
+    NCOL, any_play, move_options, new_melds, swappable, run_options, set_options,
 )
 from .open_plan_write import write_plan
 
@@ -43,8 +43,11 @@ SW = 9
 
 
 @njit(cache=True)
-def _combine(st, d, ob, k, p1, p2):
-    """State row d+1 = row d plus piece ``k`` of ``ob``; False if the cards are not there."""
+def _combine(st, d, ob, k, p1, p2, jlimit):
+    """State row d+1 = row d plus piece ``k`` of ``ob``; False if the cards are not there or
+    the jokers put down, net of those taken back, would pass ``jlimit``."""
+    if st[d, S_JADD] + ob[k, C_JADD] - st[d, S_JFREE] - ob[k, C_JFREE] > jlimit:
+        return False
     u1 = st[d, S_U1]
     u2 = st[d, S_U2]
     d1 = ob[k, C_D1]
@@ -192,11 +195,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
         none = np.empty(0, dtype=np.int64)
         return write_plan(plan, key, ctx[3], ctx[4], vals[JOKER], tab, st0, none, 0, st0,
                           none, 0)
-    freeable = 0
-    if mr[MR_SWAP] != SWAP_NONE or mr[MR_JOKER_MOVE]:
-        for i in range(n_tm):
-            freeable += tab[i, TM_NJ]
-    jpool = njp + (freeable if mr[MR_SWAP] != SWAP_NONE else 0)
+    jpool = njp + (swappable(tab, n_tm, p1) if mr[MR_SWAP] != SWAP_NONE else 0)
     ob = np.empty((MAX_OPT, NCOL), dtype=np.int64)
     exd = np.empty((MAX_EXT, 6), dtype=np.int64)
     exu = np.empty((MAX_EXT, 6), dtype=np.int64)
@@ -208,7 +207,10 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
     for i in range(n_tm):
         n0 = n
         if tab[i, TM_KIND] == RUN:
-            n = run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
+            if mr[MR_JOKER_MOVE]:
+                n = move_options(tab, i, mr, p1, vals, jpool, ob, n)
+            else:
+                n = run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
         else:
             n = set_options(tab, i, mr, p1, p2, vals, jpool, ob, n)
         if n > n0:
@@ -216,6 +218,15 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
             ostart[nr] = n0
             oend[nr] = n
             nr += 1
+    # jokers the rows after each depth could still give back (for the joker budget)
+    free_after = np.zeros(nr + 1, dtype=np.int64)
+    for t in range(nr - 1, -1, -1):
+        mx = 0
+        for k in range(ostart[t], oend[t]):
+            mx = max(mx, ob[k, C_JFREE])
+        free_after[t] = free_after[t + 1] + mx
+    for t in range(nr):
+        free_after[t] = free_after[t + 1]
     cand = np.empty((MAX_CAND, NCOL), dtype=np.int64)
     nc = new_melds(mr, p1, p2, vals, jpool, taken, cand, 0, exd)
     one = mr[MR_ONE_MELD] != 0
@@ -247,7 +258,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                 found = False
                 if not (one and e >= 1):
                     while i < nc:
-                        if _combine(mst, e, cand, i, p1, p2):
+                        if _combine(mst, e, cand, i, p1, p2, njp):
                             found = True
                             break
                         i += 1
@@ -261,7 +272,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                     mst[e + 1, S_TAKEN] = 1
                 mst[e + 1, S_FLAGS] &= ~F_TAKEN
                 e += 1
-                mnext[e] = i + 1
+                mnext[e] = i if p2 else i + 1      # two packs: the same meld twice
                 key = _leaf(mst, e, ctx, hand, vals, mr, goal, taken, has_melded, relax)
                 if key < best:
                     best = key
@@ -279,7 +290,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
         if k == ostart[d] - 1:
             st[d + 1, :] = st[d, :]
             choice[d] = -1
-        elif _combine(st, d, ob, k, p1, p2):
+        elif _combine(st, d, ob, k, p1, p2, njp + free_after[d]):
             choice[d] = k
         else:
             continue
