@@ -85,6 +85,7 @@ VARIANTS = ("basic-rummy", "block-rummy", "wrotham", "ramino-drift", "loba")
 STRONG = {
     "basic-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
     "block-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
+    "wrotham": {"meld": 1, "meld_from": 4, "discard_rule": 2, "keep_jokers": 1},
 }
 
 FAMILY = register(StrategyFamily(
