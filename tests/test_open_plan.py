@@ -17,7 +17,7 @@ from sim.open_plan import (
     A_ROW, A_SWAP, A_TO, A_TYPE, ACT_WIDTH, GAME_PACK, MIN_CARDS, NO_PLAN, OUT_ONLY, PL_AFTER,
     PL_HEAD, PL_N_ACT, PL_OUT, PL_PLAYED, PL_VALUE, PLAN_WIDTH, RUN, SHED, MeldError,
     apply_plan, can_take, check_table, describe_table, empty_table, make_goal, meld_codes,
-    meld_rules, parse_table, plan_turn, table_counts, TM_HI, TM_JMASK, TM_KEY, TM_KIND, TM_LO,
+    meld_rules, parse_table, plan_turn, planner_values, table_counts, TM_HI, TM_JMASK, TM_KEY, TM_KIND, TM_LO,
     TM_NJ, TM_S0,
 )
 from tests.open_plan_reference import BIG, Position, melds_from, meld_cards
@@ -39,10 +39,7 @@ RULESETS = [
 
 
 def game_values(game, opts):
-    if game == "basic":
-        return value_table(ace=15 if opts.get("ace_high_or_low") else 1)
-    return {"wrotham": value_table(joker=25), "drift": value_table(joker=20),
-            "loba": value_table(ace=10, joker=25)}[game]
+    return planner_values(game, **opts)
 
 
 def ref_table(tab, n_tm):
