@@ -29,7 +29,7 @@ from .open_plan_table import run_code, run_span_ok
 C_D1, C_D2, C_VAL, C_CNT, C_JADD, C_JFREE, C_FLAGS, C_ROW, C_A, C_B, C_C, C_D, C_E = range(13)
 NCOL = 13
 F_RUNADD, F_SETADD, F_SWAP, F_TAKEN, F_MOVE = 1, 2, 4, 8, 16
-MAX_EXT = 512
+MAX_EXT = 32             # first size of the extension scratch (it grows)
 
 
 @njit(cache=True, inline="always")
@@ -41,10 +41,19 @@ def popcount(x):
     return n
 
 
+@njit(cache=True)
+def grow(a):
+    """A copy of the 2-d array ``a`` with twice the rows (scratch arrays start small)."""
+    b = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
 @njit(cache=True, inline="always")
 def _emit(ob, n, d1, d2, val, cnt, jadd, jfree, flags, row, a, b, c, d, e):
+    """Append one piece; returns (ob, n + 1), ``ob`` grown when full."""
     if n >= ob.shape[0]:
-        raise ValueError("open planner: too many options (raise the scratch capacity)")
+        ob = grow(ob)
     ob[n, C_D1] = d1
     ob[n, C_D2] = d2
     ob[n, C_VAL] = val
@@ -58,7 +67,7 @@ def _emit(ob, n, d1, d2, val, cnt, jadd, jfree, flags, row, a, b, c, d, e):
     ob[n, C_C] = c
     ob[n, C_D] = d
     ob[n, C_E] = e
-    return n + 1
+    return ob, n + 1
 
 
 @njit(cache=True)
@@ -74,8 +83,8 @@ def span_bounds(mr, shift, lo, hi):
 def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
     """Every sequence of cards laid beyond a run end (from ``start``, one ``step`` at a time,
     not past ``bound``): each position a natural card of ``p1`` or a joker (at most ``jmax``).
-    Rows of ``ex`` (int64[MAX_EXT, 6]): length, joker positions, card mask, value, cards,
-    jokers.  Row 0 is the empty sequence.  Returns the number of rows."""
+    Rows of ``ex`` (int64[:, 6], grown when full): length, joker positions, card mask,
+    value, cards, jokers.  Row 0 is the empty sequence.  Returns (ex, number of rows)."""
     ex[0, :] = 0
     n = 1
     k = 0
@@ -85,8 +94,8 @@ def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
         if (step < 0 and p >= bound) or (step > 0 and p <= bound):
             c = run_code(suit, p)
             if (p1 >> c) & 1:
-                if n >= MAX_EXT:
-                    raise ValueError("open planner: too many run extensions")
+                if n >= ex.shape[0]:
+                    ex = grow(ex)
                 ex[n, 0] = d + 1
                 ex[n, 1] = ex[k, 1]
                 ex[n, 2] = ex[k, 2] | (1 << c)
@@ -95,8 +104,8 @@ def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
                 ex[n, 5] = ex[k, 5]
                 n += 1
             if ex[k, 5] < jmax:
-                if n >= MAX_EXT:
-                    raise ValueError("open planner: too many run extensions")
+                if n >= ex.shape[0]:
+                    ex = grow(ex)
                 ex[n, 0] = d + 1
                 ex[n, 1] = ex[k, 1] | (1 << p)
                 ex[n, 2] = ex[k, 2]
@@ -105,7 +114,7 @@ def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
                 ex[n, 5] = ex[k, 5] + 1
                 n += 1
         k += 1
-    return n
+    return ex, n
 
 
 @njit(cache=True)
@@ -133,8 +142,8 @@ def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
     if jmax < 0:
         jmax = 0
     b_lo, b_hi = span_bounds(mr, shift, lo, hi)
-    nd = _extensions(s, lo, -1, b_lo, jmax, p1, vals, exd)
-    nu = _extensions(s, hi, 1, b_hi, jmax, p1, vals, exu)
+    exd, nd = _extensions(s, lo, -1, b_lo, jmax, p1, vals, exd)
+    exu, nu = _extensions(s, hi, 1, b_hi, jmax, p1, vals, exu)
     sub = sw
     while True:
         sd1 = 0
@@ -161,13 +170,13 @@ def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
                 if exd[a, 2] & exu[b, 2]:
                     continue
                 flags = (F_RUNADD if lo2 < lo or hi2 > hi else 0) | (F_SWAP if sub else 0)
-                n = _emit(ob, n, sd1 | exd[a, 2] | exu[b, 2], 0, sval + exd[a, 3] + exu[b, 3],
+                ob, n = _emit(ob, n, sd1 | exd[a, 2] | exu[b, 2], 0, sval + exd[a, 3] + exu[b, 3],
                           ns + exd[a, 4] + exu[b, 4], jadd, ns, flags, i, sub, exd[a, 0],
                           exu[b, 0], exd[a, 1] | exu[b, 1], shift)
         if sub == 0:
             break
         sub = (sub - 1) & sw
-    return n
+    return ob, n
 
 
 @njit(cache=True)
@@ -179,7 +188,7 @@ def _avail(p1, p2, code):
 def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
     """Every way to add to table set ``i``: natural cards of suits it may take, jokers (when
     sets take jokers), swaps of its jokers for natural cards of missing suits.  Appends to
-    ``ob``; returns the new count."""
+    ``ob``; returns (ob, new count)."""
     r = tab[i, TM_KEY]
     nj = tab[i, TM_NJ]
     c0 = tab[i, TM_S0]
@@ -225,16 +234,16 @@ def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
                         if jadd > jpool:
                             continue
                         flags = (F_SETADD if nat + add + jf > size else 0) | (F_SWAP if freed else 0)
-                        n = _emit(ob, n, d1, d2, val, add, jadd, freed, flags, i,
+                        ob, n = _emit(ob, n, d1, d2, val, add, jadd, freed, flags, i,
                                   a0 | (a1 << 2) | (a2 << 4) | (a3 << 6), jf, freed, 0, 0)
-    return n
+    return ob, n
 
 
 @njit(cache=True)
 def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
     """Every meld the hand (natural cards ``p1``/``p2``, at most ``jpool`` jokers) can lay
     down: sets then runs.  F_TAKEN marks melds holding the card ``taken``.  Appends to
-    ``ob``; returns the new count."""
+    ``ob``; returns (ob, new count)."""
     nat_min = mr[MR_NATURAL_MIN]
     smin = mr[MR_SET_MIN]
     smax = mr[MR_SET_MAX]
@@ -249,7 +258,7 @@ def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
                 lim[s] = 1
             if lim[s] > 0:
                 ns += 1
-        if ns < 3 and (exact3 or not jok):
+        if ns < 3 and (exact3 or not jok or ns + min(jpool, smax) < smin or ns < nat_min or ns == 0):
             continue
         for a0 in range(lim[0] + 1):
             for a1 in range(lim[1] + 1):
@@ -273,27 +282,36 @@ def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
                         for j in range(0, (min(jpool, smax - nat) if jok else 0) + 1):
                             if nat + j < smin or nat + j > smax:
                                 continue
-                            n = _emit(ob, n, d1, d2, val, nat, j, 0, flags, SET, r,
+                            ob, n = _emit(ob, n, d1, d2, val, nat, j, 0, flags, SET, r,
                                       a0 | (a1 << 2) | (a2 << 4) | (a3 << 6), j, 0, 0)
     rmin = mr[MR_RUN_MIN]
     jmax = min(jpool, mr[MR_RUN_MAX_JOKERS])
     aces = mr[MR_ACES]
     top = 12 if aces == ACE_LOW else 13
     for s in range(4):
+        m = (p1 >> (16 * s)) & 0x1FFF
+        if m == 0:
+            continue
+        if aces == ACE_HIGH_OR_LOW:
+            m |= (m & 1) << 13
+        elif aces == ACE_ROUND:
+            m |= m << 13
         for lo in range(0, 13 if aces == ACE_ROUND else top - 1):
+            if popcount((m >> lo) & ((1 << rmin) - 1)) + jmax < rmin:
+                continue                 # no run from lo: too few natural cards at its start
             bound = lo + 12 if aces == ACE_ROUND else top
             if aces == ACE_HIGH_OR_LOW and lo == 0:
                 bound = 12
-            ne = _extensions(s, lo - 1, 1, bound, jmax, p1, vals, ex)
+            ex, ne = _extensions(s, lo - 1, 1, bound, jmax, p1, vals, ex)
             for k in range(1, ne):
                 ln = ex[k, 0]
                 if ln < rmin or ln - ex[k, 5] < nat_min:
                     continue
                 d1 = ex[k, 2]
                 flags = F_TAKEN if taken >= 0 and (d1 >> taken) & 1 else 0
-                n = _emit(ob, n, d1, 0, ex[k, 3], ex[k, 4], ex[k, 5], 0, flags, RUN, s, lo,
+                ob, n = _emit(ob, n, d1, 0, ex[k, 3], ex[k, 4], ex[k, 5], 0, flags, RUN, s, lo,
                           lo + ln - 1, ex[k, 1], 0)
-    return n
+    return ob, n
 
 
 @njit(cache=True)
@@ -456,19 +474,19 @@ def move_options(tab, i, mr, p1, vals, jpool, ob, n):
                 break
             v = gaps & avail
             # the jokers among v: none, one or two positions (MR_RUN_MAX_JOKERS <= 2)
-            n = _move_emit(ob, n, i, s, lo2, hi2, u, v, j, maxj, jpool, vals)
+            ob, n = _move_emit(ob, n, i, s, lo2, hi2, u, v, j, maxj, jpool, vals)
             m1 = v
             while m1 and nu < maxj:
                 b1 = m1 & -m1
                 m1 ^= b1
-                n = _move_emit(ob, n, i, s, lo2, hi2, u | b1, v & ~b1, j, maxj, jpool, vals)
+                ob, n = _move_emit(ob, n, i, s, lo2, hi2, u | b1, v & ~b1, j, maxj, jpool, vals)
                 m2 = m1
                 while m2 and nu + 1 < maxj:
                     b2 = m2 & -m2
                     m2 ^= b2
-                    n = _move_emit(ob, n, i, s, lo2, hi2, u | b1 | b2, v & ~(b1 | b2), j, maxj,
+                    ob, n = _move_emit(ob, n, i, s, lo2, hi2, u | b1 | b2, v & ~(b1 | b2), j, maxj,
                                    jpool, vals)
-    return n
+    return ob, n
 
 
 @njit(cache=True)
@@ -477,10 +495,10 @@ def _move_emit(ob, n, i, s, lo2, hi2, jokers, nats, j, maxj, jpool, vals):
     ``nats`` if it is legal and plays a card; returns the new count."""
     nj2 = popcount(jokers)
     if nj2 < j or nj2 > maxj:
-        return n
+        return ob, n
     jadd = nj2 - j
     if jadd > jpool or (nats == 0 and jadd == 0):
-        return n
+        return ob, n
     d1 = 0
     val = 0
     m = nats

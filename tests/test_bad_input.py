@@ -138,6 +138,18 @@ CASES = [
     (["simulate", "--variant", "basic-rummy", "--rule", "round_the_corner=on"], "needs ace_high_or_low"),
     (["simulate", "--variant", "basic-rummy", "--players", "7"], "players=7 is out of range"),
     (["simulate", "--variant", "wrotham", "--rule", "deal=7"], "deal=7 is out of range"),
+    (["meld", "--variant", "basic-rummy", "--hand", "2S 9D", "--table", "QS KS AS"],
+     "the meld 'QS KS AS' is not legal under this game's rules"),
+    (["meld", "--variant", "loba", "--hand", "2S 9D", "--table", "7S 7H 7D 7C"], "the meld '7S 7H 7D 7C' is not legal"),
+    (["meld", "--variant", "loba", "--hand", "2S 9D", "--table", "5S X X X 8S"], "is not legal"),
+    (["meld", "--variant", "basic-rummy", "--hand", "2S ZZ"], "bad card 'ZZ'"),
+    (["meld", "--variant", "basic-rummy", "--hand", "AS 9D", "--table", "AS 2S 3S"], "AS appears 2 times"),
+    (["meld", "--variant", "wrotham", "--hand", "X X X 9D", "--table", "5H X 7H"], "4 jokers given but this pack has 3"),
+    (["meld", "--variant", "gin", "--hand", "AS"], "rummylab meld plans"),
+    (["meld", "--variant", "basic-rummy", "--hand", "AS", "--rule", "nosuch=1"], "no meld option 'nosuch'"),
+    (["meld", "--variant", "loba", "--hand", "5S 6S 7S 8D 2C", "--taken", "8D"], "8D cannot go into a new meld"),
+    (["meld", "--variant", "basic-rummy", "--hand", "5S 6S", "--taken", "8D"], "--taken 8D is not in --hand"),
+    (["meld", "--variant", "basic-rummy", "--hand", "5S 6S", "--goal", "min:0"], "use shed, out or min:K"),
 ]
 # where each command writes (into {tmp}/out unless the case says where), and small sizes so
 # that a case which wrongly passes fails fast
