@@ -114,6 +114,11 @@ class BlockRummyRules(BasicRummyRules):
                                    "pile over / shuffle it", choices=RESTOCKS)
 
 
+def largest_hand(rules) -> int:
+    """The most cards a hand holds (after the draw): the deal by player count plus one."""
+    return DEAL[rules.players] + 1
+
+
 def _rules(cls, rules_arr) -> dict:
     r = np.asarray(rules_arr, dtype=np.float64)
     return {f.name: r[cls.index(f.name)] for f in cls.options()}

@@ -72,6 +72,11 @@ class WrothamRules(RulesBase):
                                0, 1000)
 
 
+def largest_hand(rules) -> int:
+    """The most cards a hand holds: seven and the draw (the starter's eight, no draw)."""
+    return HAND_SIZE + 1
+
+
 def _get(rules_arr, name):
     return np.asarray(rules_arr, dtype=np.float64)[WrothamRules.index(name)]
 
