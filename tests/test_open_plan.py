@@ -356,3 +356,23 @@ def test_goals():
     assert int(plan[PL_PLAYED]) >= 4
     _, plan, h, _, _, _ = play("basic", "AS 2S 3S 4S KC QH", goal=make_goal(SHED, keep=int(parse_cards("4S")[0])))
     assert h[3] == 1
+
+
+def test_meld_command_prints_the_plan(capsys):
+    from analysis.cli import main
+    argv = ["meld", "--variant", "wrotham", "--hand", "6H 8S 9S 2C", "--table", "5H X 7H"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    v, plan, h, tab, n, _ = play("wrotham", "6H 8S 9S 2C", "5H X 7H")
+    assert "plan:" in out and f"= {v} points" in out
+    assert describe_table(tab, n) in out
+
+
+def test_plan_turn_leaves_its_inputs_alone():
+    mr = meld_rules("drift")
+    tab, n = parse_table("5H X 7H | QS QH QC", mr)
+    hand = counts("6H 9C KD 2S 8H")
+    h0, t0 = hand.copy(), tab.copy()
+    plan = np.zeros(PLAN_WIDTH, dtype=np.int64)
+    plan_turn(hand, -1, tab, n, 0, 0, mr, planner_values("drift"), make_goal(), plan)
+    assert np.array_equal(hand, h0) and np.array_equal(tab, t0) and int(plan[PL_N_ACT]) > 0
