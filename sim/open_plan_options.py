@@ -24,21 +24,12 @@ from .open_plan_layout import (
     MR_RUN_MAX_JOKERS, MR_RUN_MIN, MR_SET_JOKERS, MR_SET_MAX, MR_SET_MIN, MR_SET_SUITS,
     MR_SWAP, RUN, SET, SUITS_DISTINCT, SWAP_NONE, TM_HI, TM_JMASK, TM_KEY, TM_LO, TM_NJ, TM_S0,
 )
-from .open_plan_table import run_code, run_span_ok
+from .open_plan_table import popcount, run_code, run_span_ok
 
 C_D1, C_D2, C_VAL, C_CNT, C_JADD, C_JFREE, C_FLAGS, C_ROW, C_A, C_B, C_C, C_D, C_E = range(13)
 NCOL = 13
 F_RUNADD, F_SETADD, F_SWAP, F_TAKEN, F_MOVE = 1, 2, 4, 8, 16
 MAX_EXT = 32             # first size of the extension scratch (it grows)
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @njit(cache=True)
@@ -118,6 +109,32 @@ def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
 
 
 @njit(cache=True)
+def suit_positions(p1, s, aces):
+    """Run positions (bit p) of the natural cards of suit ``s`` in ``p1``: the ace also at 13
+    when aces may be high, every card also 13 higher round the corner."""
+    m = (p1 >> (16 * s)) & 0x1FFF
+    if aces == ACE_HIGH_OR_LOW:
+        m |= (m & 1) << 13
+    elif aces == ACE_ROUND:
+        m |= m << 13
+    return m
+
+
+@njit(cache=True)
+def _run_cards(s, pos, vals):
+    """Card mask and value of the natural cards of suit ``s`` at the positions ``pos``."""
+    d1 = 0
+    val = 0
+    while pos:
+        low = pos & -pos
+        pos ^= low
+        c = run_code(s, popcount(low - 1))
+        d1 |= 1 << c
+        val += vals[c]
+    return d1, val
+
+
+@njit(cache=True)
 def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
     """Every way to add to table run ``i``: swaps of its jokers for natural cards of ``p1``,
     cards (natural or joker, at most ``jpool`` jokers) laid below and above.  Appends to
@@ -146,15 +163,7 @@ def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
     exu, nu = _extensions(s, hi, 1, b_hi, jmax, p1, vals, exu)
     sub = sw
     while True:
-        sd1 = 0
-        sval = 0
-        m = sub
-        while m:
-            low = m & -m
-            m ^= low
-            c = run_code(s, popcount(low - 1))
-            sd1 |= 1 << c
-            sval += vals[c]
+        sd1, sval = _run_cards(s, sub, vals)
         ns = popcount(sub)
         for a in range(nd):
             for b in range(nu):
@@ -185,6 +194,21 @@ def _avail(p1, p2, code):
 
 
 @njit(cache=True)
+def _rank_cards(r, a0, a1, a2, a3, vals):
+    """Card masks taken once / twice and the value of a0..a3 cards of rank ``r`` by suit."""
+    d1 = 0
+    d2 = 0
+    val = 0
+    for s, k in ((0, a0), (1, a1), (2, a2), (3, a3)):
+        if k == 1:
+            d1 |= 1 << (s * 16 + r)
+        elif k == 2:
+            d2 |= 1 << (s * 16 + r)
+        val += k * vals[s * 16 + r]
+    return d1, d2, val
+
+
+@njit(cache=True)
 def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
     """Every way to add to table set ``i``: natural cards of suits it may take, jokers (when
     sets take jokers), swaps of its jokers for natural cards of missing suits.  Appends to
@@ -212,15 +236,7 @@ def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
             for a2 in range(lim[2] + 1):
                 for a3 in range(lim[3] + 1):
                     add = a0 + a1 + a2 + a3
-                    d1 = 0
-                    d2 = 0
-                    val = 0
-                    for s, k in ((0, a0), (1, a1), (2, a2), (3, a3)):
-                        if k == 1:
-                            d1 |= 1 << (s * 16 + r)
-                        elif k == 2:
-                            d2 |= 1 << (s * 16 + r)
-                        val += k * vals[s * 16 + r]
+                    d1, d2, val = _rank_cards(r, a0, a1, a2, a3, vals)
                     jf_hi = smax - nat - add if jok else 0
                     for jf in range(0, jf_hi + 1):
                         if add == 0 and jf == nj:
@@ -269,15 +285,7 @@ def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
                             continue
                         if exact3 and (a0 > 0) + (a1 > 0) + (a2 > 0) + (a3 > 0) != 3:
                             continue
-                        d1 = 0
-                        d2 = 0
-                        val = 0
-                        for s, k in ((0, a0), (1, a1), (2, a2), (3, a3)):
-                            if k == 1:
-                                d1 |= 1 << (s * 16 + r)
-                            elif k == 2:
-                                d2 |= 1 << (s * 16 + r)
-                            val += k * vals[s * 16 + r]
+                        d1, d2, val = _rank_cards(r, a0, a1, a2, a3, vals)
                         flags = F_TAKEN if taken >= 0 and ((d1 | d2) >> taken) & 1 else 0
                         for j in range(0, (min(jpool, smax - nat) if jok else 0) + 1):
                             if nat + j < smin or nat + j > smax:
@@ -289,13 +297,9 @@ def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
     aces = mr[MR_ACES]
     top = 12 if aces == ACE_LOW else 13
     for s in range(4):
-        m = (p1 >> (16 * s)) & 0x1FFF
+        m = suit_positions(p1, s, aces)
         if m == 0:
             continue
-        if aces == ACE_HIGH_OR_LOW:
-            m |= (m & 1) << 13
-        elif aces == ACE_ROUND:
-            m |= m << 13
         for lo in range(0, 13 if aces == ACE_ROUND else top - 1):
             if popcount((m >> lo) & ((1 << rmin) - 1)) + jmax < rmin:
                 continue                 # no run from lo: too few natural cards at its start
@@ -338,26 +342,21 @@ def any_play(mr, p1, p2, njp, tab, n_tm):
     rmin = mr[MR_RUN_MIN]
     jr = min(njp, mr[MR_RUN_MAX_JOKERS])
     aces = mr[MR_ACES]
+    width = 27 if aces == ACE_ROUND else 14
     for s in range(4):
-        m = (p1 >> (16 * s)) & 0x1FFF
+        m = suit_positions(p1, s, aces)
         if m == 0:
             continue
-        if aces == ACE_HIGH_OR_LOW:
-            m |= (m & 1) << 13
-        elif aces == ACE_ROUND:
-            m |= m << 13
-        if jr == 0:
+        if jr == 0:                         # rmin cards in a row
             y = m
             for t in range(1, rmin):
                 y &= m >> t
             if y:
                 return True
-        else:
-            width = 27 if aces == ACE_ROUND else 14
-            for lo in range(0, width - rmin + 1):
-                w = (m >> lo) & ((1 << rmin) - 1)
-                if w and popcount(w) + jr >= rmin:
-                    return True
+            continue
+        for lo in range(0, width - rmin + 1):
+            if popcount((m >> lo) & ((1 << rmin) - 1)) + jr >= rmin:
+                return True
     # the table
     swap = mr[MR_SWAP] != SWAP_NONE
     for i in range(n_tm):
@@ -499,14 +498,6 @@ def _move_emit(ob, n, i, s, lo2, hi2, jokers, nats, j, maxj, jpool, vals):
     jadd = nj2 - j
     if jadd > jpool or (nats == 0 and jadd == 0):
         return ob, n
-    d1 = 0
-    val = 0
-    m = nats
-    while m:
-        low = m & -m
-        m ^= low
-        c = run_code(s, popcount(low - 1))
-        d1 |= 1 << c
-        val += vals[c]
+    d1, val = _run_cards(s, nats, vals)
     return _emit(ob, n, d1, 0, val, popcount(nats), jadd, 0, F_MOVE | F_RUNADD, i, lo2, hi2,
                  jokers, nats, 0)

@@ -28,7 +28,7 @@ from .open_plan_layout import (
     OUT_DISCARD, OUT_EMPTY, OUT_NONE, OUT_ONLY, PLAN_WIDTH, RUN, SWAP_NONE, SWAP_REUSE, TM_KIND, TM_NJ,
 )
 from .open_plan_options import (
-    C_CNT, C_D1, C_D2, C_FLAGS, C_JADD, C_JFREE, C_VAL, F_RUNADD, F_SETADD, F_TAKEN, MAX_EXT,
+    C_CNT, C_D1, C_D2, C_FLAGS, C_JADD, C_JFREE, C_ROW, C_VAL, F_RUNADD, F_SETADD, F_TAKEN, MAX_EXT,
     NCOL, any_play, move_options, new_melds, swappable, run_options, set_options,
 )
 from .open_plan_write import write_plan
@@ -68,6 +68,30 @@ def _combine(st, d, ob, k, p1, p2, jlimit):
     st[d + 1, S_NEW] = st[d, S_NEW]
     st[d + 1, S_TAKEN] = st[d, S_TAKEN]
     return True
+
+
+@njit(cache=True)
+def _dedupe(ob, start, n):
+    """Drop the pieces in ``ob[start:n]`` that claim exactly what an earlier one claims (the
+    same cards, jokers and flags: e.g. a joker laid at either end of a run); the search only
+    sees those sums, so this is exact.  Returns the new end."""
+    k = start
+    for i in range(start, n):
+        dup = False
+        for q in range(start, k):
+            same = True
+            for f in range(C_ROW):
+                if ob[q, f] != ob[i, f]:
+                    same = False
+                    break
+            if same:
+                dup = True
+                break
+        if not dup:
+            if k != i:
+                ob[k, :] = ob[i, :]
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -218,6 +242,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                 ob, n = run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
         else:
             ob, n = set_options(tab, i, mr, p1, p2, vals, jpool, ob, n)
+        n = _dedupe(ob, n0, n)
         if n > n0:
             rows[nr] = i
             ostart[nr] = n0
@@ -234,6 +259,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
         free_after[t] = free_after[t + 1]
     cand = np.empty((MAX_CAND, NCOL), dtype=np.int64)
     cand, nc = new_melds(mr, p1, p2, vals, jpool, taken, cand, 0, exd)
+    nc = _dedupe(cand, 0, nc)
     one = mr[MR_ONE_MELD] != 0
     # search: rows first (each: nothing or one option), then subsets of new melds
     st = np.zeros((nr + 1, SW), dtype=np.int64)
