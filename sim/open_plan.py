@@ -8,7 +8,8 @@ Drift, Loba): the table layout, the meld rules, the planner kernels and Python h
   :func:`apply_plan` (the only writer of the table) and :func:`check_table`
   (:mod:`sim.open_plan_table`);
 * Python helpers: :func:`parse_table` / :func:`describe_table` (``"AS 2S 3S | 7H 7D X"``),
-  :func:`describe_plan`, :func:`make_goal`, :func:`empty_table`; an illegal meld raises
+  :func:`describe_plan`, :func:`make_goal`, :func:`empty_table`, :func:`planner_values`,
+  :func:`check_cards`; an illegal meld raises
   :class:`MeldError` (a UserInputError: one CLI error line).
 
 Rules decided here [choice]: every meld holds at least one natural card; a set's joker stands
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import JOKER, card_text, check_pack_limits, parse_cards
+from .cards import JOKER, card_text, check_pack_limits, parse_cards, value_table
 from .errors import UserInputError
 from .open_plan_layout import *  # noqa: F401,F403  (the layout is part of this module's API)
 from .open_plan_layout import (
@@ -125,6 +126,21 @@ def meld_rules(game: str, **options) -> np.ndarray:
         mr[MR_JOKER_DISCARD] = JD_OUT_ONLY
         mr[MR_TAKE_MELD] = 1
     return mr
+
+
+def planner_values(game: str, **options) -> np.ndarray:
+    """Card values (int64[64]) of a planner game as issue 9 gives them: Basic A 1 (15 with
+    ``ace_high_or_low``), 2-10 face, J Q K 10; Wrotham joker 25; Drift joker 20; Loba A and
+    J Q K 10, joker ``joker_penalty`` (25).  Only ``ace_high_or_low`` / ``joker_penalty``
+    matter here; other options are ignored."""
+    if game not in GAMES:
+        raise MeldError(f"unknown planner game {game!r}; choose from {', '.join(GAMES)}")
+    if game == "loba":
+        return value_table(ace=10, joker=int(options.get("joker_penalty", 25)))
+    if game in ("basic", "wrotham"):
+        ace = 15 if _flag("ace_high_or_low", options.get("ace_high_or_low", False)) else 1
+        return value_table(ace=ace, joker=25 if game == "wrotham" else 0)
+    return value_table(joker=20)
 
 
 def make_goal(mode: int = SHED, k: int = 0, keep: int = -1, layoff: bool = True) -> np.ndarray:

@@ -56,6 +56,10 @@ LAYOFF_FREE, LAYOFF_OWN_MELD, LAYOFF_RUN_OWN_MELD = 0, 1, 2
 JD_FREE, JD_OUT_ONLY = 0, 1
 
 # ---- goal: int64[GOAL_WIDTH] -------------------------------------------------------------
+# SHED: the least value left after the best legal discard.  OUT_ONLY: any play only if the
+# turn goes out (else none).  MIN_CARDS: any play (meld, layoff, swap) only if at least
+# GOAL_K hand cards go down this turn, or it goes out.  GOAL_KEEP: that card stays in hand
+# (not played, not the discard).  GOAL_LAYOFF 0: layoffs, swaps and moves only when going out.
 GOAL_MODE = 0             # SHED | OUT_ONLY | MIN_CARDS
 GOAL_K = 1                # MIN_CARDS: cards that must go down this turn (or go out)
 GOAL_KEEP = 2             # a card code never played nor discarded this turn, -1 none

@@ -28,13 +28,13 @@ from .open_plan_layout import (
     OUT_DISCARD, OUT_EMPTY, OUT_NONE, OUT_ONLY, PLAN_WIDTH, RUN, SWAP_NONE, SWAP_REUSE, TM_KIND, TM_NJ,
 )
 from .open_plan_options import (
-    C_CNT, C_D1, C_D2, C_FLAGS, C_JADD, C_JFREE, C_VAL, F_RUNADD, F_SETADD, F_TAKEN, MAX_EXT,
-    NCOL, any_play, new_melds, run_options, set_options,
+    C_CNT, C_D1, C_D2, C_FLAGS, C_JADD, C_JFREE, C_ROW, C_VAL, F_RUNADD, F_SETADD, F_TAKEN, MAX_EXT,
+    NCOL, any_play, move_options, new_melds, swappable, run_options, set_options,
 )
 from .open_plan_write import write_plan
 
-MAX_OPT = 4096
-MAX_CAND = 4096
+MAX_OPT = 64               # first sizes of the scratch arrays (they grow)
+MAX_CAND = 64
 BIG = 1 << 62
 
 # state vector fields (one row per search depth)
@@ -43,8 +43,11 @@ SW = 9
 
 
 @njit(cache=True)
-def _combine(st, d, ob, k, p1, p2):
-    """State row d+1 = row d plus piece ``k`` of ``ob``; False if the cards are not there."""
+def _combine(st, d, ob, k, p1, p2, jlimit):
+    """State row d+1 = row d plus piece ``k`` of ``ob``; False if the cards are not there or
+    the jokers put down, net of those taken back, would pass ``jlimit``."""
+    if st[d, S_JADD] + ob[k, C_JADD] - st[d, S_JFREE] - ob[k, C_JFREE] > jlimit:
+        return False
     u1 = st[d, S_U1]
     u2 = st[d, S_U2]
     d1 = ob[k, C_D1]
@@ -68,11 +71,33 @@ def _combine(st, d, ob, k, p1, p2):
 
 
 @njit(cache=True)
+def _dedupe(ob, start, n):
+    """Drop the pieces in ``ob[start:n]`` that claim exactly what an earlier one claims (the
+    same cards, jokers and flags: e.g. a joker laid at either end of a run); the search only
+    sees those sums, so this is exact.  Returns the new end."""
+    k = start
+    for i in range(start, n):
+        dup = False
+        for q in range(start, k):
+            same = True
+            for f in range(C_ROW):
+                if ob[q, f] != ob[i, f]:
+                    same = False
+                    break
+            if same:
+                dup = True
+                break
+        if not dup:
+            if k != i:
+                ob[k, :] = ob[i, :]
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def _leaf(st, d, ctx, hand, vals, mr, goal, taken, has_melded, relax):
     """Score (int64, lower better) of the final state in row ``d``, or BIG if illegal.
-    ``ctx``: have1, have2, hand total, hand value, jokers held."""
-    have1 = ctx[0]
-    have2 = ctx[1]
+    ``ctx``: see :func:`_hand_masks`."""
     njh = ctx[4]
     rest_j = njh - st[d, S_JADD] + st[d, S_JFREE]
     if rest_j < (1 if goal[GOAL_KEEP] == JOKER and relax == 0 else 0):
@@ -94,26 +119,19 @@ def _leaf(st, d, ctx, hand, vals, mr, goal, taken, has_melded, relax):
     rest_val = ctx[3] - st[d, S_VAL] + (rest_j - njh) * vals[JOKER]
     u1 = st[d, S_U1]
     u2 = st[d, S_U2]
-    rest1 = (have1 & ~u1) | (have2 & ~u2)
     keep = goal[GOAL_KEEP] if relax == 0 else -1
-    # the best legal discard
+    # the best legal discard: the hand's codes by value, highest first (ctx[CTX_CODES:])
     best_d = -1
-    m = rest1
-    while m:
-        low = m & -m
-        m ^= low
-        c = 0
-        x = low
-        while x > 1:
-            x >>= 1
-            c += 1
+    for q in range(ctx[CTX_NCODES]):
+        c = ctx[CTX_CODES + q]
         cnt = hand[c] - (2 if (u2 >> c) & 1 else (1 if (u1 >> c) & 1 else 0))
         if c == keep:
             cnt -= 1
         if c == taken and mr[MR_TAKE_NO_DISCARD] and not (u1 >> c) & 1:
             cnt -= 1
-        if cnt > 0 and vals[c] > best_d:
+        if cnt > 0:
             best_d = vals[c]
+            break
     if rest_j - (1 if keep == JOKER else 0) > 0:
         if mr[MR_JOKER_DISCARD] != JD_OUT_ONLY or rest_total == 1 or relax:
             if vals[JOKER] > best_d:
@@ -145,20 +163,36 @@ def _leaf(st, d, ctx, hand, vals, mr, goal, taken, has_melded, relax):
             + (63 - rest_j)) * 4 + out
 
 
+CTX_NCODES = 5
+CTX_CODES = 6
+CTX_WIDTH = CTX_CODES + 64
+
+
 @njit(cache=True)
-def _hand_masks(hand, keep, relax, ctx):
-    """ctx <- have1, have2, hand total, hand value (filled by the caller), jokers; returns
-    the playable masks (p1, p2, jokers) without the kept card."""
+def _hand_masks(hand, keep, relax, vals, ctx):
+    """ctx <- [0] have1, [1] have2 (card masks held once / twice), [2] cards held, [3] hand
+    value, [4] jokers held, [CTX_NCODES] / [CTX_CODES:] the natural codes held, highest value
+    first.  Returns the playable masks (p1, p2) and jokers without the kept card."""
     have1 = 0
     have2 = 0
     total = 0
+    value = 0
+    nc = 0
     for c in range(64):
         k = hand[c]
-        if k and c != JOKER:
-            have1 |= 1 << c
-            if k >= 2:
-                have2 |= 1 << c
-            total += k
+        if k:
+            value += k * vals[c]
+            if c != JOKER:
+                have1 |= 1 << c
+                if k >= 2:
+                    have2 |= 1 << c
+                total += k
+                q = nc
+                while q > 0 and vals[ctx[CTX_CODES + q - 1]] < vals[c]:
+                    ctx[CTX_CODES + q] = ctx[CTX_CODES + q - 1]
+                    q -= 1
+                ctx[CTX_CODES + q] = c
+                nc += 1
     p1 = have1
     p2 = have2
     njp = hand[JOKER]
@@ -172,18 +206,16 @@ def _hand_masks(hand, keep, relax, ctx):
     ctx[0] = have1
     ctx[1] = have2
     ctx[2] = total + hand[JOKER]
+    ctx[3] = value
     ctx[4] = hand[JOKER]
+    ctx[CTX_NCODES] = nc
     return p1, p2, njp
 
 
 @njit(cache=True)
 def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
-    ctx = np.zeros(5, dtype=np.int64)
-    p1, p2, njp = _hand_masks(hand, goal[GOAL_KEEP], relax, ctx)
-    hv = 0
-    for c in range(64):
-        hv += hand[c] * vals[c]
-    ctx[3] = hv
+    ctx = np.empty(CTX_WIDTH, dtype=np.int64)
+    p1, p2, njp = _hand_masks(hand, goal[GOAL_KEEP], relax, vals, ctx)
     st0 = np.zeros((1, SW), dtype=np.int64)
     if not any_play(mr, p1, p2, njp, tab, n_tm):
         key = _leaf(st0, 0, ctx, hand, vals, mr, goal, taken, has_melded, relax)
@@ -192,11 +224,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
         none = np.empty(0, dtype=np.int64)
         return write_plan(plan, key, ctx[3], ctx[4], vals[JOKER], tab, st0, none, 0, st0,
                           none, 0)
-    freeable = 0
-    if mr[MR_SWAP] != SWAP_NONE or mr[MR_JOKER_MOVE]:
-        for i in range(n_tm):
-            freeable += tab[i, TM_NJ]
-    jpool = njp + (freeable if mr[MR_SWAP] != SWAP_NONE else 0)
+    jpool = njp + (swappable(tab, n_tm, p1) if mr[MR_SWAP] != SWAP_NONE else 0)
     ob = np.empty((MAX_OPT, NCOL), dtype=np.int64)
     exd = np.empty((MAX_EXT, 6), dtype=np.int64)
     exu = np.empty((MAX_EXT, 6), dtype=np.int64)
@@ -208,16 +236,30 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
     for i in range(n_tm):
         n0 = n
         if tab[i, TM_KIND] == RUN:
-            n = run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
+            if mr[MR_JOKER_MOVE]:
+                ob, n = move_options(tab, i, mr, p1, vals, jpool, ob, n)
+            else:
+                ob, n = run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
         else:
-            n = set_options(tab, i, mr, p1, p2, vals, jpool, ob, n)
+            ob, n = set_options(tab, i, mr, p1, p2, vals, jpool, ob, n)
+        n = _dedupe(ob, n0, n)
         if n > n0:
             rows[nr] = i
             ostart[nr] = n0
             oend[nr] = n
             nr += 1
+    # jokers the rows after each depth could still give back (for the joker budget)
+    free_after = np.zeros(nr + 1, dtype=np.int64)
+    for t in range(nr - 1, -1, -1):
+        mx = 0
+        for k in range(ostart[t], oend[t]):
+            mx = max(mx, ob[k, C_JFREE])
+        free_after[t] = free_after[t + 1] + mx
+    for t in range(nr):
+        free_after[t] = free_after[t + 1]
     cand = np.empty((MAX_CAND, NCOL), dtype=np.int64)
-    nc = new_melds(mr, p1, p2, vals, jpool, taken, cand, 0, exd)
+    cand, nc = new_melds(mr, p1, p2, vals, jpool, taken, cand, 0, exd)
+    nc = _dedupe(cand, 0, nc)
     one = mr[MR_ONE_MELD] != 0
     # search: rows first (each: nothing or one option), then subsets of new melds
     st = np.zeros((nr + 1, SW), dtype=np.int64)
@@ -247,7 +289,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                 found = False
                 if not (one and e >= 1):
                     while i < nc:
-                        if _combine(mst, e, cand, i, p1, p2):
+                        if _combine(mst, e, cand, i, p1, p2, njp):
                             found = True
                             break
                         i += 1
@@ -261,7 +303,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                     mst[e + 1, S_TAKEN] = 1
                 mst[e + 1, S_FLAGS] &= ~F_TAKEN
                 e += 1
-                mnext[e] = i + 1
+                mnext[e] = i if p2 else i + 1      # two packs: the same meld twice
                 key = _leaf(mst, e, ctx, hand, vals, mr, goal, taken, has_melded, relax)
                 if key < best:
                     best = key
@@ -279,7 +321,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
         if k == ostart[d] - 1:
             st[d + 1, :] = st[d, :]
             choice[d] = -1
-        elif _combine(st, d, ob, k, p1, p2):
+        elif _combine(st, d, ob, k, p1, p2, njp + free_after[d]):
             choice[d] = k
         else:
             continue

@@ -18,7 +18,8 @@ from .open_plan_layout import (
 
 
 @njit(cache=True, inline="always")
-def _popcount(x):
+def popcount(x):
+    """Set bits of the int64 ``x`` (x >= 0)."""
     n = 0
     while x:
         x &= x - 1
@@ -49,7 +50,7 @@ def run_legal(mr, lo, hi, jmask):
         return False
     if jmask >> (hi + 1) != 0 or (jmask & ((1 << lo) - 1)) != 0:
         return False
-    nj = _popcount(jmask)
+    nj = popcount(jmask)
     return nj <= mr[MR_RUN_MAX_JOKERS] and n - nj >= mr[MR_NATURAL_MIN]
 
 
@@ -78,7 +79,7 @@ def row_legal(tab, i, mr):
         hi = tab[i, TM_HI]
         jm = tab[i, TM_JMASK]
         return (run_legal(mr, lo, hi, jm) and tab[i, TM_N] == hi - lo + 1
-                and tab[i, TM_NJ] == _popcount(jm) and 0 <= tab[i, TM_KEY] < 4)
+                and tab[i, TM_NJ] == popcount(jm) and 0 <= tab[i, TM_KEY] < 4)
     c = tab[i, TM_S0:TM_S0 + 4]
     return (set_legal(mr, c[0], c[1], c[2], c[3], tab[i, TM_NJ]) and 0 <= tab[i, TM_KEY] < 13
             and tab[i, TM_N] == c[0] + c[1] + c[2] + c[3] + tab[i, TM_NJ])
@@ -121,7 +122,7 @@ def _run_normalise(tab, i):
         tab[i, TM_HI] -= 13
         tab[i, TM_JMASK] >>= 13
     tab[i, TM_N] = tab[i, TM_HI] - tab[i, TM_LO] + 1
-    tab[i, TM_NJ] = _popcount(tab[i, TM_JMASK])
+    tab[i, TM_NJ] = popcount(tab[i, TM_JMASK])
 
 
 @njit(cache=True)

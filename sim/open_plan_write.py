@@ -10,7 +10,7 @@ from .cards import JOKER
 from .open_plan_layout import (
     A_C0, A_CODE, A_HI, A_JMASK, A_KEY, A_KIND, A_LAYOFF, A_LO, A_MELD, A_MOVE, A_NJ, A_POS,
     A_ROW, A_SWAP, A_TO, A_TYPE, ACT_WIDTH, END_HIGH, END_LOW, MAX_ACT, PL_AFTER, PL_HEAD,
-    PL_N_ACT, PL_OUT, PL_PLAYED, PL_VALUE, RUN, TM_KEY, TM_KIND, TM_LO, TM_HI,
+    PL_N_ACT, PL_OUT, PL_PLAYED, PL_VALUE, RUN, TM_HI, TM_JMASK, TM_KEY, TM_KIND, TM_LO,
 )
 from .open_plan_options import C_A, C_B, C_C, C_D, C_E, C_JADD, C_JFREE, C_ROW, C_VAL, F_MOVE, C_FLAGS
 from .open_plan_table import run_code
@@ -62,7 +62,9 @@ def _swaps(plan, tab, ob, k):
 def _layoffs(plan, tab, ob, k):
     """Layoffs of table option ``k``, after the swaps."""
     i = ob[k, C_ROW]
-    if tab[i, TM_KIND] == RUN:
+    if ob[k, C_FLAGS] & F_MOVE:
+        _moves(plan, tab, ob, k)
+    elif tab[i, TM_KIND] == RUN:
         s = tab[i, TM_KEY]
         shift = ob[k, C_E]
         lo = tab[i, TM_LO] + shift
@@ -85,6 +87,58 @@ def _layoffs(plan, tab, ob, k):
                     _act(plan, A_LAYOFF, i, s * 16 + r, -1, 0)
         for _ in range(ob[k, C_JADD]):
             _act(plan, A_LAYOFF, i, JOKER, -1, 0)
+
+
+@njit(cache=True)
+def _moves(plan, tab, ob, k):
+    """Layoffs and joker moves that turn table run ``ob[k, C_ROW]`` into the Loba option
+    ``k`` (span C_A..C_B, jokers at C_C, natural cards laid at C_D): outwards from the old
+    ends, each new position gets its natural card, or a joker - first one that must leave
+    its place (a place a natural card fills, moved with that card; or one beyond the new
+    span, from the far end), else one from the hand."""
+    i = ob[k, C_ROW]
+    s = tab[i, TM_KEY]
+    lo = tab[i, TM_LO]
+    hi = tab[i, TM_HI]
+    jm = tab[i, TM_JMASK]
+    lo2 = ob[k, C_A]
+    hi2 = ob[k, C_B]
+    nats = ob[k, C_D]
+    fills = jm & nats
+    drop_lo = jm & ((1 << lo2) - 1)
+    drop_hi = jm & ~((1 << (hi2 + 1)) - 1)
+    cur_lo = lo
+    cur_hi = hi
+    for side in range(2):
+        end = END_LOW if side == 0 else END_HIGH
+        q = lo - 1 if side == 0 else hi + 1
+        while (side == 0 and q >= lo2) or (side == 1 and q <= hi2):
+            if (nats >> q) & 1:
+                _act(plan, A_LAYOFF, i, run_code(s, q), end, 0)
+            elif fills:
+                p = 0
+                while not (fills >> p) & 1:
+                    p += 1
+                fills &= ~(1 << p)
+                _act(plan, A_MOVE, i, run_code(s, p), p, end)
+            elif side == 0 and drop_hi:
+                drop_hi &= ~(1 << cur_hi)
+                _act(plan, A_MOVE, i, -1, cur_hi, end)
+                cur_hi -= 1
+            elif side == 1 and drop_lo:
+                drop_lo &= ~(1 << cur_lo)
+                _act(plan, A_MOVE, i, -1, cur_lo, end)
+                cur_lo += 1
+            else:
+                _act(plan, A_LAYOFF, i, JOKER, end, 0)
+            if side == 0:
+                cur_lo -= 1
+                q -= 1
+            else:
+                cur_hi += 1
+                q += 1
+    if fills or drop_lo or drop_hi:
+        raise ValueError("open planner: a Loba joker move found no place")
 
 
 @njit(cache=True)

@@ -53,6 +53,7 @@ from . import open_plan_layout as L
 from . import trace as TR
 from .strategies import open_play as S
 from .strategies.random_play import coin
+from .open_rummy_plays import log_plan, may_play, plan_melds, plan_uses, set_goal
 from .trace import log, no_trace
 from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
 
@@ -74,7 +75,6 @@ CFG_FIELDS = ("players", "hand", "starter_extra", "starter_no_draw", "take_rule"
               "deal_cycle", "late_deal", "ace_high")
 EXTRA_KEYS = ("winner", "points", "rummy", "out_turn", "restocks", "deal")
 MAX_TURNS = 1000
-SPREAD_CARDS = 100      # trace: b of a spread event = SPREAD_CARDS * cards + jokers
 # state int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), table melds,
 # restocks, deal number, plan holds this turn's SHED plays; then per local seat: own turns, has melded, has played a card
 S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_NTM, S_RESTOCKS, S_DEAL, S_PLAN_READY, S_OWN = range(9)
@@ -179,63 +179,6 @@ def hand_count(hand, vals):
     return v
 
 
-@njit(cache=True)
-def set_goal(goal, mode, k, layoff):
-    goal[L.GOAL_MODE] = mode
-    goal[L.GOAL_K] = k
-    goal[L.GOAL_KEEP] = -1
-    goal[L.GOAL_LAYOFF] = layoff
-
-
-@njit(cache=True)
-def plan_melds(plan):
-    """Does the plan lay a new meld?"""
-    for a in range(plan[L.PL_N_ACT]):
-        if plan[L.PL_HEAD + a * L.ACT_WIDTH + L.A_TYPE] == L.A_MELD:
-            return True
-    return False
-
-
-@njit(cache=True)
-def log_plan(plan, seat, trace):
-    """Trace the plays: a meld as ``spread`` (a: its codes as a mask, jokers as X; b:
-    ``SPREAD_CARDS`` * its cards + its jokers, so a replay knows duplicates and jokers), a
-    layoff as ``hit`` (card, table row), a joker swap as ``swap`` (the natural card put in,
-    row), a Loba joker move as ``move`` (the hand's card filling its place or -1, row)."""
-    if trace.shape[0] == 0:
-        return
-    for a in range(plan[L.PL_N_ACT]):
-        o = L.PL_HEAD + a * L.ACT_WIDTH
-        t = plan[o + L.A_TYPE]
-        if t == L.A_MELD:
-            mask = np.int64(0)
-            key = plan[o + L.A_KEY]
-            n_cards = 0
-            n_jokers = 0
-            if plan[o + L.A_KIND] == L.RUN:
-                for p in range(plan[o + L.A_LO], plan[o + L.A_HI] + 1):
-                    c = 13 if (plan[o + L.A_JMASK] >> p) & 1 else (key << 4) + p % 13
-                    mask |= np.int64(1) << c
-                    n_cards += 1
-                    n_jokers += c == 13
-            else:
-                for s in range(4):
-                    if plan[o + L.A_C0 + s] > 0:
-                        mask |= np.int64(1) << ((s << 4) + key)
-                        n_cards += plan[o + L.A_C0 + s]
-                n_jokers = plan[o + L.A_NJ]
-                n_cards += n_jokers
-                if n_jokers > 0:
-                    mask |= np.int64(1) << 13
-            log(trace, TR.E_SPREAD, seat, mask, SPREAD_CARDS * n_cards + n_jokers)
-        elif t == L.A_LAYOFF:
-            log(trace, TR.E_HIT, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
-        elif t == L.A_SWAP:
-            log(trace, TR.E_SWAP, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
-        else:
-            log(trace, TR.E_MOVE, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
-
-
 # ----------------------------------------------------------------------------------------
 # the end of a hand
 
@@ -321,8 +264,9 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
             if srow[S.P_RANDOM_PLAY] != 0:
                 take = coin(1.0, sst, False)
             elif srow[S.P_TAKE] != 0:
-                take = S.wants_take(srow, _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan),
-                                    hand, top, cfg[C_ACE_HIGH])
+                played = (may_play(hand, top, tab, state[S_NTM], cfg[C_ACE_HIGH])
+                          and _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan))
+                take = S.wants_take(srow, played, hand, top, cfg[C_ACE_HIGH])
     if not take:
         state[S_PLAN_READY] = 0
     if take:
@@ -342,31 +286,6 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
     hand[card] += 1
     log(trace, TR.E_DRAW_STOCK, seat, card, 0)
     return -1
-
-
-@njit(cache=True)
-def plan_uses(plan, code):
-    """Does the plan lay the natural card ``code`` (or a joker, ``code`` 13) from the hand?"""
-    for a in range(plan[L.PL_N_ACT]):
-        o = L.PL_HEAD + a * L.ACT_WIDTH
-        t = plan[o + L.A_TYPE]
-        if t == L.A_MELD:
-            key = plan[o + L.A_KEY]
-            if code == 13:
-                if plan[o + L.A_KIND] == L.RUN and plan[o + L.A_JMASK] != 0:
-                    return True
-                if plan[o + L.A_KIND] == L.SET and plan[o + L.A_NJ] > 0:
-                    return True
-            elif plan[o + L.A_KIND] == L.RUN:
-                if key == code >> 4:
-                    for p in range(plan[o + L.A_LO], plan[o + L.A_HI] + 1):
-                        if p % 13 == (code & 15) and not (plan[o + L.A_JMASK] >> p) & 1:
-                            return True
-            elif key == (code & 15) and plan[o + L.A_C0 + (code >> 4)] > 0:
-                return True
-        elif (t == L.A_LAYOFF or t == L.A_SWAP or t == L.A_MOVE) and plan[o + L.A_CODE] == code:
-            return True
-    return False
 
 
 @njit(cache=True)

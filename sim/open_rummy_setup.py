@@ -9,6 +9,7 @@ from typing import Callable
 import numpy as np
 
 from . import games
+from . import open_plan_layout as L
 from . import open_rummy as OR
 from .cards import standard_pack
 from .strategies import open_play as S
@@ -29,6 +30,19 @@ def tables(key, n_packs: int, n_jokers: int, vals: np.ndarray, mrs: list[np.ndar
     return _TABS[key]
 
 
+def check_cfg(name: str, cfg, tabs) -> None:
+    """The engine's discard and take switches say what the planner's meld rules say (the
+    rules are decided once: a game that sets one without the other is a bug)."""
+    for mr in tabs[2]:
+        pairs = ((OR.C_TAKEN_NO_DISCARD, int(mr[L.MR_TAKE_NO_DISCARD])),
+                 (OR.C_JOKER_LAST_ONLY, int(mr[L.MR_JOKER_DISCARD] == L.JD_OUT_ONLY)),
+                 (OR.C_TAKE_RULE, OR.TAKE_TO_MELD if mr[L.MR_TAKE_MELD] else OR.TAKE_FREE))
+        for c, want in pairs:
+            if int(cfg[c]) != want:
+                raise ValueError(f"{name}: cfg field {OR.CFG_FIELDS[c]}={int(cfg[c])} contradicts the meld rules "
+                                 f"({want})")
+
+
 def check_strategies_matrix(name: str, cfg, strat_mat) -> np.ndarray:
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
     n = int(cfg[OR.C_PLAYERS])
@@ -46,6 +60,7 @@ def hand_chunk(name: str, setup: Callable, extra_columns: tuple[str, ...]) -> Ca
         :func:`sim.open_rummy.play_chunk_kernel`); ``debug`` checks card conservation and the
         table after every turn (ValueError), ``trace`` records the events."""
         cfg, tabs = setup(rules_arr)
+        check_cfg(name, cfg, tabs)
         strat = check_strategies_matrix(name, cfg, strat_mat)
         width = len(hand_columns(int(cfg[OR.C_PLAYERS]), extra_columns))
         if out.ndim != 2 or out.shape[1] != width or out.dtype != np.int64:
@@ -62,6 +77,7 @@ def game_chunks(name: str, setup: Callable, rules_cls, extra_columns: tuple[str,
     (Basic Rummy: to a target score, a number of deals, or a penalty limit)."""
     def chunk(rules_arr, strat_mat, layout, seed, first_game, out, ctx, debug):
         cfg, tabs = setup(rules_arr)
+        check_cfg(name, cfg, tabs)
         strat = check_strategies_matrix(name, cfg, strat_mat)
         OR.game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug)
 

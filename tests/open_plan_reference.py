@@ -3,7 +3,7 @@
 Written from the rules, not from the kernels: a state is (hand, table, turn flags); the
 legal single actions are "lay one meld from hand", "lay off one card", "swap one joker",
 "move one Loba joker"; :func:`best_key` searches every sequence of them (memoised on the
-state) and scores every state the turn may stop in, exactly as plan_turn's doc says:
+state: the best over every reachable state) and scores every state the turn may stop in, exactly as plan_turn's doc says:
 (value after the best legal discard, not out, -cards played, -jokers kept), lowest best.
 
 Melds: ``("R", suit, lo, hi, jmask)`` (positions as sim/open_plan_layout.py: p holds rank
@@ -152,6 +152,15 @@ class Position:
         self.goal = tuple(int(x) for x in goal)
         self.vals = tuple(int(v) for v in vals)
         self.total0 = sum(self.hand0.values())
+        self.relax = False
+        # every meld a hand of this turn could lay: the start hand plus the table's jokers
+        richest = dict(self.hand0)
+        richest[JOKER] = richest.get(JOKER, 0) + sum(m[3] if m[0] == "S" else bin(m[4]).count("1")
+                                                     for m in self.table0)
+        self.all_melds = []
+        for m in melds_from(self.mr, richest):
+            cards = meld_cards(m)
+            self.all_melds.append((m, cards, tuple((c, cards.count(c)) for c in set(cards))))
 
     # --- actions ---------------------------------------------------------------------
     def actions(self, st):
@@ -161,10 +170,11 @@ class Position:
         mr = self.mr
         out = []
         if n_new == 0 or not mr[L.MR_ONE_MELD]:
-            for m in melds_from(mr, hand):
-                cards = meld_cards(m)
+            for m, cards, need in self.all_melds:
+                if any(hand.get(c, 0) < k for c, k in need):
+                    continue
                 h = _minus(hand, cards)
-                if h is None or not self._keeps(h):
+                if not self._keeps(h):
                     continue
                 t = tuple(sorted(table[len(self.table0):] + (m,)))
                 ti = taken_in or (self.taken >= 0 and self.taken in cards)
@@ -199,8 +209,8 @@ class Position:
     def _row_moves(self, m, hand, may_lay):
         """(action, new meld, cards from hand, jokers back to hand) for one table meld."""
         mr = self.mr
-        lay_ok = may_lay or mr[L.MR_LAYOFF] == L.LAYOFF_FREE
-        run_lay_ok = lay_ok and (may_lay or mr[L.MR_LAYOFF] != L.LAYOFF_RUN_OWN_MELD)
+        lay_ok = may_lay or mr[L.MR_LAYOFF] != L.LAYOFF_OWN_MELD      # onto sets
+        run_lay_ok = may_lay or mr[L.MR_LAYOFF] == L.LAYOFF_FREE
         res = []
         if m[0] == "R":
             _, s, lo, hi, jm = m
@@ -303,19 +313,17 @@ class Position:
         the kept card and the joker-discard rule when nothing is legal, like plan_turn."""
         for relax in (False, True):
             self.relax = relax
-            memo = {}
-
-            def go(st):
-                if st in memo:
-                    return memo[st]
-                b = self.stop_key(st)
+            # the score depends on the final state only: the best over every reachable state
+            seen = {self.start()}
+            todo = [self.start()]
+            b = BIG
+            while todo:
+                st = todo.pop()
+                b = min(b, self.stop_key(st))
                 for _, nxt in self.actions(st):
-                    k = go(nxt)
-                    if k < b:
-                        b = k
-                memo[st] = b
-                return b
-            b = go(self.start())
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
             if b != BIG:
                 return b
         return BIG

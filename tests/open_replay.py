@@ -13,21 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
+from sim.open_rummy_plays import SPREAD_CARDS
+from tests.wild_replay import traced_hand  # shared: plays one traced hand
 
-from sim.open_rummy import SPREAD_CARDS
-from sim.runner import make_spec
-from sim.trace import events, new_trace
+__all__ = ["JOKER", "Replay", "count", "replay", "settle", "spread_cards", "traced_hand"]
 
 JOKER = 13
-
-
-def traced_hand(variant, players, hand, *, seed=1, strategies="simple", rules=None):
-    spec = make_spec(variant, players=players, n=hand + 1, seed=seed, strategies=strategies, rules=rules)
-    out = np.zeros((1, len(spec.columns)), dtype=np.int64)
-    trace = new_trace()
-    spec.variant.play_chunk(*spec.arrays(), seed, hand, out, debug=True, trace=trace)
-    return dict(zip(spec.columns, out[0].tolist())), events(trace), spec
 
 
 def spread_cards(mask: int, b: int) -> list[int]:

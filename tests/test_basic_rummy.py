@@ -136,3 +136,24 @@ def test_whole_games_reach_their_end():
 def test_round_the_corner_needs_ace_high_or_low():
     with pytest.raises(UserInputError, match="round_the_corner needs ace_high_or_low"):
         make_spec("basic-rummy", rules=["round_the_corner=on"])
+
+
+@pytest.mark.parametrize("seat0", ["simple(meld_at=0)", "rummy", "simple(meld=3)"])
+def test_held_melds_go_down_only_as_the_strategy_says(seat0):
+    """meld_at=0 and rummy: seat 0 lays cards down only on the turn it goes out; meld=3: only
+    when three or more cards go down that turn, or going out."""
+    for k in range(40):
+        row, evs, spec = traced_hand("basic-rummy", 3, k, strategies=f"{seat0},simple,simple")
+        down, turn_down = {}, 0
+        for kind, seat, a, b in evs:
+            if kind in ("draw_stock", "take_pile") and seat == 0:
+                turn_down = 0
+            elif seat == 0 and kind in ("spread", "hit"):
+                turn_down += (b // 100) if kind == "spread" else 1
+            elif kind == "discard" and seat == 0 and turn_down:
+                down[len(down)] = turn_down
+        out0 = row["ender"] == 0 and spec.variant.outcomes[row["outcome"]] in ("out", "rummy")
+        if seat0 == "simple(meld=3)":
+            assert all(v >= 3 for v in down.values()) or out0
+        else:
+            assert not down or (out0 and len(down) == 1), "held cards went down before going out"

@@ -442,7 +442,7 @@ def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown whole-game kind"):
         game_kernel(synth_chunk, new_ctx(),
                     WholeGame(kind="race", limit_rule="target", winner_column="winner"), SynthRules, EXTRA)
-    assert KINDS == ("target", "elimination", "deals")
+    assert KINDS == ("target", "elimination", "deals", "penalty")
 
 
 # ----------------------------------------------------------------------------------------

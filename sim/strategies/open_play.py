@@ -52,6 +52,7 @@ from numba import njit
 
 from . import Param, StrategyFamily, register
 from .random_play import PARAM_HELP, uniform_choice
+from .wild import near_count
 
 FAMILY_CODE = 4
 MODE_SHED, MODE_OUT_ONLY = 0, 1        # meld eagerness codes; k >= 2: MIN_CARDS k
@@ -83,9 +84,9 @@ _BASE = {"random": {"random_play": 1}, "simple": {}, "rummy": {"meld": 1}}
 VARIANTS = ("basic-rummy", "block-rummy", "wrotham", "ramino-drift", "loba")
 # "strong": measured against simple in each game module's docstring (paired hands)
 STRONG = {
-    "basic-rummy": {"take": 2, "discard_rule": 2},
-    "block-rummy": {"take": 2, "discard_rule": 2},
-    "wrotham": {"take": 2, "discard_rule": 2, "keep_jokers": 1},
+    "basic-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
+    "block-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
+    "wrotham": {"meld": 1, "meld_from": 4, "discard_rule": 2, "keep_jokers": 1},
 }
 
 FAMILY = register(StrategyFamily(
@@ -129,25 +130,9 @@ def meld_at(srow, own_turn):
 
 @njit(cache=True)
 def partners(hand, code, ace_high):
-    """Other cards of the hand ``hand`` (counts) of the rank of natural ``code``, or of its
-    suit within two ranks (Q-K-A adjacent when aces are high)."""
-    r = code & 15
-    s = code >> 4
-    n = -1
-    for t in range(4):
-        n += hand[(t << 4) + r]
-    for d in (-2, -1, 1, 2):
-        q = r + d
-        if ace_high:
-            if q == 13:
-                q = 0
-            elif q == 14:
-                q = 1
-            elif q < 0 and r <= 1:
-                q += 13
-        if 0 <= q < 13:
-            n += hand[(s << 4) + q]
-    return n
+    """Other cards of the hand ``hand`` (counts, holding ``code``) of the rank of natural
+    ``code``, or of its suit within two ranks (:func:`sim.strategies.wild.near_count`)."""
+    return near_count(hand, code, ace_high) - 1
 
 
 @njit(cache=True)

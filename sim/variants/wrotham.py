@@ -29,7 +29,13 @@ is ``turn_limit`` (void, redealt: the deal number does not advance).  Whole game
 deal number (1 + the scoring hands before) to every hand.
 
 Hand row: as Basic Rummy, plus ``deal`` (the deal number played).  Strategies: family
-``open`` (:mod:`sim.strategies.open_play`): ``random``, ``simple``, ``rummy``, ``strong``.
+``open`` (:mod:`sim.strategies.open_play`): ``random``, ``simple``, ``rummy``, ``strong`` =
+simple + ``meld=1, meld_from=4, discard_rule=2, keep_jokers=1`` (Basic Rummy's strong, and
+never discards a joker while another card may go: ``simple`` throws the 25-point joker
+away first).  Against ``simple`` opponents, minus seat 0 playing simple, same deals (hand
+rows cycling through the six deals; points per hand of seat 0 minus the others' mean, 95%
+CI): +18.9 +- 0.6 with 2 players, +37.1 +- 1.1 with 4 (30,000 paired hands, seed 202;
+picked on seed 101: joker keeping alone +23.8 +- 1.6, with discard_rule=2 +31.2 +- 1.8).
 """
 
 from __future__ import annotations
@@ -64,6 +70,11 @@ class WrothamRules(RulesBase):
                                        "(all but the top card) or end the hand", choices=RESTOCKS)
     max_restocks: int = option(2, "the stock running out once more after this many restocks ends the hand",
                                0, 1000)
+
+
+def largest_hand(rules) -> int:
+    """The most cards a hand holds: seven and the draw (the starter's eight, no draw)."""
+    return HAND_SIZE + 1
 
 
 def _get(rules_arr, name):
