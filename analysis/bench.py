@@ -189,6 +189,10 @@ def main(quick: bool = False, out: str | None = None) -> int:
     for name, label in (("ramino-klop", "Ramino Klop"), ("wildcard", "Wildcard Rummy"), ("cincinnati", "Cincinnati")):
         r = single_core_rate(name, 4, n1 // 4, reps)
         add(f"{label} hands/s, 4 players, simple, 1 core", f"{r:,.0f}", ">= 20,000")
+    for name, label, target in (("basic-rummy", "Basic Rummy", ">= 20,000"), ("wrotham", "Wrotham Rummy", "")):
+        add(f"{label} hands/s, 4 players, simple, 1 core", f"{single_core_rate(name, 4, n1 // 4, reps):,.0f}", target)
+    for name, label, target in (("ramino-drift", "Ramino Drift", ">= 10,000"), ("loba", "Loba", ">= 5,000")):
+        add(f"{label} hands/s, 4 players, simple, 1 core", f"{single_core_rate(name, 4, n1 // 8, reps):,.0f}", target)
     n_all = 200_000 if quick else 1_000_000
     rate_all, secs = all_core_rate("gin", n_all, 1 if quick else 3)
     add(f"Gin hands/s, all {os.cpu_count()} cores (threads backend)", f"{rate_all:,.0f}", "")

@@ -44,6 +44,15 @@ RUNS = [
     ("wildcard-5-two-packs", "wildcard", "hands", 800, 42, 5, "simple", ["packs=2"], None),
     ("cincinnati-4", "cincinnati", "hands", 1500, 51, 4, "simple,simple(min_out=50,late_from=6,min_out_late=0),simple,simple",
      [], None),
+    ("basic-rummy-4", "basic-rummy", "hands", 2000, 61, 4, "simple", [], None),
+    ("basic-rummy-3-options", "basic-rummy", "hands", 1500, 62, 3, "simple,strong,rummy",
+     ["rummy_bonus=plus10", "restock=shuffle", "ace_high_or_low=on", "layoff_requires_own_meld=on"], None),
+    ("basic-rummy-games", "basic-rummy", "games", 60, 63, 4, "simple", [],
+     ("winner", "hands", "voids", "turns", "points0", "points1", "points2", "points3")),
+    ("block-rummy-4", "block-rummy", "hands", 1500, 64, 4, "strong,simple,simple,simple", [], None),
+    ("wrotham-4", "wrotham", "hands", 1200, 65, 4, "simple", [], None),
+    ("wrotham-games", "wrotham", "games", 40, 66, 4, "simple,strong,simple,strong", [],
+     ("winner", "hands", "voids", "turns", "points0", "points1", "points2", "points3")),
 ]
 
 

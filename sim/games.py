@@ -27,11 +27,17 @@ Shapes (``WholeGame.kind``):
   when ``s`` scored nothing and shutouts double), with totals = points + line bonuses.
 * ``elimination``: each hand adds its penalty (minus the ``score`` column) to the seats in
   play; a seat reaching the limit is out, unless it buys back in (at most ``buybacks`` times,
-  as far as its ``buyback`` allowance goes) at the highest total still under the limit.  The
+  as far as its ``buyback`` allowance goes) at the highest total still under the limit.
+  Whether it buys back is the seat's decision: it does when that re-entry total is below its
+  ``buyback_below`` threshold (default: always; ``WholeGame.buyback_param`` names the
+  strategy parameter holding it, see :func:`game_kernel`).  The
   last seat in wins; if every seat left reaches the limit in one hand, the lowest total stays
   in and wins.  ``points`` are the final penalty totals, ``net`` minus them.
 * ``deals``: a fixed number of scoring hands; totals of the ``score`` columns; the highest
   total wins; ``points`` and ``net`` are the totals.
+* ``penalty``: each hand adds its penalty (minus the ``score`` column) to every seat until
+  someone reaches the limit; then the lowest total wins (first seat on a tie), nobody leaves
+  (Basic Rummy's ``penalty_scoring``).  ``points`` are the penalty totals, ``net`` minus them.
 
 Every shape: a hand whose outcome is the game's ``void_outcome`` is redealt by the same
 dealer (counted in ``voids``); otherwise the deal passes to the next seat in play on the left.
@@ -49,10 +55,13 @@ from numba import njit
 from . import rng
 from .variants import COL_OUTCOME, COL_SCORE, COL_TURNS, col_extra, hand_columns
 
-KINDS = ("target", "elimination", "deals")
-K_TARGET, K_ELIMINATION, K_DEALS = range(3)
+KINDS = ("target", "elimination", "deals", "penalty")
+K_TARGET, K_ELIMINATION, K_DEALS, K_PENALTY = range(4)
 MAX_HANDS = 100_000          # a game still running after this many hands is an engine error
-# layout vector (int64) handed to the kernel; per-seat buyback allowances follow at L_WIDTH
+ALWAYS_BUY = 1 << 62         # buy-back threshold: every re-entry total is below it
+NEVER_BUY = -(1 << 62)       # buy-back threshold: no re-entry total is below it
+# layout vector (int64) handed to the kernel; per-seat buyback allowances follow at L_WIDTH,
+# then the per-seat buy-back thresholds (buy back when the re-entry total is below it)
 (L_KIND, L_LIMIT, L_VOID, L_WINNER_COL, L_LINE_BONUS, L_GAME_BONUS, L_SHUTOUT, L_BUYBACKS,
  L_ROW_WIDTH, L_WIDTH) = range(10)
 P_TOTAL, P_WON, P_BOUGHT, P_OUT_RANK, P_ACTIVE, P_ROWS = range(6)      # per-seat state rows
@@ -94,9 +103,10 @@ def _places_by_total(total, winner, place):
 
 
 @njit(cache=True)
-def _eliminate(pen, active, bought, allowance, limit, max_buy, out_rank, n_out):
-    """Seats in play at or over ``limit`` buy back in (if allowed) or go out; returns the new
-    number of seats out.  ``out_rank[s]``: order of going out (0 first)."""
+def _eliminate(pen, active, bought, allowance, below, limit, max_buy, out_rank, n_out):
+    """Seats in play at or over ``limit`` buy back in (if allowed, and if the re-entry total is
+    below the seat's threshold ``below[s]``) or go out; returns the new number of seats out.
+    ``out_rank[s]``: order of going out (0 first)."""
     n = pen.shape[0]
     left = 0
     for s in range(n):
@@ -110,7 +120,8 @@ def _eliminate(pen, active, bought, allowance, limit, max_buy, out_rank, n_out):
             top = pen[s]
             have_top = True
     for s in range(n):
-        if active[s] and pen[s] >= limit and left >= 1 and bought[s] < max_buy and bought[s] < allowance[s]:
+        if (active[s] and pen[s] >= limit and left >= 1 and bought[s] < max_buy and bought[s] < allowance[s]
+                and top < below[s]):
             pen[s] = top
             bought[s] += 1
     over = 0
@@ -174,6 +185,8 @@ def game_running(per, sc, layout):
         return per[P_TOTAL].max() < layout[L_LIMIT]
     if kind == K_ELIMINATION:
         return sc[S_N_OUT] < per.shape[1] - 1
+    if kind == K_PENALTY:
+        return per[P_TOTAL].max() < layout[L_LIMIT]
     return sc[S_SCORED] < layout[L_LIMIT]
 
 
@@ -201,11 +214,14 @@ def record_hand(per, sc, layout, row):
         elif kind == K_ELIMINATION:
             if per[P_ACTIVE, s]:
                 per[P_TOTAL, s] -= x
+        elif kind == K_PENALTY:
+            per[P_TOTAL, s] -= x
         else:
             per[P_TOTAL, s] += x
     if kind == K_ELIMINATION:
         sc[S_N_OUT] = _eliminate(per[P_TOTAL], per[P_ACTIVE], per[P_BOUGHT], layout[L_WIDTH:L_WIDTH + n],
-                                 layout[L_LIMIT], layout[L_BUYBACKS], per[P_OUT_RANK], sc[S_N_OUT])
+                                 layout[L_WIDTH + n:L_WIDTH + 2 * n], layout[L_LIMIT], layout[L_BUYBACKS],
+                                 per[P_OUT_RANK], sc[S_N_OUT])
     sc[S_DEALER] = _next_in(per[P_ACTIVE], sc[S_DEALER])
 
 
@@ -225,6 +241,13 @@ def finish_game(per, sc, layout, grow):
         for s in range(n):
             place[s] = 1 if s == winner else n - per[P_OUT_RANK, s]
             net[s] = -total[s]
+    elif kind == K_PENALTY:
+        winner = 0
+        for s in range(1, n):
+            if total[s] < total[winner]:
+                winner = s
+        _places_by_total(-total, winner, place)
+        net[:] = -total
     else:
         winner = 0
         for s in range(1, n):
@@ -257,11 +280,31 @@ def finish_game(per, sc, layout, grow):
         grow[b + 4 * n + s] = per[P_BOUGHT, s]
 
 
+def buyback_thresholds(strat_mat, param: str | None) -> np.ndarray:
+    """Each seat's buy-back threshold from its strategy row: the value of the parameter
+    ``param`` of the seat's family (negative: whenever the rules allow; a family without it,
+    or ``param`` None: always too).  Never buying back is a zero allowance (``buyback``)."""
+    from .strategies import FAMILIES, _load_families
+    _load_families()
+    by_code = {f.code: f for f in FAMILIES.values()}
+    out = np.full(strat_mat.shape[0], ALWAYS_BUY, dtype=np.int64)
+    for s in range(strat_mat.shape[0]):
+        fam = by_code.get(int(strat_mat[s, 0]))
+        if param is None or fam is None or param not in {p.name for p in fam.params}:
+            continue
+        v = float(strat_mat[s, 1 + fam.index(param)])
+        out[s] = ALWAYS_BUY if v < 0 else int(np.ceil(v))
+    return out
+
+
 def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...]):
     """The contract's ``play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False,
-    buyback=None)`` for a game: ``chunk`` is the game's loop (module docstring), ``ctx`` the
-    tuple of arrays it needs, ``game`` its :class:`~sim.variants.WholeGame`.  ``buyback``:
-    per-seat buy-back allowances (default: as many as the rules allow)."""
+    buyback=None, buyback_below=None)`` for a game: ``chunk`` is the game's loop (module
+    docstring), ``ctx`` the tuple of arrays it needs, ``game`` its
+    :class:`~sim.variants.WholeGame`.  ``buyback``: per-seat buy-back allowances (default: as
+    many as the rules allow); ``buyback_below``: per-seat thresholds, a seat at the limit buys
+    back only when the re-entry total is below its threshold (default: from the strategy
+    parameter ``game.buyback_param`` (:func:`buyback_thresholds`), else always)."""
     if game.kind not in KINDS:
         raise ValueError(f"unknown whole-game kind {game.kind!r}; kinds: {', '.join(KINDS)}")
     kind = KINDS.index(game.kind)
@@ -272,13 +315,14 @@ def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ..
     limit_i, buy_i = idx(game.limit_rule), idx(game.buyback_rule)
     line_i, bonus_i, shut_i = idx(game.line_bonus_rule), idx(game.game_bonus_rule), idx(game.shutout_rule)
 
-    def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False, buyback=None):
+    def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False, buyback=None,
+                        buyback_below=None):
         n = strat_mat.shape[0]
 
         def val(i):
             return 0 if i is None else int(rules_arr[i])
 
-        layout = np.zeros(L_WIDTH + n, dtype=np.int64)
+        layout = np.zeros(L_WIDTH + 2 * n, dtype=np.int64)
         layout[L_KIND] = kind
         layout[L_LIMIT] = val(limit_i)
         layout[L_VOID] = game.void_outcome
@@ -289,7 +333,10 @@ def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ..
         layout[L_SHUTOUT] = val(shut_i)
         layout[L_BUYBACKS] = val(buy_i)
         layout[L_ROW_WIDTH] = width
-        layout[L_WIDTH:] = layout[L_BUYBACKS] if buyback is None else np.asarray(buyback, dtype=np.int64)
+        layout[L_WIDTH:L_WIDTH + n] = (layout[L_BUYBACKS] if buyback is None
+                                       else np.asarray(buyback, dtype=np.int64))
+        layout[L_WIDTH + n:] = (buyback_thresholds(strat_mat, game.buyback_param) if buyback_below is None
+                                else np.asarray(buyback_below, dtype=np.int64))
         chunk(rules_arr, strat_mat, layout, np.int64(seed), np.int64(first_game), out, ctx, bool(debug))
 
     return play_game_chunk

@@ -176,12 +176,12 @@ def log_entries(ctx):
     return log[1:1 + LOG_W * log[0]].reshape(-1, LOG_W)
 
 
-def play_kernel(shape, rules, n, seed, first, count, buyback=None, ctx=None):
+def play_kernel(shape, rules, n, seed, first, count, buyback=None, ctx=None, buyback_below=None):
     """Game rows ``first .. first + count - 1`` from sim.games (and the ctx holding the log)."""
     ctx = new_ctx() if ctx is None else ctx
     kernel = game_kernel(synth_chunk, ctx, GAMES[shape], SynthRules, EXTRA)
     out = np.full((count, len(game_columns(n))), -999, dtype=np.int64)   # every column is written
-    kernel(rules.to_array(), strat_for(n), seed, first, out, buyback=buyback)
+    kernel(rules.to_array(), strat_for(n), seed, first, out, buyback=buyback, buyback_below=buyback_below)
     return out, ctx
 
 
@@ -192,13 +192,14 @@ def _rule(rules, name):
     return 0 if name is None else int(getattr(rules, name))
 
 
-def reference_games(shape, rules, n, seed, first, count, buyback=None, script=()):
+def reference_games(shape, rules, n, seed, first, count, buyback=None, script=(), buyback_below=None):
     game = GAMES[shape]
     rules_arr, strat = rules.to_array(), strat_for(n)
     ctx = new_ctx(script)
     limit = _rule(rules, game.limit_rule)
     max_buy = _rule(rules, game.buyback_rule)
     allowance = [max_buy] * n if buyback is None else list(buyback)
+    threshold = [float("inf")] * n if buyback_below is None else list(buyback_below)
     wcol = col_extra(n) + EXTRA.index(game.winner_column)
     width = len(hand_columns(n, EXTRA))
     rows = []
@@ -250,7 +251,8 @@ def reference_games(shape, rules, n, seed, first, count, buyback=None, script=()
                 else:
                     going = []
                     for s in reached:
-                        if bought[s] < min(max_buy, allowance[s]):
+                        if (bought[s] < min(max_buy, allowance[s])
+                                and max(total[q] for q in below) < threshold[s]):   # the seat's decision
                             bought[s] += 1
                             total[s] = max(total[q] for q in below)   # highest total still under
                         else:
@@ -440,7 +442,7 @@ def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown whole-game kind"):
         game_kernel(synth_chunk, new_ctx(),
                     WholeGame(kind="race", limit_rule="target", winner_column="winner"), SynthRules, EXTRA)
-    assert KINDS == ("target", "elimination", "deals")
+    assert KINDS == ("target", "elimination", "deals", "penalty")
 
 
 # ----------------------------------------------------------------------------------------
@@ -526,7 +528,7 @@ def test_elimination_buybacks_within_rule_and_allowance(case, n):
         assert (bought == 0).all()
 
 
-def scripted(shape, n, hands, buyback=None, **rules):
+def scripted(shape, n, hands, buyback=None, buyback_below=None, **rules):
     """Game 0 (first dealer 0) of scripted hands, checked against the reference; returns its
     row as a dict and the log.  ``hands``: ``(winner, [score0, ..])`` (a ``None`` winner: a void hand)."""
     script = []
@@ -534,9 +536,9 @@ def scripted(shape, n, hands, buyback=None, **rules):
         script += [1 if w is None else 0, -1 if w is None else w, *scores]
     r = SynthRules(shape=SHAPE_OF[shape], scripted=True, void_pct=0, **rules)
     ctx = new_ctx(script)
-    out, _ = play_kernel(shape, r, n, 5, 0, 1, ctx=ctx, buyback=buyback)
+    out, _ = play_kernel(shape, r, n, 5, 0, 1, ctx=ctx, buyback=buyback, buyback_below=buyback_below)
     assert ctx[1][0] == len(ctx[1]), "every scripted hand is played"
-    want, _ = reference_games(shape, r, n, 5, 0, 1, buyback=buyback, script=script)
+    want, _ = reference_games(shape, r, n, 5, 0, 1, buyback=buyback, script=script, buyback_below=buyback_below)
     assert_same_rows(out, want, n)
     return {k: int(v[0]) for k, v in cols(out, n).items()}, log_entries(ctx)
 
@@ -657,3 +659,37 @@ def test_deals_play_exact_number_of_scoring_hands_plus_voids(case, n):
     assert (pts[np.arange(N_GAMES), c["winner"]] == pts.max(axis=1)).all()
     first_max = np.argmax(pts == pts.max(axis=1, keepdims=True), axis=1)
     assert (c["winner"] == first_max).all()
+
+
+def test_buyback_threshold_is_each_seats_decision():
+    # limit 50, two buy-backs each; seat 0 buys back only below 30, seat 1 only below 45.
+    # Hand 1: 55, 10, 40 -> seat 0 would re-enter at 40: it declines and is out.  Hand 2: -, 45,
+    # 0 -> seat 1 at 55 re-enters at 40 (below 45).  Hand 3: -, 20, 0 -> seat 1 at 60 would
+    # re-enter at 40 again: it buys back (second time).  Hand 4: -, 30, 0 -> 70: no buy-back left.
+    row, _ = scripted("elimination", 3, [(2, pens(55, 10, 40)), (2, pens(0, 45, 0)), (2, pens(0, 20, 0)),
+                                         (2, pens(0, 30, 0))],
+                      limit=50, buybacks=2, buyback_below=[30, 45, 1000])
+    assert row["winner"] == 2
+    assert [row[f"buybacks{s}"] for s in range(3)] == [0, 2, 0]
+    assert [row[f"points{s}"] for s in range(3)] == [55, 70, 40]
+    assert [row[f"place{s}"] for s in range(3)] == [3, 2, 1]
+
+
+@pytest.mark.parametrize("n", (3, 5))
+def test_random_buyback_thresholds_match_the_reference(n):
+    shape, rules = CASES["elimination-buybacks"]
+    below = [20 + 15 * s for s in range(n)]
+    got, _ = play_kernel(shape, rules, n, 17, 0, 300, buyback_below=below)
+    want, _ = reference_games(shape, rules, n, 17, 0, 300, buyback_below=below)
+    assert_same_rows(got, want, n)
+    assert (per_seat(got, n, "buybacks")[:, 0] < per_seat(got, n, "buybacks")[:, -1]).any()
+
+
+def test_buyback_thresholds_from_a_strategy_parameter():
+    from sim.games import ALWAYS_BUY, buyback_thresholds
+    from sim.strategies import parse_strategies, strategy_matrix
+    mat = strategy_matrix(parse_strategies("simple", "ramino-klop", 2))
+    assert list(buyback_thresholds(mat, None)) == [ALWAYS_BUY] * 2
+    assert list(buyback_thresholds(mat, "knock")) == [6, 6]
+    mat[1, 1] = -1
+    assert list(buyback_thresholds(mat, "knock")) == [6, ALWAYS_BUY]

@@ -175,7 +175,7 @@ def strategy_matrix(strategies: list[Strategy]) -> np.ndarray:
 
 def _load_families() -> None:
     """Import every family module (each registers itself)."""
-    from . import knock, tonk, wild  # noqa: F401
+    from . import knock, open_play, tonk, wild  # noqa: F401
 
 
 def derive(base: Strategy, **overrides: float) -> Strategy:

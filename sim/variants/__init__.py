@@ -95,6 +95,7 @@ class WholeGame:
     winner_column: str
     void_outcome: int = -1
     buyback_rule: str | None = None
+    buyback_param: str | None = None    # strategy parameter: buy back when the re-entry total is below it
     line_bonus_rule: str | None = None
     game_bonus_rule: str | None = None
     shutout_rule: str | None = None
@@ -179,7 +180,12 @@ def col_extra(n_seats):
 
 _MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",
             "ramino-klop": "sim.variants.ramino_klop", "wildcard": "sim.variants.wildcard",
-            "cincinnati": "sim.variants.cincinnati"}
+            "cincinnati": "sim.variants.cincinnati",
+            "basic-rummy": "sim.variants.basic_rummy",
+            "block-rummy": "sim.variants.block_rummy",
+            "wrotham": "sim.variants.wrotham",
+            "ramino-drift": "sim.variants.ramino_drift",
+            "loba": "sim.variants.loba"}
 
 
 def available() -> list[str]:

@@ -1,0 +1,123 @@
+"""``rummylab meld``: what should I lay down here?  The exact open-melding planner
+(sim/open_plan.py) on one position of Basic/Block Rummy, Wrotham, Ramino Drift or Loba."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+import numpy as np
+
+from sim.errors import UserInputError
+
+# rummylab variant names (and the planner's own) -> planner game
+GAME_OF = {"basic-rummy": "basic", "block-rummy": "basic", "basic": "basic", "wrotham": "wrotham",
+           "ramino-drift": "drift", "drift": "drift", "loba": "loba"}
+GOALS = ("shed", "out", "min:K")
+
+
+class MeldInputError(UserInputError):
+    """A position the planner cannot read."""
+
+
+def _rules(items: list[str]) -> dict:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise MeldInputError(f"--rule {item!r}: write name=value")
+        name, value = item.split("=", 1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _goal(text: str, keep: int):
+    from sim.open_plan import MIN_CARDS, OUT_ONLY, SHED, make_goal
+    t = text.strip().lower()
+    if t == "shed":
+        return make_goal(SHED, keep=keep)
+    if t == "out":
+        return make_goal(OUT_ONLY, keep=keep)
+    if t.startswith("min:") and t[4:].isdigit() and int(t[4:]) >= 1:
+        return make_goal(MIN_CARDS, int(t[4:]), keep=keep)
+    raise MeldInputError(f"--goal {text!r}: use shed, out or min:K (K >= 1)")
+
+
+def cmd_meld(args) -> int:
+    from sim.cards import JOKER, card_text, parse_card, parse_cards
+    from sim import open_plan as op
+    game = GAME_OF.get(args.variant)
+    if game is None:
+        raise MeldInputError(f"rummylab meld plans {', '.join(GAME_OF)}; not {args.variant!r}")
+    opts = _rules(args.rule)
+    mr = op.meld_rules(game, **opts)
+    n_packs, n_jokers = op.GAME_PACK[game]
+    hand_codes = parse_cards(args.hand, n_packs=n_packs, n_jokers=n_jokers)
+    if len(hand_codes) == 0:
+        raise MeldInputError("--hand is empty")
+    tab, n_tm = op.parse_table(args.table, mr, owner=1)
+    op.check_cards(hand_codes, tab, n_tm, game)
+    hand = np.bincount(hand_codes, minlength=64).astype(np.int64)
+    taken = -1
+    if args.taken:
+        taken = parse_card(args.taken)
+        if hand[taken] == 0:
+            raise MeldInputError(f"--taken {card_text(taken)} is not in --hand (give the hand after taking it)")
+        if taken == JOKER:
+            raise MeldInputError("--taken: the planner's take rules are about natural cards; give the card taken")
+    keep = parse_card(args.keep) if args.keep else -1
+    if keep >= 0 and hand[keep] == 0:
+        raise MeldInputError(f"--keep {card_text(keep)} is not in --hand")
+    goal = _goal(args.goal, keep)
+    vals = op.planner_values(game, **opts)
+    plan = np.zeros(op.PLAN_WIDTH, dtype=np.int64)
+    v = op.plan_turn(hand, taken, tab, n_tm, 0, int(args.has_melded), mr, vals, goal, plan)
+    if v == op.NO_PLAN:
+        raise MeldInputError(f"no legal turn: {card_text(taken)} cannot go into a new meld laid "
+                             "from this hand, so it may not be taken from the pile")
+    print(f"{args.variant}: hand {' '.join(card_text(c) for c in hand_codes)}"
+          + (f" (took {card_text(taken)})" if taken >= 0 else ""))
+    print(f"table: {op.describe_table(tab, n_tm) or '(empty)'}")
+    lines = op.describe_plan(plan)
+    if int(plan[op.PL_N_ACT]) == 0:
+        print("plan: lay nothing down")
+    else:
+        print("plan:")
+    for k, line in enumerate(lines[:-1]):
+        print(f"  {k + 1}. {line}")
+    print(f"  {lines[-1]}")
+    n2 = op.apply_plan(plan, hand, tab, n_tm, 0, mr)
+    left = " ".join(card_text(c) for c in range(64) for _ in range(int(hand[c])))
+    print(f"left in hand: {left or '(none)'} = {v} points; {int(plan[op.PL_AFTER])} after the best discard")
+    print(f"table after: {op.describe_table(tab, n2)}")
+    return 0
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``meld`` subcommand."""
+    from analysis.cli import _examples  # here: cli imports this module at its top
+    p = subparsers.add_parser(
+        "meld", help="what should I lay down here? the exact open-melding planner on one position",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.dedent("""\
+            The best melds, layoffs, joker swaps (Wrotham, Drift) and joker moves (Loba) for
+            the hand after the draw, over every legal combination; prints the plan in an
+            order that can be played and the points left in hand.  The table is melds split
+            by '|', runs written in order with each joker (X) where it stands."""),
+        epilog=_examples("""
+            rummylab meld --variant basic-rummy --hand "4S 5S 9H 9D 9C KD 2C" --table "AS 2S 3S | 7H 7D 7C"
+            rummylab meld --variant wrotham --hand "6H 8S 9S" --table "5H X 7H"
+            rummylab meld --variant loba --hand "5D 6D 7D 8D 2C 9S" --taken 8D --table "X 9S TS JS"
+            rummylab meld --variant basic-rummy --rule ace_high_or_low=on --hand "AS 2S 3S 9D" --goal out
+        """))
+    p.add_argument("--variant", default="basic-rummy", help=f"one of {', '.join(GAME_OF)} (default basic-rummy)")
+    p.add_argument("--hand", required=True, help="your hand after the draw, e.g. \"AS 2S 3S X\"")
+    p.add_argument("--table", default="", help="melds on the table, e.g. \"AS 2S 3S | 7H 7D X\"")
+    p.add_argument("--taken", default=None, help="the card you took from the discard pile (it is in --hand)")
+    p.add_argument("--has-melded", action="store_true", help="you laid a meld earlier this hand")
+    p.add_argument("--goal", default="shed", help="shed (default), out (only plays that go out) or min:K")
+    p.add_argument("--keep", default=None, help="a card to keep in hand")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="meld rule option, repeatable: multiple_melds, last_card_must_be_discarded, "
+                        "ace_high_or_low, round_the_corner, layoff_requires_own_meld, all_at_once (Wrotham deals 4-6)")
+    p.set_defaults(func=cmd_meld)
+    return p

@@ -1,0 +1,125 @@
+"""The plays of a turn as the open-melding engine (:mod:`sim.open_rummy`) reads them from the
+planner's ``plan`` (layout: :mod:`sim.open_plan_layout`): the goal it asks for, whether a
+plan lays a new meld or a given card, and the trace of the plays."""
+
+import numpy as np
+from numba import njit
+
+from . import open_plan_layout as L
+from . import trace as TR
+from .trace import log
+
+SPREAD_CARDS = 100      # trace: b of a spread event = SPREAD_CARDS * cards + jokers
+
+
+@njit(cache=True)
+def set_goal(goal, mode, k, layoff):
+    goal[L.GOAL_MODE] = mode
+    goal[L.GOAL_K] = k
+    goal[L.GOAL_KEEP] = -1
+    goal[L.GOAL_LAYOFF] = layoff
+
+
+@njit(cache=True)
+def plan_melds(plan):
+    """Does the plan lay a new meld?"""
+    for a in range(plan[L.PL_N_ACT]):
+        if plan[L.PL_HEAD + a * L.ACT_WIDTH + L.A_TYPE] == L.A_MELD:
+            return True
+    return False
+
+
+@njit(cache=True)
+def log_plan(plan, seat, trace):
+    """Trace the plays: a meld as ``spread`` (a: its codes as a mask, jokers as X; b:
+    ``SPREAD_CARDS`` * its cards + its jokers, so a replay knows duplicates and jokers), a
+    layoff as ``hit`` (card, table row), a joker swap as ``swap`` (the natural card put in,
+    row), a Loba joker move as ``move`` (the hand's card filling its place or -1, row)."""
+    if trace.shape[0] == 0:
+        return
+    for a in range(plan[L.PL_N_ACT]):
+        o = L.PL_HEAD + a * L.ACT_WIDTH
+        t = plan[o + L.A_TYPE]
+        if t == L.A_MELD:
+            mask = np.int64(0)
+            key = plan[o + L.A_KEY]
+            n_cards = 0
+            n_jokers = 0
+            if plan[o + L.A_KIND] == L.RUN:
+                for p in range(plan[o + L.A_LO], plan[o + L.A_HI] + 1):
+                    c = 13 if (plan[o + L.A_JMASK] >> p) & 1 else (key << 4) + p % 13
+                    mask |= np.int64(1) << c
+                    n_cards += 1
+                    n_jokers += c == 13
+            else:
+                for s in range(4):
+                    if plan[o + L.A_C0 + s] > 0:
+                        mask |= np.int64(1) << ((s << 4) + key)
+                        n_cards += plan[o + L.A_C0 + s]
+                n_jokers = plan[o + L.A_NJ]
+                n_cards += n_jokers
+                if n_jokers > 0:
+                    mask |= np.int64(1) << 13
+            log(trace, TR.E_SPREAD, seat, mask, SPREAD_CARDS * n_cards + n_jokers)
+        elif t == L.A_LAYOFF:
+            log(trace, TR.E_HIT, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
+        elif t == L.A_SWAP:
+            log(trace, TR.E_SWAP, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
+        else:
+            log(trace, TR.E_MOVE, seat, plan[o + L.A_CODE], plan[o + L.A_ROW])
+
+
+@njit(cache=True)
+def plan_uses(plan, code):
+    """Does the plan lay the natural card ``code`` (or a joker, ``code`` 13) from the hand?"""
+    for a in range(plan[L.PL_N_ACT]):
+        o = L.PL_HEAD + a * L.ACT_WIDTH
+        t = plan[o + L.A_TYPE]
+        if t == L.A_MELD:
+            key = plan[o + L.A_KEY]
+            if code == 13:
+                if plan[o + L.A_KIND] == L.RUN and plan[o + L.A_JMASK] != 0:
+                    return True
+                if plan[o + L.A_KIND] == L.SET and plan[o + L.A_NJ] > 0:
+                    return True
+            elif plan[o + L.A_KIND] == L.RUN:
+                if key == code >> 4:
+                    for p in range(plan[o + L.A_LO], plan[o + L.A_HI] + 1):
+                        if p % 13 == (code & 15) and not (plan[o + L.A_JMASK] >> p) & 1:
+                            return True
+            elif key == (code & 15) and plan[o + L.A_C0 + (code >> 4)] > 0:
+                return True
+        elif (t == L.A_LAYOFF or t == L.A_SWAP or t == L.A_MOVE) and plan[o + L.A_CODE] == code:
+            return True
+    return False
+
+
+@njit(cache=True)
+def may_play(hand, code, tab, n_tm, ace_high):
+    """False only if the card ``code`` cannot go down this turn with the hand ``hand`` (not
+    holding it) and the table: a new meld needs two more cards of its rank, or two of its
+    suit within two ranks (jokers count as either); a layoff, a chain of layoffs or a joker
+    swap needs a meld of its rank or suit on the table.  A cheap test before the planner."""
+    if code == 13:
+        return True
+    r = code & 15
+    s = code >> 4
+    nj = hand[13]
+    same = hand[r] + hand[16 + r] + hand[32 + r] + hand[48 + r]
+    near = 0
+    for d in (-2, -1, 1, 2):
+        q = r + d
+        if ace_high:
+            q = (q + 13) % 13
+        if 0 <= q < 13:
+            near += hand[(s << 4) + q]
+    if same + nj >= 2 or near + nj >= 2:
+        return True
+    for t in range(n_tm):
+        if tab[t, L.TM_KIND] == L.RUN:
+            if tab[t, L.TM_KEY] == s:
+                return True
+        elif tab[t, L.TM_KEY] == r:
+            return True
+    return False
+
