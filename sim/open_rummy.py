@@ -494,11 +494,9 @@ def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
     deck = np.empty(pack.shape[0], dtype=np.int64)
     st = np.empty((n, 1), dtype=np.uint64)
     for k in range(out.shape[0]):
-        h = first_hand + k
+        h, dst = rng.shuffle_hand(seed, first_hand + k, n, pack, deck, n * cfg[C_HAND])
         for p in range(n):
             st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, h)
-        dst = rng.new_state(seed, rng.STREAM_DEAL, h)
-        rng.shuffle_into(dst, pack, deck)
         play_hand(cfg, strat, seats, h % n, deck, tabs, hand_deal_number(cfg, h), dst, st, out[k], debug, trace)
 
 
