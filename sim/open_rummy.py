@@ -280,7 +280,7 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
         k = restock(cfg, deck, pile, state, dst)
         if k == 0:
             return -2
-        log(trace, TR.E_RESTOCK, -1, k, 0)
+        log(trace, TR.E_RESTOCK if cfg[C_RESTOCK] == RESTOCK_SHUFFLE else TR.E_TURN_OVER, -1, k, 0)
     card = deck[state[S_SP]]
     state[S_SP] += 1
     hand[card] += 1

@@ -14,9 +14,9 @@ from numba import njit
 from .cards import card_text, cards_text, from_mask, is_card
 
 EVENTS = ("deal", "upcard", "draw_stock", "take_pile", "pass", "discard", "knock", "spread",
-          "hit", "drop", "end", "restock", "swap", "move")
+          "hit", "drop", "end", "restock", "swap", "move", "turn_over")
 (E_DEAL, E_UPCARD, E_DRAW_STOCK, E_TAKE_PILE, E_PASS, E_DISCARD, E_KNOCK, E_SPREAD, E_HIT, E_DROP,
- E_END, E_RESTOCK, E_SWAP, E_MOVE) = range(len(EVENTS))
+ E_END, E_RESTOCK, E_SWAP, E_MOVE, E_TURN_OVER) = range(len(EVENTS))
 NO_TRACE = np.zeros((0, 4), dtype=np.int64)
 TRACE_ROWS = 4096
 
@@ -66,6 +66,7 @@ LINES = {
     "restock": "the discard pile but its top card is turned over: {a} cards form the new stock",
     "swap": "seat {seat} swaps {card} for the joker of meld {b}",
     "move": "seat {seat} moves the joker of meld {b} to an end of its run {card}",
+    "turn_over": "the whole discard pile is turned over: {a} cards form the new stock",
 }
 
 

@@ -68,8 +68,9 @@ def replay(evs, restock: str = "turn_over", taken_no_discard: bool = True) -> Re
             r.hands.setdefault(seat, []).append(a)
         elif kind == "upcard":
             r.pile = [a]
-        elif kind == "restock":
+        elif kind in ("restock", "turn_over"):
             r.restocks += 1
+            assert (kind == "turn_over") == (restock == "turn_over")
             if restock == "turn_over":
                 assert len(r.pile) == a
                 new_stock, r.pile = list(r.pile), []

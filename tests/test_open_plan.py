@@ -376,3 +376,75 @@ def test_plan_turn_leaves_its_inputs_alone():
     plan = np.zeros(PLAN_WIDTH, dtype=np.int64)
     plan_turn(hand, -1, tab, n, 0, 0, mr, planner_values("drift"), make_goal(), plan)
     assert np.array_equal(hand, h0) and np.array_equal(tab, t0) and int(plan[PL_N_ACT]) > 0
+
+
+# ---------------------------------------------------------------------------------------
+# speed: `PYTHONPATH=. python tests/test_open_plan.py` prints planner calls/s per game on
+# dealt positions (a random table laid from part of the pack, the hand from the rest)
+
+def _bench_positions(game, hand_n, n_melds, count, seed=5):
+    from sim.cards import standard_pack
+    from sim.open_plan import MAX_TM, TM_WIDTH, add_run, add_set
+    mr = meld_rules(game)
+    n_packs, n_jokers = GAME_PACK[game]
+    rng = np.random.default_rng(seed)
+    hands = np.zeros((count, 64), dtype=np.int64)
+    tabs = np.zeros((count, MAX_TM, TM_WIDTH), dtype=np.int64)
+    ntm = np.zeros(count, dtype=np.int64)
+    for k in range(count):
+        pack = [int(c) for c in standard_pack(n_packs, n_jokers)]
+        rng.shuffle(pack)
+        part = {}
+        for c in pack[:24]:
+            part[c] = part.get(c, 0) + 1
+        for _ in range(n_melds):
+            ms = [m for m in melds_from(mr, part) if m[0] == "S" or m[3] - m[2] < 5]
+            if not ms:
+                break
+            m = ms[int(rng.integers(len(ms)))]
+            for c in meld_cards(m):
+                part[c] -= 1
+            ntm[k] = (add_run(tabs[k], ntm[k], 1, m[1], m[2], m[3], m[4]) if m[0] == "R"
+                      else add_set(tabs[k], ntm[k], 1, m[1], *m[2], m[3]))
+        for c in pack[24:24 + hand_n]:
+            hands[k, c] += 1
+    return mr, hands, tabs, ntm
+
+
+def bench(count=2000):
+    import time
+    from numba import njit
+
+    @njit
+    def run(hands, tabs, ntm, mr, vals, goal, reps):
+        plan = np.zeros(PLAN_WIDTH, dtype=np.int64)
+        tot = 0
+        for _ in range(reps):
+            for k in range(hands.shape[0]):
+                tot += plan_turn(hands[k], -1, tabs[k], ntm[k], 0, 1, mr, vals, goal, plan)
+        return tot
+
+    goal = make_goal()
+    for game, hand_n, n_melds in (("basic", 8, 0), ("basic", 8, 3), ("wrotham", 8, 3),
+                                  ("drift", 8, 3), ("loba", 10, 4)):
+        mr, hands, tabs, ntm = _bench_positions(game, hand_n, n_melds, count)
+        vals = planner_values(game)
+        plan = np.zeros(PLAN_WIDTH, dtype=np.int64)
+        plays = np.zeros(count, dtype=bool)
+        for k in range(count):
+            plan_turn(hands[k], -1, tabs[k], ntm[k], 0, 1, mr, vals, goal, plan)
+            plays[k] = plan[PL_N_ACT] > 0
+        run(hands[:1], tabs[:1], ntm[:1], mr, vals, goal, 1)
+        for name, sel in (("no play", ~plays), ("a play", plays)):
+            if not sel.any():
+                continue
+            reps = max(1, 20000 // int(sel.sum()))
+            t = time.perf_counter()
+            run(hands[sel], tabs[sel], ntm[sel], mr, vals, goal, reps)
+            dt = (time.perf_counter() - t) / (reps * int(sel.sum()))
+            print(f"{game:8s} hand {hand_n:2d}, {n_melds} melds dealt to the table, {name:7s} "
+                  f"({sel.mean():4.0%}): {1 / dt:12,.0f} calls/s  {dt * 1e6:6.2f} us/call")
+
+
+if __name__ == "__main__":
+    bench()
