@@ -24,7 +24,8 @@ def dealt_by_position(variant: str, n: int, h: int, seed: int = 3):
     for kind, seat, card, _ in events(trace):
         if kind == "deal":
             hands.setdefault((seat - dealer - 1) % n, []).append(card)
-    return dealer, {p: sorted(c) for p, c in hands.items()}
+    common = min(len(c) for c in hands.values())     # round-robin part (Wrotham's starter gets one more)
+    return dealer, {p: sorted(c[:common]) for p, c in hands.items()}
 
 
 CASES = [(v, n) for v in available() for n in sorted({get_variant(v).min_players, get_variant(v).max_players})]
