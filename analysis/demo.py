@@ -6,7 +6,10 @@ bonus move its best threshold; knock policies against each other (Gin, 3-player 
 seat edge with and without the first-upcard offer; tonk deal odds; then one short study per
 wild-card game: Ramino Klop's knock chart and its elimination games (4 players), Cincinnati's
 "go out at once or wait for a richer hand?" chart (4 players), and what holding wild cards is
-worth in Wildcard at 4-6 players with one and two packs; the report.
+worth in Wildcard at 4-6 players with one and two packs; for the open-melding games, Basic
+Rummy's "meld early or hold back for rummy?" chart under both rummy bonuses, what its restock
+rule does to hand length, the cost of Wrotham's all-seven rule, Ramino Drift's and Loba's
+meld timing and the value of a Loba buy-back; the variant balance of every game; the report.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ import sys
 from sim.runner import MAX_UNITS
 
 DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
-              "seats": 200_000, "ramino-klop": 20_000, "cincinnati": 10_000, "wildcard": 10_000}
+              "seats": 200_000, "ramino-klop": 20_000, "cincinnati": 10_000, "wildcard": 10_000,
+              "basic-rummy": 10_000, "wrotham": 5_000}
 DEMO_GAMES = {"gin": 5000, "knock-rummy": 2000, "ramino-klop": 1000}
 DEMO_DEALS = 1_000_000
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
+MELD_THRESHOLDS = (0, 5, 10, 15, 20, 25, 30)   # Basic Rummy's meld_at: meld when keeping at most this
 WILDCARD_STRATEGIES = ("keep-wilds", "discard-wilds-late", "wild(discard_wilds_from=1,dump_wilds=1)", "wild(discard_wilds_from=-1,keep_near=1)")
 
 
@@ -116,7 +121,7 @@ def run_demo(args) -> int:
     if res is None or not res.complete:
         return 130
     dirs.append(str(out / "tonk-odds"))
-    for name in _wild_studies(out, args, progress):
+    for name in _game_studies(out, args, progress):
         if name is None:
             return _interrupted()
         dirs.append(str(out / name))
@@ -128,36 +133,55 @@ def run_demo(args) -> int:
     return 0
 
 
-def _wild_studies(out, args, progress):
-    """The three wild-card games' questions; yields each stored folder's name (None: interrupted)."""
-    from .studies.compare_stats import format_compare
-    from .studies.knock_sweep import SweepSpec, run_sweep
-    from .studies.strategy_compare import CompareSpec, run_compare
-    from .studies.sweep_text import format_sweep
-    k = args.scale
-    for name, spec, what in [
-        ("ramino-klop-knock", SweepSpec(variant="ramino-klop", players=4, by_turn=True,
-                                        hands=int(DEMO_HANDS["ramino-klop"] * k),
-                                        games=max(2, int(DEMO_GAMES["ramino-klop"] * k)), seed=args.seed),
+def _study_steps(args) -> list[tuple[str, object, str]]:
+    """(folder, spec, what) of the wild-card and open-melding games' questions."""
+    from .studies.knock_sweep import SweepSpec
+    from .studies.strategy_compare import CompareSpec
+    k, seed = args.scale, args.seed
+
+    def hands(name: str) -> int:
+        return max(2, int(DEMO_HANDS[name] * k))
+    return [
+        ("ramino-klop-knock", SweepSpec(variant="ramino-klop", players=4, by_turn=True, hands=hands("ramino-klop"),
+                                        games=max(2, int(DEMO_GAMES["ramino-klop"] * k)), seed=seed),
          "knock chart and elimination games (the last player left)"),
         ("cincinnati-go-out", SweepSpec(variant="cincinnati", players=4, thresholds=tuple(range(0, 61, 10)),
-                                        by_turn=True, hands=int(DEMO_HANDS["cincinnati"] * k), seed=args.seed),
+                                        by_turn=True, hands=hands("cincinnati"), seed=seed),
          "go out at once or wait for a richer hand?"),
-    ]:
-        print(f"== {name}: {spec.variant}, {what}; {spec.hands:,} hands per threshold", flush=True)
-        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
+        ("wildcard-wilds", CompareSpec(variant="wildcard", strategies=WILDCARD_STRATEGIES, players=(4, 5, 6),
+                                       vary=(("packs", ("1", "2")),), hands=hands("wildcard"), seed=seed),
+         "what holding wild cards is worth, one or two packs, 4-6 players"),
+    ] + [
+        (f"basic-rummy-meld-{bonus}", SweepSpec(variant="basic-rummy", players=4, thresholds=MELD_THRESHOLDS,
+                                                by_turn=True, buckets=(3, 6), hands=hands("basic-rummy"), games=0,
+                                                rules=(f"rummy_bonus={bonus}",), seed=seed),
+         f"meld early or hold back for rummy (rummy_bonus={bonus})")
+        for bonus in ("double", "plus10")
+    ] + [
+        ("basic-rummy-restock", CompareSpec(variant="basic-rummy", strategies=("simple", "strong"), players=(2, 4),
+                                            vary=(("restock", ("turn_over", "shuffle", "block")),),
+                                            hands=hands("basic-rummy"), seed=seed),
+         "what the restock rule does to hand length"),
+        ("wrotham-all-seven", CompareSpec(variant="wrotham", strategies=("simple", "strong"), players=(2, 4),
+                                          vary=(("deal", ("3", "4")),), hands=hands("wrotham"), seed=seed),
+         "the cost of the all-seven rule (deal 3 against deal 4)"),
+    ]
+
+
+def _game_studies(out, args, progress):
+    """The wild-card and open-melding games' questions (:func:`_study_steps`); yields each stored
+    folder's name (None: interrupted)."""
+    from .studies.compare_stats import format_compare
+    from .studies.knock_sweep import SweepSpec, run_sweep
+    from .studies.strategy_compare import run_compare
+    from .studies.sweep_text import format_sweep
+    for name, spec, what in _study_steps(args):
+        sweep = isinstance(spec, SweepSpec)
+        print(f"== {name}: {spec.variant}, {what}; {spec.hands:,} {'hands per threshold' if sweep else 'deals per cell'}",
+              flush=True)
+        res = (run_sweep if sweep else run_compare)(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
         if not res.complete:
             yield None
             return
-        print(format_sweep(res) + "\n", flush=True)
+        print((format_sweep if sweep else format_compare)(res) + "\n", flush=True)
         yield name
-    spec = CompareSpec(variant="wildcard", strategies=WILDCARD_STRATEGIES, players=(4, 5, 6),
-                       vary=(("packs", ("1", "2")),), hands=max(2, int(DEMO_HANDS["wildcard"] * k)), seed=args.seed)
-    print(f"== wildcard-wilds: what holding wild cards is worth, one or two packs, 4-6 players; "
-          f"{spec.hands:,} deals per cell", flush=True)
-    res = run_compare(spec, out_dir=out / "wildcard-wilds", jobs=args.jobs, progress=progress)
-    if not res.complete:
-        yield None
-        return
-    print(format_compare(res) + "\n", flush=True)
-    yield "wildcard-wilds"
