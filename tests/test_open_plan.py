@@ -411,7 +411,7 @@ def _bench_positions(game, hand_n, n_melds, count, seed=5):
     return mr, hands, tabs, ntm
 
 
-def bench(count=2000):
+def bench(count=300):
     import time
     from numba import njit
 
@@ -438,7 +438,7 @@ def bench(count=2000):
         for name, sel in (("no play", ~plays), ("a play", plays)):
             if not sel.any():
                 continue
-            reps = max(1, 20000 // int(sel.sum()))
+            reps = max(1, 50000 // int(sel.sum()))
             t = time.perf_counter()
             run(hands[sel], tabs[sel], ntm[sel], mr, vals, goal, reps)
             dt = (time.perf_counter() - t) / (reps * int(sel.sum()))
