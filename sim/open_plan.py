@@ -23,6 +23,8 @@ stand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .cards import JOKER, card_text, check_pack_limits, parse_cards, value_table
@@ -47,6 +49,17 @@ from .open_plan_table import (  # noqa: F401
 
 GAMES = ("basic", "wrotham", "drift", "loba")
 # (packs, jokers) of each game's pack
+@dataclass(frozen=True)
+class MeldSetup:
+    """What the planner needs to plan a position of a game under its rules (a game declares
+    ``Variant.meld_setup(rules) -> MeldSetup``): the planner game (its pack is ``GAME_PACK``),
+    the meld rules ``mr``, the card values and the most cards a hand holds after the draw."""
+    game: str
+    mr: np.ndarray
+    vals: np.ndarray
+    max_hand: int
+
+
 GAME_PACK = {"basic": (1, 0), "wrotham": (1, 3), "drift": (1, 2), "loba": (2, 4)}
 _OPTIONS = {
     "basic": ("multiple_melds", "last_card_must_be_discarded", "ace_high_or_low",

@@ -10,9 +10,6 @@ import numpy as np
 
 from sim.errors import UserInputError
 
-# rummylab variant names (and the planner's own) -> planner game
-GAME_OF = {"basic-rummy": "basic", "block-rummy": "basic", "basic": "basic", "wrotham": "wrotham",
-           "ramino-drift": "drift", "drift": "drift", "loba": "loba"}
 GOALS = ("shed", "out", "min:K")
 
 
@@ -20,14 +17,22 @@ class MeldInputError(UserInputError):
     """A position the planner cannot read."""
 
 
-def _rules(items: list[str]) -> dict:
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise MeldInputError(f"--rule {item!r}: write name=value")
-        name, value = item.split("=", 1)
-        out[name.strip()] = value.strip()
-    return out
+def _open_games() -> list[str]:
+    from sim.variants import available, get_variant
+    return [n for n in available() if get_variant(n).meld_setup is not None]
+
+
+def _setup(args):
+    """The game, its rules (``--players``, ``--rule``) and what the planner needs under them."""
+    from sim.variants import get_variant
+    v = get_variant(args.variant)
+    if v.meld_setup is None:
+        raise MeldInputError(f"rummylab meld plans the open-melding games ({', '.join(_open_games())}); "
+                             f"{v.name} lays no melds on the table")
+    n = args.players or v.default_players
+    v.check_players(n)
+    rules = v.rules_cls.from_options(args.rule, **({"players": n} if v.players_rule else {}))
+    return v, n, v.meld_setup(rules)
 
 
 def _goal(text: str, keep: int):
@@ -45,15 +50,15 @@ def _goal(text: str, keep: int):
 def cmd_meld(args) -> int:
     from sim.cards import JOKER, card_text, parse_card, parse_cards
     from sim import open_plan as op
-    game = GAME_OF.get(args.variant)
-    if game is None:
-        raise MeldInputError(f"rummylab meld plans {', '.join(GAME_OF)}; not {args.variant!r}")
-    opts = _rules(args.rule)
-    mr = op.meld_rules(game, **opts)
+    v, n, ms = _setup(args)
+    game, mr = ms.game, ms.mr
     n_packs, n_jokers = op.GAME_PACK[game]
     hand_codes = parse_cards(args.hand, n_packs=n_packs, n_jokers=n_jokers)
     if len(hand_codes) == 0:
         raise MeldInputError("--hand is empty")
+    if len(hand_codes) > ms.max_hand:
+        raise MeldInputError(f"a {v.name} hand holds at most {ms.max_hand} cards after the draw with {n} players; "
+                             f"got {len(hand_codes)}")
     tab, n_tm = op.parse_table(args.table, mr, owner=1)
     op.check_cards(hand_codes, tab, n_tm, game)
     hand = np.bincount(hand_codes, minlength=64).astype(np.int64)
@@ -68,13 +73,13 @@ def cmd_meld(args) -> int:
     if keep >= 0 and hand[keep] == 0:
         raise MeldInputError(f"--keep {card_text(keep)} is not in --hand")
     goal = _goal(args.goal, keep)
-    vals = op.planner_values(game, **opts)
+    vals = ms.vals
     plan = np.zeros(op.PLAN_WIDTH, dtype=np.int64)
-    v = op.plan_turn(hand, taken, tab, n_tm, 0, int(args.has_melded), mr, vals, goal, plan)
-    if v == op.NO_PLAN:
+    value = op.plan_turn(hand, taken, tab, n_tm, 0, int(args.has_melded), mr, vals, goal, plan)
+    if value == op.NO_PLAN:
         raise MeldInputError(f"no legal turn: {card_text(taken)} cannot go into a new meld laid "
                              "from this hand, so it may not be taken from the pile")
-    print(f"{args.variant}: hand {' '.join(card_text(c) for c in hand_codes)}"
+    print(f"{v.name}, {n} players: hand {' '.join(card_text(c) for c in hand_codes)}"
           + (f" (took {card_text(taken)})" if taken >= 0 else ""))
     print(f"table: {op.describe_table(tab, n_tm) or '(empty)'}")
     lines = op.describe_plan(plan)
@@ -87,7 +92,7 @@ def cmd_meld(args) -> int:
     print(f"  {lines[-1]}")
     n2 = op.apply_plan(plan, hand, tab, n_tm, 0, mr)
     left = " ".join(card_text(c) for c in range(64) for _ in range(int(hand[c])))
-    print(f"left in hand: {left or '(none)'} = {v} points; {int(plan[op.PL_AFTER])} after the best discard")
+    print(f"left in hand: {left or '(none)'} = {value} points; {int(plan[op.PL_AFTER])} after the best discard")
     print(f"table after: {op.describe_table(tab, n2)}")
     return 0
 
@@ -106,10 +111,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         epilog=_examples("""
             rummylab meld --variant basic-rummy --hand "4S 5S 9H 9D 9C KD 2C" --table "AS 2S 3S | 7H 7D 7C"
             rummylab meld --variant wrotham --hand "6H 8S 9S" --table "5H X 7H"
+            rummylab meld --variant wrotham --rule deal=4 --hand "5S 6S 7S X 9D 9H 9C 2D"
             rummylab meld --variant loba --hand "5D 6D 7D 8D 2C 9S" --taken 8D --table "X 9S TS JS"
             rummylab meld --variant basic-rummy --rule ace_high_or_low=on --hand "AS 2S 3S 9D" --goal out
         """))
-    p.add_argument("--variant", default="basic-rummy", help=f"one of {', '.join(GAME_OF)} (default basic-rummy)")
+    p.add_argument("--variant", default="basic-rummy",
+                   help="an open-melding game: basic-rummy (default), block-rummy, wrotham, ramino-drift, loba")
+    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
     p.add_argument("--hand", required=True, help="your hand after the draw, e.g. \"AS 2S 3S X\"")
     p.add_argument("--table", default="", help="melds on the table, e.g. \"AS 2S 3S | 7H 7D X\"")
     p.add_argument("--taken", default=None, help="the card you took from the discard pile (it is in --hand)")
@@ -117,7 +125,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--goal", default="shed", help="shed (default), out (only plays that go out) or min:K")
     p.add_argument("--keep", default=None, help="a card to keep in hand")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="meld rule option, repeatable: multiple_melds, last_card_must_be_discarded, "
-                        "ace_high_or_low, round_the_corner, layoff_requires_own_meld, all_at_once (Wrotham deals 4-6)")
+                   help="a rule option of the game, repeatable (see `rummylab variants`), e.g. ace_high_or_low=on, "
+                        "layoff_requires_own_meld=on, Wrotham deal=4 (all seven at once)")
     p.set_defaults(func=cmd_meld)
     return p

@@ -19,6 +19,8 @@ A game declares:
   for seat ``s`` (penalty games store minus the penalty);
 * ``knob``: the decision a knock sweep varies (:class:`Knob`) or None;
 * ``game``: its whole-game structure (:class:`WholeGame`, played by :mod:`sim.games`) or None;
+* ``meld_setup``: open-melding games, ``rules -> sim.open_plan.MeldSetup`` (the planner's
+  game, meld rules, values and largest hand): its "what should I lay down here?" entry;
 * ``advisor``: its "should I knock here?" entry (:class:`sim.advice.AdvisorSpec`) or None;
 * ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it);
 * ``no_out_outcomes``: the outcomes of a hand that ends with no one out (void, stock
@@ -125,6 +127,7 @@ class Variant:
     ladder: tuple[str, ...] = ("random", "simple")  # presets, weakest to strongest
     check_strategies: Callable | None = None
     balance_scale: float = 1.0       # the balance study's default sizes times this (slow games < 1)
+    meld_setup: Callable | None = None   # rules -> sim.open_plan.MeldSetup (`rummylab meld`)
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:

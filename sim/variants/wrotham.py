@@ -108,4 +108,6 @@ VARIANT = Variant(
         "joker swaps; six deals, in deals 4-6 only all seven cards at once; joker 25.",
     extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, knob=KNOB, game=GAME,
     game_kernel=game_chunks("wrotham", setup, WrothamRules, EXTRA_COLUMNS, {"deals": GAME}, lambda r: "deals"),
-    max_turns=OR.MAX_TURNS, no_out_outcomes=("stock_out", "turn_limit"), ladder=("random", "simple", "strong"))
+    max_turns=OR.MAX_TURNS, no_out_outcomes=("stock_out", "turn_limit"), ladder=("random", "simple", "strong"),
+    meld_setup=lambda rules: OP.MeldSetup("wrotham", OP.meld_rules("wrotham", all_at_once=rules.deal >= LATE_FROM),
+                                          value_table(joker=JOKER_VALUE), largest_hand(rules)))
