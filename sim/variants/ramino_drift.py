@@ -40,7 +40,10 @@ Where the seed and ``rules/ramino.md`` differ (the seed wins):
 Other **[choice]**s where both are silent:
 
 * "Melded once" counts a meld laid down earlier in the same turn: after a first meld the
-  player may lay off onto runs in that turn.
+  player may lay off onto runs in that turn.  The restriction covers every card laid off
+  onto a run, joker swaps are free (:mod:`sim.open_plan`).
+* A swapped joker is "used again" when the turn puts down at least as many jokers as it took
+  back (:mod:`sim.open_plan`).
 * Every meld holds at least one natural card; a set joker stands for a suit missing from the
   set (a set is at most 4 cards), a run joker for one position; a swap needs the exact card
   (a set joker: any suit missing from the set's natural cards).
