@@ -53,6 +53,15 @@ RUNS = [
     ("wrotham-4", "wrotham", "hands", 1200, 65, 4, "simple", [], None),
     ("wrotham-games", "wrotham", "games", 40, 66, 4, "simple,strong,simple,strong", [],
      ("winner", "hands", "voids", "turns", "points0", "points1", "points2", "points3")),
+    ("ramino-drift-4", "ramino-drift", "hands", 2000, 71, 4, "simple", [], None),
+    ("ramino-drift-3-options", "ramino-drift", "hands", 1500, 72, 3, "simple,strong,random",
+     ["layoff_needs_meld=all", "joker_swap=keep", "restock_shuffle=on"], None),
+    ("ramino-drift-games", "ramino-drift", "games", 60, 73, 4, "simple", [],
+     ("winner", "hands", "voids", "turns", "points0", "points1", "points2", "points3")),
+    ("loba-4", "loba", "hands", 1500, 81, 4, "simple", [], None),
+    ("loba-games", "loba", "games", 40, 82, 4, "simple,strong,simple(buyback=60),simple", [],
+     ("winner", "hands", "voids", "turns", "points0", "points1", "points2", "points3", "buybacks0",
+      "buybacks2")),
 ]
 
 

@@ -145,7 +145,8 @@ def turn_checks(evs, game: str) -> list[str]:
     """Rule breaches visible in the events of one hand (empty: none).  Drift: a lay-off onto a
     run before the seat's own first meld; a swapped joker not used again in the same turn.
     Loba: a pile top taken and not laid down in a new meld that turn; a joker discarded while
-    the hand goes on; a joker swap (never allowed)."""
+    the hand goes on (event index given: allowed only from a hand of jokers alone, which the
+    caller checks); a joker swap (never allowed)."""
     bad, melded, table = [], set(), []
     turn: dict = {}
 
@@ -155,9 +156,9 @@ def turn_checks(evs, game: str) -> list[str]:
 
     from tests.open_replay import SPREAD_CARDS
     joker_gone = False
-    for kind, seat, a, b in evs:
+    for i, (kind, seat, a, b) in enumerate(evs):
         if joker_gone and kind != "end":
-            bad.append("a joker discarded without ending the hand")
+            bad.append(f"a joker discarded without ending the hand: event {i - 1}")
         joker_gone = game == "loba" and kind == "discard" and a == JOKER
         if kind in ("draw_stock", "take_pile"):
             new_turn(seat)

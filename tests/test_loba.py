@@ -49,7 +49,10 @@ def test_traced_hands_replay_and_settle_by_the_rules(players, strategies, rules)
         r, _ = REF.replay_hand(evs, restock)
         for meld in r.table:
             assert REF.legal_meld(meld, "loba"), (h, meld)
-        assert REF.turn_checks(evs, "loba") == [], h
+        for breach in REF.turn_checks(evs, "loba"):
+            assert "joker discarded" in breach, (h, breach)
+            i = int(breach.rsplit(" ", 1)[1])             # allowed only from a hand of jokers alone
+            assert set(REF.replay_hand(evs[:i], restock)[0].hands[evs[i][1]]) == {REF.JOKER}, (h, breach)
         out = row["outcome"] in (LB.O_OUT, LB.O_AT_ONCE)
         outs += out
         assert out == (r.ender >= 0 and not r.hands[r.ender])

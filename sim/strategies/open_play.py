@@ -87,6 +87,8 @@ STRONG = {
     "basic-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
     "block-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
     "wrotham": {"meld": 1, "meld_from": 4, "discard_rule": 2, "keep_jokers": 1},
+    "ramino-drift": {"discard_rule": 2, "keep_jokers": 1},   # measured in sim/variants/ramino_drift.py's docstring
+    "loba": {"discard_rule": 0},               # measured in sim/variants/loba.py's docstring
 }
 
 FAMILY = register(StrategyFamily(
