@@ -146,4 +146,6 @@ VARIANT = Variant(
     extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, game=GAME,
     game_kernel=game_chunks("loba", setup, LobaRules, EXTRA_COLUMNS, {"elimination": GAME},
                             lambda r: "elimination"),
-    max_turns=OR.MAX_TURNS, no_out_outcomes=("void",), ladder=("random", "simple", "strong"))
+    max_turns=OR.MAX_TURNS, no_out_outcomes=("void",), ladder=("random", "simple", "strong"),
+    meld_setup=lambda rules: OP.MeldSetup("loba", meld_rules(rules.to_array()),
+                                          value_table(ace=10, joker=rules.joker_penalty), HAND_SIZE + 1))
