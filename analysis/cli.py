@@ -473,6 +473,8 @@ def build_parser() -> Parser:
     balance.add_parser(sub)
     from .studies import meld_plan
     meld_plan.add_parser(sub)
+    from .studies import buyback
+    buyback.add_parser(sub)
 
     from .report import add_parser as add_report_parser
     add_report_parser(sub)

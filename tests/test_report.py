@@ -86,8 +86,10 @@ def runs(tmp_path_factory):
     compare = base / "gin-compare"
     assert cli_main(["compare", "--variant", "gin", "--strategies", "simple,tracker", "--rule", "undercut_bonus=10,25",
                      "--hands", "1500", "--jobs", "1", "--seed", "5", "--no-progress", "--out", str(compare)]) == 0
+    assert cli_main(["buyback", "--players", "3", "--games", "150", "--thresholds", "60", "--seed", "1",
+                     "--out", str(base / "buyback")]) == 0
     return {"sweep": sweep, "sim": sim, "odds": base / "tonk-odds", "odds_data": odds, "base": base,
-            "rules": rules, "eq": eq, "balance": base / "balance", "compare": compare}
+            "rules": rules, "eq": eq, "balance": base / "balance", "compare": compare, "buyback": base / "buyback"}
 
 
 def _no_simulation(*args, **kwargs):
@@ -105,7 +107,7 @@ def rendered(runs, tmp_path_factory):
                           (engine, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
             mp.setattr(mod, name, _no_simulation)
         rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"]),
-                                   str(runs["eq"]), str(runs["balance"]), str(runs["compare"])])
+                                   str(runs["eq"]), str(runs["balance"]), str(runs["compare"]), str(runs["buyback"])])
         pngs = report.write_report(rep, out)
     return {"report": rep, "pngs": pngs, "html": out, "text": out.read_text(encoding="utf-8")}
 
