@@ -22,10 +22,12 @@ from sim.runner import MAX_UNITS
 
 DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
               "seats": 200_000, "ramino-klop": 20_000, "cincinnati": 10_000, "wildcard": 10_000,
-              "basic-rummy": 10_000, "wrotham": 5_000}
-DEMO_GAMES = {"gin": 5000, "knock-rummy": 2000, "ramino-klop": 1000}
+              "basic-rummy": 10_000, "wrotham": 5_000, "ramino-drift": 4_000, "loba": 2_000}
+DEMO_GAMES = {"gin": 5000, "knock-rummy": 2000, "ramino-klop": 1000, "loba-buyback": 400}
 DEMO_DEALS = 1_000_000
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
+HOLD_GAMES = ("ramino-drift", "loba")          # the demo's meld-timing comparisons
+HOLD_UNTIL = tuple(f"open(meld=1,meld_from={t})" for t in (2, 4, 7, 99))   # hold back for going out until own turn t
 MELD_THRESHOLDS = (0, 5, 10, 15, 20, 25, 30)   # Basic Rummy's meld_at: meld when keeping at most this
 WILDCARD_STRATEGIES = ("keep-wilds", "discard-wilds-late", "wild(discard_wilds_from=1,dump_wilds=1)", "wild(discard_wilds_from=-1,keep_near=1)")
 
@@ -125,6 +127,13 @@ def run_demo(args) -> int:
         if name is None:
             return _interrupted()
         dirs.append(str(out / name))
+    from .studies.buyback import format_buyback, run_buyback_study
+    games = max(20, int(DEMO_GAMES["loba-buyback"] * k))
+    print(f"== loba-buyback: what a Loba buy-back is worth, 4 players; {games:,} games per arm", flush=True)
+    doc = run_buyback_study(out / "loba-buyback", "loba", players=4, games=games, seed=args.seed)
+    import pandas as pd
+    print(format_buyback(pd.DataFrame(doc["table"])) + "\n", flush=True)
+    dirs.append(str(out / "loba-buyback"))
     from .studies.balance import demo_balance
     print("== balance: every game at its default player count", flush=True)
     dirs.append(str(demo_balance(out, scale=k, seed=args.seed, jobs=args.jobs, progress=progress)))
@@ -162,6 +171,9 @@ def _study_steps(args) -> list[tuple[str, object, str]]:
                                             vary=(("restock", ("turn_over", "shuffle", "block")),),
                                             hands=hands("basic-rummy"), seed=seed),
          "what the restock rule does to hand length"),
+        *[(f"{game}-meld", CompareSpec(variant=game, strategies=("simple",) + HOLD_UNTIL, players=(2, 4),
+                                       hands=hands(game), seed=seed),
+           "meld early or hold back (until own turn t)") for game in HOLD_GAMES],
         ("wrotham-all-seven", CompareSpec(variant="wrotham", strategies=("simple", "strong"), players=(2, 4),
                                           vary=(("deal", ("3", "4")),), hands=hands("wrotham"), seed=seed),
          "the cost of the all-seven rule (deal 3 against deal 4)"),

@@ -88,6 +88,22 @@ def _next_in(active, seat):
 
 
 @njit(cache=True)
+def seats_in_play(per):
+    """The seats still in play (``per[P_ACTIVE]``), in seat order: who is dealt the next hand."""
+    n = per.shape[1]
+    m = 0
+    for s in range(n):
+        m += per[P_ACTIVE, s]
+    seats = np.empty(m, dtype=np.int64)
+    j = 0
+    for s in range(n):
+        if per[P_ACTIVE, s]:
+            seats[j] = s
+            j += 1
+    return seats
+
+
+@njit(cache=True)
 def _places_by_total(total, winner, place):
     """place[s]: 1 for the winner, then by total (higher better), ties by seat."""
     n = total.shape[0]

@@ -513,15 +513,7 @@ def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
         dst = games.begin_game(per, sc, st, seed, first_game + k)
         while games.game_running(per, sc, layout):
             row[:] = 0
-            m = 0
-            for s in range(n):
-                m += per[games.P_ACTIVE, s]
-            seats = np.empty(m, dtype=np.int64)
-            j = 0
-            for s in range(n):
-                if per[games.P_ACTIVE, s]:
-                    seats[j] = s
-                    j += 1
+            seats = games.seats_in_play(per)
             rng.shuffle_into(dst, pack, deck)
             play_hand(cfg, strat, seats, sc[games.S_DEALER], deck, tabs, sc[games.S_SCORED] + 1, dst, st, row,
                       debug, untraced)

@@ -244,7 +244,9 @@ def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, ca
     html = (tmp_path / "reports" / "index.html").read_text()
     for name in ("gin-knock", "tonk-knock", "knock-rummy-knock", "knock-rummy-rules", "gin-equilibrium",
                  "tonk-equilibrium", "gin-seats", "gin-seats-no-upcard-offer", "tonk-odds", "ramino-klop-knock",
-                 "cincinnati-go-out", "wildcard-wilds", "balance"):
+                 "cincinnati-go-out", "wildcard-wilds", "basic-rummy-meld-double", "basic-rummy-meld-plus10",
+                 "basic-rummy-restock", "ramino-drift-meld", "loba-meld", "wrotham-all-seven", "loba-buyback",
+                 "balance"):
         assert (tmp_path / "runs" / "demo" / name).is_dir() and name in html
     # every page the demo wrote opens in a real browser: images decode, tables hold data, no
     # console errors, a screenshot is taken (skipped without Chromium unless CI requires it)
