@@ -184,7 +184,7 @@ def variant(name: str, cls, doc: str) -> Variant:
         extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, knob=KNOB, game=SHAPES["target"],
         game_kernel=game_chunks(name, setup, cls, EXTRA_COLUMNS, SHAPES, pick_shape(cls)),
         max_turns=OR.MAX_TURNS, no_out_outcomes=("stock_out", "turn_limit"),
-        ladder=("random", "simple", "strong"),
+        ladder=("random", "simple", "strong"), balance_scale=0.2,
         meld_setup=lambda rules: OP.MeldSetup("basic", meld_rules(cls, rules.to_array()),
                                               value_table(ace=15 if rules.ace_high_or_low else 1), largest_hand(rules)))
 

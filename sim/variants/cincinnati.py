@@ -79,5 +79,5 @@ VARIANT = Variant(
               default_range=(0, 80), action="go out", compare="ge"),
     max_turns=CW.MAX_TURNS,
     no_out_outcomes=("turn_limit",),
-    ladder=("random", "simple", "strong"),   # strong beats simple: the docstring above
+    ladder=("random", "simple", "strong"), balance_scale=0.25,   # strong beats simple: the docstring above
 )

@@ -157,5 +157,6 @@ VARIANT = Variant(
     game_kernel=game_chunks("loba", setup, LobaRules, EXTRA_COLUMNS, {"elimination": GAME},
                             lambda r: "elimination"),
     max_turns=OR.MAX_TURNS, no_out_outcomes=("void",), ladder=("random", "simple", "strong"),
+    balance_scale=0.05,
     meld_setup=lambda rules: OP.MeldSetup("loba", meld_rules(rules.to_array()),
                                           value_table(ace=10, joker=rules.joker_penalty), HAND_SIZE + 1))

@@ -163,5 +163,6 @@ VARIANT = Variant(
     game_kernel=game_chunks("ramino-drift", setup, RaminoDriftRules, EXTRA_COLUMNS, {"elimination": GAME},
                             lambda r: "elimination"),
     max_turns=OR.MAX_TURNS, no_out_outcomes=("void",), ladder=("random", "simple", "strong"),
+    balance_scale=0.1,
     meld_setup=lambda rules: OP.MeldSetup("drift", meld_rules(rules.to_array()), value_table(joker=JOKER_POINTS),
                                           HAND_SIZE + 1))

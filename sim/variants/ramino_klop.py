@@ -150,7 +150,7 @@ VARIANT = Variant(
     game_kernel=play_game_chunk,
     max_turns=CW.MAX_TURNS,
     no_out_outcomes=("turn_limit",),
-    ladder=("random", "simple", "strong"),   # strong beats simple: the docstring above
+    ladder=("random", "simple", "strong"), balance_scale=0.5,   # strong beats simple: the docstring above
     check_strategies=check_strategies,
     advisor=AdvisorSpec("sim.advisors.ramino_klop", opp_models=("played", "uniform"), packs=2, jokers=4),
 )

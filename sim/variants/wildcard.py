@@ -80,5 +80,5 @@ VARIANT = Variant(
     zero_sum=False,
     max_turns=CW.MAX_TURNS,
     no_out_outcomes=("turn_limit",),
-    ladder=("random", "simple", "strong"),   # strong beats simple: the docstring above
+    ladder=("random", "simple", "strong"), balance_scale=0.3,   # strong beats simple: the docstring above
 )

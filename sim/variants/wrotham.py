@@ -109,5 +109,6 @@ VARIANT = Variant(
     extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, knob=KNOB, game=GAME,
     game_kernel=game_chunks("wrotham", setup, WrothamRules, EXTRA_COLUMNS, {"deals": GAME}, lambda r: "deals"),
     max_turns=OR.MAX_TURNS, no_out_outcomes=("stock_out", "turn_limit"), ladder=("random", "simple", "strong"),
+    balance_scale=0.1,
     meld_setup=lambda rules: OP.MeldSetup("wrotham", OP.meld_rules("wrotham", all_at_once=rules.deal >= LATE_FROM),
                                           value_table(joker=JOKER_VALUE), largest_hand(rules)))
