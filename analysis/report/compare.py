@@ -125,7 +125,7 @@ def _profile_figure(name: str, d, spec, unit: str, axis):
     per player count, a panel per rule setting; filled markers are Holm-called differences."""
     param, xs = axis
     settings = list(dict.fromkeys(d["setting"]))
-    fig = new_figure(4.8 * len(settings), 3.6)
+    fig = new_figure(max(7.5, 4.8 * len(settings)), 3.6)
     axes = fig.subplots(1, len(settings), squeeze=False, sharey=True).ravel()
     for ax, setting in zip(axes, settings):
         sub = d[d["setting"] == setting].assign(x=lambda t: t["strategy"].map(xs)).sort_values("x")
