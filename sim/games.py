@@ -188,8 +188,7 @@ def begin_game(per, sc, st, seed, g):
     sc[:] = 0
     sc[S_DEALER] = g % n
     sc[S_FIRST_DEALER] = g % n
-    for p in range(n):
-        st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, g)
+    rng.seat_streams(seed, g, st)
     return rng.new_state(seed, rng.STREAM_GAME, g)
 
 

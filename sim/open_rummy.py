@@ -495,8 +495,7 @@ def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
     st = np.empty((n, 1), dtype=np.uint64)
     for k in range(out.shape[0]):
         h, dst = rng.shuffle_hand(seed, first_hand + k, n, pack, deck, n * cfg[C_HAND])
-        for p in range(n):
-            st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, h)
+        rng.seat_streams(seed, h, st)
         play_hand(cfg, strat, seats, h % n, deck, tabs, hand_deal_number(cfg, h), dst, st, out[k], debug, trace)
 
 

@@ -83,6 +83,14 @@ def shuffle_into(st, src, dst):
 
 
 @njit(cache=True)
+def seat_streams(seed, index, st):
+    """Seat ``p``'s strategy generator of hand (or game) ``index``: ``st[p, 0] = (seed,
+    STREAM_STRATEGY + p, index)`` for every row of ``st`` (uint64[n, 1])."""
+    for p in range(st.shape[0]):
+        st[p, 0] = stream_key(seed, STREAM_STRATEGY + p, index)
+
+
+@njit(cache=True)
 def hand_slot(h, n):
     """``(index, deal, rotation)`` of hand number ``h`` with ``n`` seats: ``(h, h, 0)`` for a
     plain hand, ``(i, i // n, i % n)`` for duplicate hand ``h = DUPLICATE + i``.  The index

@@ -341,8 +341,7 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
 @njit(cache=True)
 def _strategy_states(seed, index):
     st = np.empty((2, 1), dtype=np.uint64)
-    for p in range(2):
-        st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, index)
+    rng.seat_streams(seed, index, st)
     return st
 
 

@@ -343,8 +343,7 @@ def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug, trace):
     deck = np.empty(N_CARDS, dtype=np.int64)
     for i in range(out.shape[0]):
         h, _ = rng.shuffle_hand(seed, first_hand + i, n, pack, deck, n * _hand_size(n))
-        for p in range(n):
-            st[p, 0] = rng.stream_key(seed, rng.STREAM_STRATEGY + p, h)
+        rng.seat_streams(seed, h, st)
         play_hand(rules, strat, deck, h % n, T_value, T_total, T_rank, st, out[i], debug, trace)
 
 
