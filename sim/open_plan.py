@@ -18,7 +18,9 @@ sequences only after melding once" covers every card laid off onto a run (sets, 
 swaps, are free); a swapped Drift joker is "used again" when the turn puts down at least as
 many jokers as it took back; Wrotham's deals 4-6 ("all seven at once") allow a play only when
 it goes out; a Loba joker moves within its own escalera, to either end, anywhere a joker may
-stand.
+stand; and it never stands above the king (the ace-high place; nothing lies below the low
+ace) in a new escalera, a lay-off or a move alike: the seed's "nooit lager dan een Aas of
+hoger dan een Heer" read as where a joker may stand (``MR_JOKER_A_TO_K``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from .open_plan_layout import (
     A_SWAP, A_TO, A_TYPE, ACE_HIGH_OR_LOW, ACE_LOW, ACE_ROUND, ACT_WIDTH, END_LOW, GOAL_K,
     GOAL_KEEP, GOAL_LAYOFF, GOAL_MODE, GOAL_WIDTH, JD_FREE, JD_OUT_ONLY, LAYOFF_FREE,
     LAYOFF_OWN_MELD, LAYOFF_RUN_OWN_MELD, MAX_TM, MIN_CARDS, MR_ACES, MR_ALL_AT_ONCE,
-    MR_JOKER_DISCARD, MR_JOKER_MOVE, MR_LAST_DISCARD, MR_LAYOFF, MR_N_PACKS, MR_NATURAL_MIN,
+    MR_JOKER_A_TO_K, MR_JOKER_DISCARD, MR_JOKER_MOVE, MR_LAST_DISCARD, MR_LAYOFF, MR_N_PACKS, MR_NATURAL_MIN,
     MR_ONE_MELD, MR_RUN_MAX_JOKERS, MR_RUN_MIN, MR_SET_JOKERS, MR_SET_MAX, MR_SET_MIN,
     MR_SET_SUITS, MR_SWAP, MR_TAKE_MELD, MR_TAKE_NO_DISCARD, MR_WIDTH, OUT_DISCARD, OUT_EMPTY,
     OUT_ONLY, PL_HEAD, PL_N_ACT, PL_OUT, RUN, SET, SHED, SUITS_DISTINCT, SUITS_EXACT3,
@@ -136,6 +138,7 @@ def meld_rules(game: str, **options) -> np.ndarray:
         mr[MR_RUN_MAX_JOKERS] = 2
         mr[MR_ACES] = ACE_HIGH_OR_LOW
         mr[MR_JOKER_MOVE] = 1
+        mr[MR_JOKER_A_TO_K] = 1
         mr[MR_JOKER_DISCARD] = JD_OUT_ONLY
         mr[MR_TAKE_MELD] = 1
     return mr

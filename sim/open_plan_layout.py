@@ -47,7 +47,8 @@ MR_LAST_DISCARD = 14      # 1: going out needs a final discard
 MR_TAKE_MELD = 15         # 1: the card taken from the pile must go into a new meld this turn
 MR_TAKE_NO_DISCARD = 16   # 1: the card taken from the pile may not be discarded this turn
 MR_N_PACKS = 17           # copies of each natural card in the pack
-MR_WIDTH = 18
+MR_JOKER_A_TO_K = 18      # 1: a joker stands only from the (low) ace to the king, never above it (Loba)
+MR_WIDTH = 19
 
 SUITS_DISTINCT, SUITS_EXACT3 = 0, 1
 ACE_LOW, ACE_HIGH_OR_LOW, ACE_ROUND = 0, 1, 2

@@ -24,7 +24,7 @@ from .open_plan_layout import (
     MR_RUN_MAX_JOKERS, MR_RUN_MIN, MR_SET_JOKERS, MR_SET_MAX, MR_SET_MIN, MR_SET_SUITS,
     MR_SWAP, RUN, SET, SUITS_DISTINCT, SWAP_NONE, TM_HI, TM_JMASK, TM_KEY, TM_LO, TM_NJ, TM_S0,
 )
-from .open_plan_table import popcount, run_code, run_span_ok
+from .open_plan_table import joker_places_ok, popcount, run_code, run_span_ok
 
 C_D1, C_D2, C_VAL, C_CNT, C_JADD, C_JFREE, C_FLAGS, C_ROW, C_A, C_B, C_C, C_D, C_E = range(13)
 NCOL = 13
@@ -176,7 +176,7 @@ def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
                 hi2 = hi + exu[b, 0]
                 if not run_span_ok(mr, lo2 - shift, hi2 - shift):
                     continue
-                if exd[a, 2] & exu[b, 2]:
+                if exd[a, 2] & exu[b, 2] or not joker_places_ok(mr, (exd[a, 1] | exu[b, 1]) >> shift):
                     continue
                 flags = (F_RUNADD if lo2 < lo or hi2 > hi else 0) | (F_SWAP if sub else 0)
                 ob, n = _emit(ob, n, sd1 | exd[a, 2] | exu[b, 2], 0, sval + exd[a, 3] + exu[b, 3],
@@ -309,7 +309,7 @@ def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
             ex, ne = _extensions(s, lo - 1, 1, bound, jmax, p1, vals, ex)
             for k in range(1, ne):
                 ln = ex[k, 0]
-                if ln < rmin or ln - ex[k, 5] < nat_min:
+                if ln < rmin or ln - ex[k, 5] < nat_min or not joker_places_ok(mr, ex[k, 1]):
                     continue
                 d1 = ex[k, 2]
                 flags = F_TAKEN if taken >= 0 and (d1 >> taken) & 1 else 0
@@ -454,6 +454,7 @@ def move_options(tab, i, mr, p1, vals, jpool, ob, n):
     while nat >> (n_hi + 1):
         n_hi += 1
     top = 12 if mr[MR_ACES] == ACE_LOW else 13
+    no_j = 0 if joker_places_ok(mr, 1 << 13) else 1 << 13     # Loba: no joker above the king
     avail = 0
     for p in range(0, top + 1):
         if (p1 >> run_code(s, p)) & 1:
@@ -473,27 +474,28 @@ def move_options(tab, i, mr, p1, vals, jpool, ob, n):
                 break
             v = gaps & avail
             # the jokers among v: none, one or two positions (MR_RUN_MAX_JOKERS <= 2)
-            ob, n = _move_emit(ob, n, i, s, lo2, hi2, u, v, j, maxj, jpool, vals)
+            ob, n = _move_emit(ob, n, i, s, lo2, hi2, u, v, j, maxj, jpool, vals, no_j)
             m1 = v
             while m1 and nu < maxj:
                 b1 = m1 & -m1
                 m1 ^= b1
-                ob, n = _move_emit(ob, n, i, s, lo2, hi2, u | b1, v & ~b1, j, maxj, jpool, vals)
+                ob, n = _move_emit(ob, n, i, s, lo2, hi2, u | b1, v & ~b1, j, maxj, jpool, vals, no_j)
                 m2 = m1
                 while m2 and nu + 1 < maxj:
                     b2 = m2 & -m2
                     m2 ^= b2
                     ob, n = _move_emit(ob, n, i, s, lo2, hi2, u | b1 | b2, v & ~(b1 | b2), j, maxj,
-                                   jpool, vals)
+                                   jpool, vals, no_j)
     return ob, n
 
 
 @njit(cache=True)
-def _move_emit(ob, n, i, s, lo2, hi2, jokers, nats, j, maxj, jpool, vals):
+def _move_emit(ob, n, i, s, lo2, hi2, jokers, nats, j, maxj, jpool, vals, no_j):
     """Append the Loba run option with jokers at ``jokers`` and natural cards laid at
-    ``nats`` if it is legal and plays a card; returns the new count."""
+    ``nats`` if it is legal (no joker at the places ``no_j``) and plays a card; returns the
+    new count."""
     nj2 = popcount(jokers)
-    if nj2 < j or nj2 > maxj:
+    if nj2 < j or nj2 > maxj or jokers & no_j:
         return ob, n
     jadd = nj2 - j
     if jadd > jpool or (nats == 0 and jadd == 0):

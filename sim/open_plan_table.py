@@ -11,7 +11,7 @@ from .cards import JOKER
 from .open_plan_layout import (
     A_CODE, A_C0, A_HI, A_JMASK, A_KEY, A_KIND, A_LAYOFF, A_LO, A_MELD, A_MOVE, A_NJ, A_POS,
     A_ROW, A_SWAP, A_TO, A_TYPE, END_HIGH, END_LOW, ACE_HIGH_OR_LOW, ACE_LOW, ACE_ROUND, ACT_WIDTH, MR_ACES,
-    MR_N_PACKS, MR_NATURAL_MIN, MR_RUN_MAX_JOKERS, MR_RUN_MIN, MR_SET_JOKERS, MR_SET_MAX,
+    MR_JOKER_A_TO_K, MR_N_PACKS, MR_NATURAL_MIN, MR_RUN_MAX_JOKERS, MR_RUN_MIN, MR_SET_JOKERS, MR_SET_MAX,
     MR_SET_MIN, MR_SET_SUITS, PL_HEAD, PL_N_ACT, RUN, SET, SUITS_DISTINCT, TM_HI, TM_JMASK,
     TM_JSUITS, TM_KEY, TM_KIND, TM_LO, TM_N, TM_NJ, TM_OWNER, TM_S0, TM_WIDTH,
 )
@@ -40,6 +40,14 @@ def run_span_ok(mr, lo, hi):
     return hi - lo + 1 <= 13
 
 
+@njit(cache=True, inline="always")
+def joker_places_ok(mr, jmask):
+    """bool: no joker of a run's joker positions ``jmask`` stands where ``mr`` forbids one:
+    with ``MR_JOKER_A_TO_K`` (Loba) none above the king, in the ace-high place 13 (none can
+    stand below the low ace: positions start at 0)."""
+    return mr[MR_JOKER_A_TO_K] == 0 or (jmask >> 13) == 0
+
+
 @njit(cache=True)
 def run_legal(mr, lo, hi, jmask):
     """bool: a run over lo..hi with jokers at the bits of ``jmask`` is legal under ``mr``."""
@@ -48,7 +56,7 @@ def run_legal(mr, lo, hi, jmask):
         return False
     if mr[MR_ACES] == ACE_ROUND and (lo < 0 or lo > 12):
         return False
-    if jmask >> (hi + 1) != 0 or (jmask & ((1 << lo) - 1)) != 0:
+    if jmask >> (hi + 1) != 0 or (jmask & ((1 << lo) - 1)) != 0 or not joker_places_ok(mr, jmask):
         return False
     nj = popcount(jmask)
     return nj <= mr[MR_RUN_MAX_JOKERS] and n - nj >= mr[MR_NATURAL_MIN]
@@ -83,6 +91,16 @@ def row_legal(tab, i, mr):
     c = tab[i, TM_S0:TM_S0 + 4]
     return (set_legal(mr, c[0], c[1], c[2], c[3], tab[i, TM_NJ]) and 0 <= tab[i, TM_KEY] < 13
             and tab[i, TM_N] == c[0] + c[1] + c[2] + c[3] + tab[i, TM_NJ])
+
+
+@njit(cache=True)
+def require_legal(tab, i, mr):
+    """Raise ValueError unless table row ``i`` is legal under ``mr`` (naming a joker that
+    stands above the king: the Loba rule the issue 18 measurement counts)."""
+    if tab[i, TM_KIND] == RUN and not joker_places_ok(mr, tab[i, TM_JMASK]):
+        raise ValueError("an illegal meld on the table: a joker stands above the king")
+    if not row_legal(tab, i, mr):
+        raise ValueError("an illegal meld on the table")
 
 
 @njit(cache=True)
@@ -191,8 +209,7 @@ def apply_action(act, hand, tab, n_tm, seat, mr):
                 _take(hand, JOKER)
             n_tm = add_set(tab, n_tm, seat, r, act[A_C0], act[A_C0 + 1], act[A_C0 + 2],
                            act[A_C0 + 3], act[A_NJ])
-        if not row_legal(tab, n_tm - 1, mr):
-            raise ValueError("a plan lays an illegal meld")
+        require_legal(tab, n_tm - 1, mr)
         return n_tm
     i = act[A_ROW]
     if i < 0 or i >= n_tm:
@@ -247,8 +264,7 @@ def apply_action(act, hand, tab, n_tm, seat, mr):
         else:
             _move_joker(act, hand, tab, i)
         _run_normalise(tab, i)
-    if not row_legal(tab, i, mr):
-        raise ValueError("a plan leaves an illegal meld on the table")
+    require_legal(tab, i, mr)
     return n_tm
 
 
@@ -309,8 +325,7 @@ def check_table(tab, n_tm, mr, off_table, pack):
     if tab.shape[1] != TM_WIDTH or n_tm > tab.shape[0] or n_tm < 0:
         raise ValueError("the table array has the wrong shape")
     for i in range(n_tm):
-        if not row_legal(tab, i, mr):
-            raise ValueError("an illegal meld is on the table")
+        require_legal(tab, i, mr)
     total = off_table.copy()
     table_counts(tab, n_tm, total)
     for c in range(64):

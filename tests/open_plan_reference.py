@@ -39,6 +39,8 @@ def run_ok(mr, lo, hi, jm) -> bool:
     nj = bin(jm).count("1")
     if jm & ~(((1 << n) - 1) << lo):
         return False
+    if mr[L.MR_JOKER_A_TO_K] and jm >> 13:
+        return False            # Loba (rules/loba.md): a joker never stands above the king
     return nj <= mr[L.MR_RUN_MAX_JOKERS] and n - nj >= mr[L.MR_NATURAL_MIN]
 
 

@@ -83,3 +83,78 @@ def test_buyback_study_pairs_arms_on_the_same_games():
     assert df["buybacks0"].iloc[0] == 0 and df["win0"].iloc[0] <= df["win0"].iloc[-1] + 0.05
     assert (df["share"].iloc[1:] > 0).all()
     assert "win prob. per buy-back" in format_buyback(df)
+
+
+# ---------------------------------------------------------------------------------------
+# a joker never stands below an ace or above a king (rules/loba.md, seed 000: "nooit lager
+# dan een Aas of hoger dan een Heer"); position 13 is the ace-high place above the king
+
+def _jokers_at(tab, i):
+    from sim.open_plan import TM_JMASK
+    return [p for p in range(14) if (int(tab[i, TM_JMASK]) >> p) & 1]
+
+
+def test_table_checks_refuse_a_joker_above_the_king():
+    from sim.open_plan import MeldError, add_run, check_table, empty_table, meld_rules, parse_table
+    from sim.open_plan_table import run_legal
+    mr = meld_rules("loba")
+    assert not run_legal(mr, 10, 13, 1 << 13) and run_legal(mr, 9, 12, 1 << 9)
+    with pytest.raises(MeldError, match="not legal"):
+        parse_table("JH QH KH X", mr)
+    assert parse_table("X JH QH KH", mr)[1] == 1 and parse_table("JH QH KH AH", mr)[1] == 1
+    tab = empty_table()
+    n = add_run(tab, 0, 0, 1, 10, 13, 1 << 13)                 # JH QH KH X
+    pack = np.zeros(64, dtype=np.int64)
+    pack[[0x1A, 0x1B, 0x1C, 13]] = 1
+    with pytest.raises(ValueError, match="joker stands above the king"):
+        check_table(tab, n, mr, np.zeros(64, dtype=np.int64), pack)
+    # other games' jokers are wild anywhere a card may stand (Wrotham, aces high or low)
+    assert parse_table("QS KS X", meld_rules("wrotham", ace_high_or_low=True))[1] == 1
+
+
+def test_new_melds_never_put_a_joker_above_the_king():
+    from sim.open_plan import meld_rules, planner_values
+    from sim.open_plan_options import C_D, C_ROW, MAX_EXT, NCOL, new_melds
+    from sim.open_plan_layout import RUN
+    from tests.test_open_plan import counts
+    mr = meld_rules("loba")
+    hand = counts("JH QH KH X X 5C")
+    p1 = 0
+    for c in range(64):
+        if hand[c] and c != 13:
+            p1 |= 1 << c
+    ob = np.zeros((64, NCOL), dtype=np.int64)
+    ob, n = new_melds(mr, p1, 0, planner_values("loba"), 2, -1, ob, 0, np.zeros((MAX_EXT, 6), dtype=np.int64))
+    runs = [int(ob[k, C_D]) for k in range(n) if ob[k, C_ROW] == RUN]
+    assert runs and all(not jm >> 13 for jm in runs)
+    assert (1 << 9) in runs and (1 << 8 | 1 << 9) in runs      # X JH QH KH, X X JH QH KH
+
+
+def test_a_joker_displaced_below_the_top_goes_to_the_low_end():
+    """The issue's example: 3C..9C X JC QC X and the KC drawn: KC takes the second joker's
+    place, which moves to the 2C place (the ace-high place above the KC is no joker's)."""
+    from tests.test_open_plan import action_types, play
+    _, plan, h, tab, n, _ = play("loba", "KC 5D 9H", "3C 4C 5C 6C 7C 8C 9C X JC QC X", has_melded=1)
+    assert h[0x3C] == 0 and "move" in action_types(plan)
+    assert _jokers_at(tab, 0) == [1, 9]
+    # a full A..K escalera with a joker: the KC has nowhere to send it, so it stays in hand
+    _, plan, h, tab, n, _ = play("loba", "KC 5D 9H", "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC X", has_melded=1)
+    assert h[0x3C] == 1 and _jokers_at(tab, 0) == [12]
+
+
+def test_joker_moves_and_layoffs_stop_at_the_king():
+    from tests.test_open_plan import play
+    _, plan, h, tab, n, _ = play("loba", "KH 5D", "TH JH QH X", has_melded=1)      # KH fills the K place
+    assert h[0x1C] == 0 and _jokers_at(tab, 0) == [8]
+    _, plan, h, tab, n, _ = play("loba", "X 5C", "9H TH JH QH KH", has_melded=1)   # lay the joker off
+    assert h[13] == 0 and _jokers_at(tab, 0) == [7]
+    _, plan, h, tab, n, _ = play("loba", "AH 5C", "TH JH QH X", has_melded=1)      # an ace above the joker
+    assert h[0x10] == 0 and _jokers_at(tab, 0) == [12]
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_no_simulated_table_ever_holds_a_joker_above_the_king(players):
+    """Hands played in debug mode: the engine checks every meld laid or changed and the table
+    after every turn; before the fix 7% (2 players) to 22% (5) of hands put a joker there."""
+    from tests.loba_joker_places import bad_hands
+    assert bad_hands(players, 300, seed=18) == {}

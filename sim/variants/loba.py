@@ -108,7 +108,7 @@ HAND_SIZE, N_PACKS, N_JOKERS = 9, 2, 4
 
 @dataclass(frozen=True)
 class LobaRules(RulesBase):
-    VERSION = 1
+    VERSION = 2  # 2: a joker never stands above the king (issue 18)
     players: int = option(4, "number of players, 9 cards each", MIN_PLAYERS, MAX_PLAYERS)
     joker_penalty: int = option(25, "penalty points of a joker left in hand", 0, 1000)
     last_card_must_be_discarded: bool = option(False, "going out needs a final discard")
