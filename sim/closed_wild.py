@@ -15,11 +15,14 @@ Hands are count vectors in one meld workspace per seat (:func:`sim.wild_melds.ne
 the counts in ``ws[:64]``, index 13 = jokers).  A turn: draw the stock top or take the pile
 top (the strategy, :mod:`sim.strategies.wild`), discard (never a copy of the code just taken
 from the pile: with two packs the twin of the taken card is the same card to the table).
-**Restock** [choice]: when a seat must draw from an empty stock, every discard but the top
-one is turned over to form the new stock (the first discard on top), shuffled with the
-option ``restock_shuffle``; the top discard stays as the pile.  If no card could be turned
-over (the pile holding one card), the seat would take the pile top: a guard only, as the
-hands of these games never hold all but two cards of the pack.
+**Restock** (the seed): when the stock is empty and the seat to move does not take the top
+discard, the whole discard pile is turned over to form the new stock (the first discard on
+top; shuffled with the option ``restock_shuffle``) and the seat draws from it ([choice]: the
+seat may still take the top discard first, as in :mod:`sim.open_rummy`).  **[choice]**
+option ``restock_keep_top`` (the engine's reading before issue 18): as soon as a seat finds the
+stock empty, every discard but the top one is turned over and the top discard stays as the
+pile (if no card could be turned over, the seat takes the pile top).  Nothing to turn over at
+all is a guard only: the hands of these games never hold all but two cards of the pack.
 
 Random play (the ``random`` preset, ``random_play``): every seat draws its coins and random
 discards from its strategy generator ``st[seat]`` (``st`` uint64[n, 1]; per hand ``(seed,
@@ -55,7 +58,7 @@ GAME_RAMINO, GAME_WILDCARD, GAME_CINCINNATI = range(3)
 END_KNOCK, END_OUT, END_OUT_NO_DISCARD, END_TURN_LIMIT = range(4)
 END_NONE = -1
 (C_GAME, C_PLAYERS, C_HAND, C_KNOCK_BELOW, C_RESTOCK_SHUFFLE, C_ACE_HIGH, C_ROOMY_SET_MAX, C_X_WINNER,
- C_X_POINTS, C_X_END_DW, C_X_END_TURN, C_OUTCOME) = range(12)
+ C_X_POINTS, C_X_END_DW, C_X_END_TURN, C_RESTOCK_KEEP_TOP, C_OUTCOME) = range(13)
 C_WIDTH = C_OUTCOME + 4            # outcome code of each end kind (-1: the game has none)
 MAX_TURNS = 1000
 # state vector int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), own turns
@@ -77,14 +80,16 @@ def tables(game: str, packs: int | None = None, set_duplicates: bool = False) ->
 
 def make_cfg(game: int, players: int, hand: int, knock_below: int, restock_shuffle: int,
              ace_high: int, roomy_set_max: int, extras: dict[str, int],
-             outcome_of_end: tuple[int, int, int, int]) -> np.ndarray:
+             outcome_of_end: tuple[int, int, int, int], restock_keep_top: int = 0) -> np.ndarray:
     """The ``cfg`` vector; ``roomy_set_max``: 0, or the largest set where a run always has
     room (:func:`sim.strategies.wild.wild_removal_bound`); ``extras``: column offset (from
-    the first extra) of winner, points, end_deadwood, end_turn (missing: none)."""
+    the first extra) of winner, points, end_deadwood, end_turn (missing: none);
+    ``restock_keep_top``: 1 keeps the top discard as the pile when restocking."""
     cfg = np.full(C_WIDTH, -1, dtype=np.int64)
     cfg[C_GAME], cfg[C_PLAYERS], cfg[C_HAND] = game, players, hand
     cfg[C_KNOCK_BELOW], cfg[C_RESTOCK_SHUFFLE], cfg[C_ACE_HIGH] = knock_below, restock_shuffle, ace_high
     cfg[C_ROOMY_SET_MAX] = roomy_set_max
+    cfg[C_RESTOCK_KEEP_TOP] = restock_keep_top
     for key, c in (("winner", C_X_WINNER), ("points", C_X_POINTS), ("end_deadwood", C_X_END_DW),
                    ("end_turn", C_X_END_TURN)):
         cfg[c] = extras.get(key, -1)
@@ -115,9 +120,11 @@ def check_cards(wss, m, deck, sp, pile, npile, pack):
 
 @njit(cache=True)
 def restock(cfg, deck, pile, state, dst):
-    """Turn every discard but the top one over as the new stock (first discard on top),
-    shuffled with ``restock_shuffle``.  Returns the number of cards turned over."""
-    k = state[S_NPILE] - 1
+    """Turn the discard pile over as the new stock (first discard on top), shuffled with
+    ``restock_shuffle``: every discard, or with ``restock_keep_top`` all but the top one,
+    which stays as the pile.  Returns the number of cards turned over."""
+    keep = 1 if cfg[C_RESTOCK_KEEP_TOP] else 0
+    k = state[S_NPILE] - keep
     if k < 1:
         return 0
     n = deck.shape[0]
@@ -129,8 +136,9 @@ def restock(cfg, deck, pile, state, dst):
             t = deck[n - k + j]
             deck[n - k + j] = deck[n - k + x]
             deck[n - k + x] = t
-    pile[0] = pile[k]
-    state[S_NPILE] = 1
+    if keep:
+        pile[0] = pile[k]
+    state[S_NPILE] = keep
     state[S_SP] = n - k
     return k
 
@@ -284,20 +292,24 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, 
     state[S_OWN + i] += 1
     own = state[S_OWN + i]
     n_cards = deck.shape[0]
-    if state[S_SP] == n_cards:
+    keep_top = cfg[C_RESTOCK_KEEP_TOP] != 0
+    if state[S_SP] == n_cards and keep_top:      # the top discard stays: restock before the choice
         k = restock(cfg, deck, pile, state, dst)
         if k > 0:
             log(trace, TR.E_RESTOCK, -1, k, 0)
     top = pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
-    take = top >= 0 and state[S_SP] == n_cards
+    take = top >= 0 and state[S_SP] == n_cards and keep_top
     d_top = -1   # deadwood of the hand with the pile top, when the decision computed it
     if top >= 0 and not take:
         if rp != 0:
             take = coin(rp, sst, False)
         else:
             take, d_top = W.wants_pile(srow, ws, dw[i], top, vals, wild, ace_high)
-    if not take and state[S_SP] == n_cards:
-        raise ValueError("no card to draw: stock and pile are empty")
+    if not take and state[S_SP] == n_cards:      # the whole pile turned over, the top refused
+        k = 0 if keep_top else restock(cfg, deck, pile, state, dst)
+        if k == 0:
+            raise ValueError("no card to draw: stock and pile are empty")
+        log(trace, TR.E_TURN_OVER, -1, k, 0)
     if take:
         state[S_NPILE] -= 1
         card = top
@@ -509,6 +521,10 @@ def run_hands(name: str, cfg, tabs, strat_mat, seed, first_hand, out, width: int
 # ----------------------------------------------------------------------------------------
 # Wildcard and Cincinnati: one or two packs, deal sizes (rules/wildcard_rummy.md, cincinnati.md)
 
+RESTOCK_KEEP_TOP_HELP = ("[choice] restock keeps the top discard as the pile, turning only the rest over "
+                         "(off: the seed's whole pile turned over)")
+
+
 @dataclass(frozen=True)
 class GoOutRules(RulesBase):
     """The options Wildcard Rummy and Cincinnati share."""
@@ -517,6 +533,7 @@ class GoOutRules(RulesBase):
                            "1 (2-6 players) or 2 (4-7 players)", 0, 2)
     deal_3p: int = option(7, "cards each with 3 players and one pack: 7 or 10", 7, 10)
     restock_shuffle: bool = option(False, "shuffle the turned-over discard pile into the new stock")
+    restock_keep_top: bool = option(False, RESTOCK_KEEP_TOP_HELP)
 
     def validate(self) -> None:
         super().validate()
@@ -554,7 +571,8 @@ def go_out_setup(rules_cls, game_name: str, game_code: int, rules_arr, outcome_o
         raise ValueError(f"{game_name}: players={n} with {packs} pack(s)")
     hand = go_out_deal_size(n, packs, int(r[rules_cls.index("deal_3p")]))
     cfg = make_cfg(game_code, n, hand, 0, int(r[rules_cls.index("restock_shuffle")]), 1, 4 * packs,
-                   {"winner": 0, "points": 1, "end_turn": 2}, outcome_of_end)
+                   {"winner": 0, "points": 1, "end_turn": 2}, outcome_of_end,
+                   int(r[rules_cls.index("restock_keep_top")]))
     return cfg, cached_tables(game_name, packs)
 
 

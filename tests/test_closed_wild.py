@@ -153,3 +153,42 @@ def test_random_play_loses_to_simple(game):
     diff = [a["score0"] - a["score1"] for a in arms]
     d = (diff[0] - diff[1]).astype(float)
     assert d.mean() + 3 * d.std(ddof=1) / np.sqrt(d.size) < 0
+
+
+@pytest.mark.parametrize("keep_top", [0, 1])
+def test_restock_turns_the_whole_pile_over_unless_the_top_is_kept(keep_top):
+    """The seed and rules/: an empty stock is replaced by the turned-over discard pile, the
+    first discard on top; the [choice] ``restock_keep_top`` keeps the top discard as the pile."""
+    deck = np.arange(20, dtype=np.int64) + 100
+    pile = np.zeros(20, dtype=np.int64)
+    pile[:5] = (3, 17, 22, 40, 51)
+    state = np.zeros(CW.S_WIDTH, dtype=np.int64)
+    state[CW.S_SP], state[CW.S_NPILE] = 20, 5
+    cfg = CW.make_cfg(CW.GAME_CINCINNATI, 4, 7, 0, 0, 1, 4, {}, (-1, 0, 1, 2), keep_top)
+    k = CW.restock(cfg, deck, pile, state, np.zeros(1, dtype=np.uint64))
+    assert k == 5 - keep_top and state[CW.S_SP] == 20 - k and state[CW.S_NPILE] == keep_top
+    assert deck[20 - k:].tolist() == [3, 17, 22, 40, 51][:k]
+    assert keep_top == 0 or pile[0] == 51
+
+
+@pytest.mark.parametrize("game,players", [("cincinnati", 4), ("wildcard", 6), ("ramino-klop", 6)])
+def test_simulated_restocks_turn_the_whole_pile_over(game, players):
+    """Traced hands (debug: cards conserved): every restock turns the whole pile over by
+    default (``turn_over`` events; the replay checks the new stock is that pile in order), or
+    all but the top discard with ``restock_keep_top=on`` (``restock`` events)."""
+    from sim.runner import play_hands
+    from tests.wild_replay import replay, traced_hand
+    strategies = "simple(knock=0)" if game == "ramino-klop" else "simple"
+    turns = play_hands(game, strategies=strategies, n_hands=300, seed=18, players=players)["turns"]
+    long = [int(h) for h in np.argsort(-turns)[:6]] + [0, 1]      # the longest hands restock
+    for keep in ("off", "on"):                    # off: the default rules
+        seen = {"restock": 0, "turn_over": 0}
+        for h in long:
+            _, evs, _ = traced_hand(game, players, h, seed=18, strategies=strategies,
+                                    rules=[] if keep == "off" else ["restock_keep_top=on"])
+            replay(evs)                           # asserts the new stock is the turned pile
+            for kind, _, _, _ in evs:
+                if kind in seen:
+                    seen[kind] += 1
+        assert seen["turn_over" if keep == "off" else "restock"] >= 2, (keep, seen)
+        assert seen["restock" if keep == "off" else "turn_over"] == 0, (keep, seen)

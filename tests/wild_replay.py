@@ -2,8 +2,8 @@
 
 :func:`traced_hand` plays one hand with a trace; :func:`replay` follows its events and
 returns every seat's final hand, the pile and each turn, checking the table rules on the way
-(the card taken from the pile is never discarded in the same turn; a restock turns every
-discard but the top one over, first discard on top).
+(the card taken from the pile is never discarded in the same turn; a restock turns the whole
+pile over, or with ``restock_keep_top`` every discard but the top one, first discard on top).
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ def replay(evs, shuffled: bool = False) -> Replay:
             r.hands.setdefault(seat, []).append(a)
         elif kind == "upcard":
             r.pile = [a]
-        elif kind == "restock":
-            turned, r.pile = r.pile[:-1], r.pile[-1:]
+        elif kind in ("restock", "turn_over"):          # all but the top discard / the whole pile
+            turned, r.pile = (r.pile[:-1], r.pile[-1:]) if kind == "restock" else (r.pile, [])
             assert len(turned) == a
             r.restocks.append(list(turned))
             new_stock = list(turned)

@@ -264,7 +264,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     opps = A.parse_opponents(opponent, n - 1, "ramino-klop")
     RK.check_strategies(r, [me] + opps)
     smat = strategy_matrix([me] + opps)
-    st = _stock(n, turn, stock, int(known.size), notes)
+    st = _stock(n, turn, stock, int(known.size), notes, r.restock_keep_top)
     pool = A.pool_without(np.concatenate([h, up, known]), PACKS, JOKERS)
     replay = turn - 1 if opp_model == "played" else 0
     if replay:
@@ -304,18 +304,20 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
                       notes, scale=1.0 / (n - 1), redraws=replay > 0, unit="penalty lead")
 
 
-def _stock(n, turn, stock, n_known, notes) -> int:
+def _stock(n, turn, stock, n_known, notes, keep_top=False) -> int:
     """The stock after my draw: given, or every draw so far from the stock (with restocks:
-    every turned-over pile held all the cards outside the hands but its top).  ``n_known``:
-    the known discards (never in the stock)."""
+    every turned-over pile held all the cards outside the hands, or all but its top with
+    ``keep_top``).  ``n_known``: the known discards (never in the stock)."""
     full = N_CARDS - n * RK.HAND_SIZE - 1           # the stock after the deal and upcard
     room = full - n_known                           # unseen cards left for the stock
     drawn = n * (turn - 1) + 1                      # draws so far, mine included
     lo = full - drawn if drawn <= full else 0
     if stock is None:
-        st = full - 1 - (drawn - 1) % full
+        cycle = full if keep_top else full + 1      # the stock a restock makes
+        later = max(drawn - full - 1, 0)            # draws after the first restock, mine excluded
+        st = full - drawn if drawn <= full else cycle - 1 - later % cycle
         how = ("every draw so far came from the stock" if drawn <= full else
-               f"every draw so far came from the stock, the pile turned over {(drawn - 1) // full} "
+               f"every draw so far came from the stock, the pile turned over {1 + later // cycle} "
                "time(s)")
         if st > room:
             st = room

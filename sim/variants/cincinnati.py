@@ -15,6 +15,7 @@ others score nothing.
 | packs           | 0       | 0: by player count (one pack for 2-6, two for 7); 1 (2-6 players) or 2 (4-7 players) |
 | deal_3p         | 7       | cards each with 3 players and one pack: 7 or 10 |
 | restock_shuffle | off     | shuffle the turned-over discard pile into the new stock |
+| restock_keep_top | off    | **[choice]** keep the top discard as the pile, turn only the rest over |
 
 [choice]s where the rules are silent:
 
@@ -54,7 +55,7 @@ EXTRA_COLUMNS = ("winner", "points", "out_turn")
 
 @dataclass(frozen=True)
 class CincinnatiRules(CW.GoOutRules):
-    VERSION = 1
+    VERSION = 2  # 2: restock turns the whole pile over (issue 18); restock_keep_top keeps the old reading
 
 
 play_chunk = CW.go_out_play_chunk(CincinnatiRules, "cincinnati", CW.GAME_CINCINNATI,

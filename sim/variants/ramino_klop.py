@@ -15,6 +15,7 @@ J Q K 10, joker 20).  An empty stock is replaced by the turned-over discard pile
 | knock_below     | 7       | a knock needs deadwood below this (a strategy threshold set at or above it is refused) |
 | set_duplicates  | off     | a set may hold two identical cards (two packs) |
 | restock_shuffle | off     | shuffle the turned-over discard pile into the new stock |
+| restock_keep_top | off    | **[choice]** keep the top discard as the pile, turn only the rest over |
 | penalty_limit   | 101     | whole games: a player reaching this many penalty points is out; the last one left wins |
 
 [choice]s where the rules are silent:
@@ -22,8 +23,10 @@ J Q K 10, joker 20).  An empty stock is replaced by the turned-over discard pile
 * The end is judged after the discard, on the 7 cards kept; 0 deadwood is always declared
   (rummy, no strategy declines it).  Rummy and knock score alike (no bonus, no penalty for a
   knocker beaten): the seed scores every player on its own cards only.
-* Restock (:mod:`sim.closed_wild`): every discard but the top one is turned over, the first
-  discard on top; the top discard stays.  With two packs, "the card just taken" forbids
+* Restock (:mod:`sim.closed_wild`): when the stock is empty and the seat to move does not
+  take the top discard, the whole pile is turned over, the first discard on top (the seed:
+  "keer je de Aflegstapel om"); ``restock_keep_top`` keeps the top discard as the pile
+  instead.  With two packs, "the card just taken" forbids
   discarding either copy of that card in the turn.
 * A hand reaching ``MAX_TURNS`` (1000) is ``turn_limit``: void, no score, redealt by the same
   dealer in a whole game.
@@ -74,11 +77,12 @@ HAND_SIZE = 7
 
 @dataclass(frozen=True)
 class RaminoKlopRules(RulesBase):
-    VERSION = 1
+    VERSION = 2  # 2: restock turns the whole pile over (issue 18); restock_keep_top keeps the old reading
     players: int = option(4, "number of players, 7 cards each", MIN_PLAYERS, MAX_PLAYERS)
     knock_below: int = option(7, "a knock needs deadwood (penalty) below this", 1, 100)
     set_duplicates: bool = option(False, "a set may hold two identical cards")
     restock_shuffle: bool = option(False, "shuffle the turned-over discard pile into the new stock")
+    restock_keep_top: bool = option(False, CW.RESTOCK_KEEP_TOP_HELP)
     penalty_limit: int = option(101, "game: a player reaching this many penalty points is out", 1, 100000)
 
 
@@ -86,6 +90,7 @@ R_PLAYERS = RaminoKlopRules.index("players")
 R_KNOCK_BELOW = RaminoKlopRules.index("knock_below")
 R_SET_DUP = RaminoKlopRules.index("set_duplicates")
 R_RESTOCK = RaminoKlopRules.index("restock_shuffle")
+R_KEEP_TOP = RaminoKlopRules.index("restock_keep_top")
 
 
 def _setup(rules_arr):
@@ -95,7 +100,7 @@ def _setup(rules_arr):
         raise ValueError(f"ramino-klop: players={n}")
     cfg = CW.make_cfg(CW.GAME_RAMINO, n, HAND_SIZE, int(r[R_KNOCK_BELOW]), int(r[R_RESTOCK]), 0, 0,
                       {"winner": 0, "end_deadwood": 1, "end_turn": 2},
-                      (O_KNOCK, O_RUMMY, -1, O_TURN_LIMIT))
+                      (O_KNOCK, O_RUMMY, -1, O_TURN_LIMIT), int(r[R_KEEP_TOP]))
     return cfg, CW.cached_tables("ramino-klop", None, bool(r[R_SET_DUP]))
 
 
