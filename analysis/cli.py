@@ -148,6 +148,8 @@ def cmd_variants(args) -> int:
               + (f"; whole games: {v.game.kind} ({v.game.limit_rule})" if v.game else "")
               + (f"; knock sweeps vary {v.knob.param} ({acts_at(v, 'd')}), default "
                  f"{v.knob.default_range[0]}..{v.knob.default_range[1]}" if v.knob else ""))
+        for note in (v.game.notes if v.game else ()):
+            print(f"  whole games: {note}")
         print(f"  rule options (rules version {v.rules_cls.VERSION}), set with --rule NAME=VALUE:")
         for f in v.rules_cls.options():
             default = f.default

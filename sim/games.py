@@ -67,6 +67,16 @@ NEVER_BUY = -(1 << 62)       # buy-back threshold: no re-entry total is below it
 P_TOTAL, P_WON, P_BOUGHT, P_OUT_RANK, P_ACTIVE, P_ROWS = range(6)      # per-seat state rows
 S_DEALER, S_FIRST_DEALER, S_HANDS, S_VOIDS, S_TURNS, S_SCORED, S_N_OUT, S_WIDTH = range(8)
 GAME_BASE = ("first_dealer", "winner", "hands", "voids", "turns")
+
+
+def all_out_note(limit: int, never: bool = False) -> str:
+    """The ``WholeGame.notes`` line of an elimination game's **[choice]** (:func:`_eliminate`)
+    for a default ``penalty_limit`` of ``limit``; ``never``: the game's seat out scores 0, so
+    the case cannot arise."""
+    return (f"[choice] if every player left reaches penalty_limit ({limit}) in the same hand, the "
+            "lowest total stays in and wins (a tie: the lowest seat); the seed is silent on this case"
+            + ("; it cannot arise here: the player who goes out scores 0" if never else ""))
+
 PER_SEAT = ("points", "hands_won", "net", "place", "buybacks")
 G_FIRST_DEALER, G_WINNER, G_HANDS, G_VOIDS, G_TURNS = range(len(GAME_BASE))
 

@@ -124,3 +124,31 @@ def test_elimination_games_end_with_one_player_left():
         places = sorted(col[f"place{s}"][g] for s in range(n))
         assert places == list(range(1, n + 1))
     assert (col["hands"] >= 4).all()
+
+
+def _variants_block(capsys, name):
+    from analysis.cli import main
+    assert main(["variants"]) == 0
+    blocks = capsys.readouterr().out.split("\n\n")
+    return next(b for b in blocks if b.startswith(f"{name}:"))
+
+
+@pytest.mark.parametrize("name", ["ramino-klop", "ramino-drift"])
+def test_variants_lists_the_all_over_together_choice(capsys, name):
+    """rules/ramino.md records it as a [choice]: when every player left reaches 101 in the same
+    hand, the lowest total wins.  ``rummylab variants`` says so (WholeGame.notes), and the
+    games do it (Klop); in Drift the player out scores 0, so it never happens."""
+    from sim.variants import get_variant
+    block = _variants_block(capsys, name)
+    note = [line for line in block.splitlines() if line.startswith("  whole games: [choice]")]
+    assert len(note) == 1 and "penalty_limit (101)" in note[0] and "lowest total" in note[0]
+    assert "[choice]" in get_variant(name).game.notes[0]
+    n = 4
+    col = play_hands(name, players=n, n_hands=300, seed=18, mode="games")
+    pts = np.stack([col[f"points{s}"] for s in range(n)], axis=1)
+    place = np.stack([col[f"place{s}"] for s in range(n)], axis=1)
+    win = pts[np.arange(300), col["winner"]]
+    second = pts[place == 2]                              # out in the last hand, with the winner
+    together = win >= 101                                 # the winner went over with the rest
+    assert (win[together] <= second[together]).all()
+    assert together.any() == (name == "ramino-klop") == ("cannot arise" not in note[0])

@@ -91,7 +91,9 @@ class WholeGame:
     ``void_outcome``: the outcome code of a hand that is redealt by the same dealer (-1 none).
     ``winner_column``: the extra column naming a hand's winner (-1 there: nobody won).
     Optional rules fields for target games: ``line_bonus_rule``, ``game_bonus_rule``,
-    ``shutout_rule``.  The dealer rotates left after every scoring hand."""
+    ``shutout_rule``.  The dealer rotates left after every scoring hand.  ``notes``: lines
+    ``rummylab variants`` prints under the game (a **[choice]** of how a game ends that the
+    rules leave open, say)."""
     kind: str
     limit_rule: str
     winner_column: str
@@ -102,6 +104,7 @@ class WholeGame:
     game_bonus_rule: str | None = None
     shutout_rule: str | None = None
     sweep_games: int = 10_000           # games per arm a knock sweep plays by default (0: none)
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,11 @@ Other **[choice]**s where both are silent:
   A hand nobody can go out of (stock and pile empty, or ``MAX_TURNS`` turns) is ``void``: no
   score, redealt by the same dealer in a whole game.
 * ``winner`` of a hand: the seat that went out (-1 on a void hand).  The first dealer of a
-  game is seat ``g % n``; the deal passes to the next seat still in play; if every seat left
-  reaches the limit in one hand, the lowest total stays in (:mod:`sim.games`).
+  game is seat ``g % n``; the deal passes to the next seat still in play.
+* Whole games (``rules/ramino.md`` records it as a **[choice]**, as for Ramino Klop): if every
+  player left reaches ``penalty_limit`` in the same hand, the one with the fewest penalty
+  points stays in and wins (a tie: the lowest seat; :mod:`sim.games`).  In Drift it cannot
+  arise: every scoring hand has a player out, who scores 0.
 
 Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; outcomes ``out`` and ``void``; ``score{s}`` =
 minus seat s's penalty (0 for the seat out and on a void hand); ``deadwood{s}`` the value of
@@ -91,6 +94,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import games
 from .. import open_plan as OP
 from .. import open_rummy as OR
 from ..cards import value_table
@@ -150,7 +154,7 @@ def setup(rules_arr):
 
 
 GAME = WholeGame(kind="elimination", limit_rule="penalty_limit", winner_column="winner", void_outcome=O_VOID,
-                 sweep_games=2_000)
+                 sweep_games=2_000, notes=(games.all_out_note(101, never=True),))
 
 VARIANT = Variant(
     name="ramino-drift", rules_cls=RaminoDriftRules, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,

@@ -32,6 +32,9 @@ J Q K 10, joker 20).  An empty stock is replaced by the turned-over discard pile
   dealer in a whole game.
 * ``winner`` of a hand: the seat with the lowest penalty, -1 if two or more share it.  The
   first dealer of a game is seat ``g % n``; the deal passes to the next seat still in play.
+* Whole games (``rules/ramino.md`` records it as a **[choice]**; the seed is silent): if every
+  player left reaches ``penalty_limit`` in the same hand, the one with the fewest penalty
+  points stays in and wins (a tie: the lowest seat; :mod:`sim.games`).
 
 Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` = minus seat s's penalty (0 on a
 void hand); ``deadwood{s}`` its exact minimum deadwood at the end (the ender's after its
@@ -132,7 +135,7 @@ def check_strategies(rules, strategies) -> None:
 
 
 GAME = WholeGame(kind="elimination", limit_rule="penalty_limit", winner_column="winner",
-                 void_outcome=O_TURN_LIMIT, sweep_games=2_000)
+                 void_outcome=O_TURN_LIMIT, sweep_games=2_000, notes=(games.all_out_note(101),))
 play_game_chunk = games.game_kernel(_game_chunk, (), GAME, RaminoKlopRules, EXTRA_COLUMNS)
 
 VARIANT = Variant(
