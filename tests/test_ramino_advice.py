@@ -140,3 +140,15 @@ def test_random_opponents_draw_from_the_worlds_strategy_generators():
     s = _prep().call(0, 300)
     d = (a[:, K.P_PTS] - s[:, K.P_PTS]).astype(float)
     assert d.mean() - 3 * d.std(ddof=1) / np.sqrt(d.size) > 0
+
+
+def test_default_stock_follows_the_restock_rule():
+    """Every draw from the stock: after the first restock the stock is the whole pile turned
+    over (the stock after the deal and upcard plus the upcard), or all but its top with
+    ``restock_keep_top``.  Six players: 65 cards after the deal; draw 66 is the first from the
+    new stock, turn 12 holds draw 67."""
+    notes: list = []
+    assert RA._stock(6, 11, None, 0, notes) == 65 - 61            # draw 61, no restock yet
+    assert RA._stock(6, 12, None, 0, notes) == 64                 # draw 67: 66 turned over, 2 drawn
+    assert RA._stock(6, 12, None, 0, notes, keep_top=True) == 63  # 65 turned over, 2 drawn
+    assert "turned over 1 time(s)" in notes[-1]
