@@ -193,7 +193,8 @@ LINES = {
 OPEN_LINES = {   # the open-melding games, where every table change prints the table
     "pass": "seat {seat} cannot draw: the stock is out",
     "lay_off": "seat {seat} lays off {card} on meld {meld}",
-    "move": "seat {seat} moves the joker of meld {meld} to the {to} end of its run{fill}",
+    "move": "seat {seat} moves the joker of meld {meld} to the {to} end of its run, {fill} in its place",
+    "move_end": "seat {seat} moves the joker of meld {meld} from the {other} end of its run to the {to} end",
 }
 
 
@@ -201,10 +202,11 @@ def _line(e: dict, word: str, open_game: bool) -> list[str]:
     kind = e["event"]
     template = LINES.get(kind)
     if open_game and kind in OPEN_LINES and not (kind == "pass" and e["cards"]):
-        template = OPEN_LINES[kind]
+        template = OPEN_LINES["move_end" if kind == "move" and not e["fill"] else kind]
     line = template.format(**{**e, "word": word, "card": " ".join(e["cards"]), "cards": " ".join(e["cards"]),
                               "by": f", ended by seat {e['seat']}" if e["seat"] >= 0 else "",
-                              "fill": f", {e['fill'][0]} in its place" if e.get("fill") else ""})
+                              "fill": " ".join(e.get("fill", ())),
+                              "other": "high" if e.get("to") == "low" else "low"})
     if not (open_game and "table" in e):
         return [line]
     return [line, "  table: " + " | ".join(" ".join(m) for m in e["table"])]   # as `rummylab meld --table`
