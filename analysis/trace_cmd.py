@@ -39,8 +39,9 @@ Keys this command adds to the schema: start: "rules_version", "hand_word" (deadw
 "discard": "deadwood" (what the hand counts after the discard, in the game's hand word);
 "drop": "deadwood" (the dropper's count); "meld": "meld" (its table index); "move": "fill"
 ([the hand's card put in the joker's place] or []) and "to" ("low" or "high": the end of the
-run the joker went to); "pass": cards [the upcard] where the engine names it ([] in the
-open-melding games, where a pass means the stock is out and the hand ends); Tonk's "meld" and
+run the joker went to); "pass": cards [the upcard] where the seat declines it (no turn of
+its own), [] where the seat to move cannot draw because the stock is out (the open-melding
+games and Tonk; the hand ends); the turn counter counts turns as the outcome's "turns" column; Tonk's "meld" and
 "lay_off" lines carry "table" and "owners" too (its spreads are open on the table).
 """
 

@@ -8,8 +8,10 @@ gives for that hand); :func:`hand_events` turns the trace into event dicts (the 
 The table of the open-melding games is rebuilt from the kernel's ``table`` rows (each play
 is followed by the row it changed, as it stands); Tonk's spreads from its ``spread`` and
 ``hit`` rows.  The turn counter: 1 at the first seat's first turn, +1 whenever a seat starts
-a turn (a draw, take, pass or drop by another seat, or by the same seat after its discard);
-plays by other seats outside a turn (Tonk's stock-out lay-down) keep the turn number.
+a turn (a draw, take, drop or stock-out pass by another seat, or by the same seat after its
+discard), as the engines count the ``turns`` column; declining the upcard (Gin's offer, the
+OpenSpiel wall) is no turn of its own, and plays by other seats outside a turn (Tonk's
+stock-out lay-down) keep the turn number.
 """
 
 from __future__ import annotations
@@ -77,9 +79,9 @@ class _Hand:
         self.events.append(e)
         return e
 
-    def step_turn(self, kind: str, seat: int) -> None:
-        if seat < 0 or kind == "end":
-            return
+    def step_turn(self, kind: str, seat: int, a: int) -> None:
+        if seat < 0 or kind == "end" or (kind == "pass" and is_card(a)):   # declining the upcard:
+            return                                                         # no turn of its own
         if self.turn_seat < 0 or (kind in TURN_STARTS and (seat != self.turn_seat or self.discarded)):
             self.turn, self.turn_seat, self.discarded = self.turn + 1, seat, False
         if kind == "discard" and seat == self.turn_seat:
@@ -163,7 +165,7 @@ def hand_events(spec, hand: int, rows, outcome_row) -> list[dict]:
         if kind == "table":
             _table_row(h, seat, a, b)
             continue
-        h.step_turn(kind, seat)
+        h.step_turn(kind, seat, a)
         if kind == "end":
             h.add("end", seat, [], outcome_name=v.outcomes[a])
         else:
@@ -190,8 +192,8 @@ LINES = {
     "turn_over": "the whole discard pile is turned over: {count} cards form the new stock",
     "swap": "seat {seat} swaps {card} for the joker of meld {meld}",
 }
+STOCK_OUT = "seat {seat} cannot draw: the stock is out"     # a pass that names no card
 OPEN_LINES = {   # the open-melding games, where every table change prints the table
-    "pass": "seat {seat} cannot draw: the stock is out",
     "lay_off": "seat {seat} lays off {card} on meld {meld}",
     "move": "seat {seat} moves the joker of meld {meld} to the {to} end of its run, {fill} in its place",
     "move_end": "seat {seat} moves the joker of meld {meld} from the {other} end of its run to the {to} end",
@@ -200,8 +202,8 @@ OPEN_LINES = {   # the open-melding games, where every table change prints the t
 
 def _line(e: dict, word: str, open_game: bool) -> list[str]:
     kind = e["event"]
-    template = LINES.get(kind)
-    if open_game and kind in OPEN_LINES and not (kind == "pass" and e["cards"]):
+    template = STOCK_OUT if kind == "pass" and not e["cards"] else LINES.get(kind)
+    if open_game and kind in OPEN_LINES:
         template = OPEN_LINES["move_end" if kind == "move" and not e["fill"] else kind]
     line = template.format(**{**e, "word": word, "card": " ".join(e["cards"]), "cards": " ".join(e["cards"]),
                               "by": f", ended by seat {e['seat']}" if e["seat"] >= 0 else "",

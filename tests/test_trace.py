@@ -25,7 +25,7 @@ REQUIRED = {"hand": int, "turn": int, "seat": int, "event": str, "cards": list}
 EVENTS = {"start", "deal", "upcard", "draw", "take", "pass", "discard", "knock", "meld", "lay_off", "swap",
           "move", "drop", "restock", "turn_over", "end", "outcome"}
 TABLE_EVENTS = {"meld", "lay_off", "swap", "move"}
-SEED, HANDS = 5, (3, 6)
+SEED, HANDS = 5, (3, 12)
 
 
 def _trace(capsys, *args) -> str:
@@ -71,8 +71,51 @@ def test_json_lines_follow_the_schema_and_end_with_simulates_row(variant, n, cap
         assert outcome["outcome"] == dict(zip(spec.columns, rows[h - HANDS[0]].tolist()))
         assert outcome["outcome_name"] == spec.variant.outcomes[outcome["outcome"]["outcome"]]
         assert [e["event"] for e in evs].count("end") == 1
+        assert evs[-2]["turn"] == outcome["outcome"]["turns"]      # the engine's count of turns
+        _check_cards(evs)
         if spec.variant.meld_setup is not None:
             _check_open_table(evs)
+
+
+def _check_cards(evs):
+    """Every card a seat plays is in its hand, a take is the pile's top, and at the end the
+    hands, the pile, the table and the stock left make the pack."""
+    start, row = evs[0], evs[-1]["outcome"]
+    hands = {e["seat"]: Counter(e["cards"]) for e in evs if e["event"] == "deal"}
+    pile, table = [], []
+
+    def out_of_hand(seat, cards):
+        for c in cards:
+            assert hands[seat][c] > 0, (seat, c, hands[seat])
+            hands[seat][c] -= 1
+
+    for e in evs:
+        kind, seat, cards = e["event"], e["seat"], e["cards"]
+        if kind == "upcard":
+            pile += cards
+        elif kind == "draw":
+            hands[seat].update(cards)
+        elif kind == "take":
+            assert pile[-len(cards):] == cards
+            del pile[-len(cards):]
+            hands[seat].update(cards)
+        elif kind == "discard":
+            out_of_hand(seat, cards)
+            pile += cards
+        elif kind in ("meld", "lay_off"):
+            out_of_hand(seat, cards)
+        elif kind == "swap":
+            out_of_hand(seat, cards)
+            hands[seat]["X"] += 1
+        elif kind == "move":
+            out_of_hand(seat, e["fill"])
+        elif kind in ("restock", "turn_over"):      # restock keeps the top discard
+            assert e["count"] == len(pile) - (kind == "restock")
+            pile = pile[-1:] if kind == "restock" else []
+        table = e.get("table", table)
+    held = sum(hands.values(), Counter()) + Counter(pile) + Counter(c for m in table for c in m)
+    assert held <= Counter(start["pack"])
+    assert sum(held.values()) + row["stock_left"] == sum(start["pack"].values())
 
 
 def _check_open_table(evs):

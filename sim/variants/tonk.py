@@ -300,6 +300,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             top = discard[ctr[C_PILE] - 1]
             take = T.decide(srow, st[seat:seat + 1], T.wants_take(srow, h, top, run_hm | book_hm))
         if not take and ctr[C_STOCK] >= stock.shape[0]:
+            log(trace, TR.E_PASS, seat, -1, 0)      # the turn's seat cannot draw
             _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, sp_cards, ctr, mm, mk,
                        debug, trace)
             return
