@@ -21,12 +21,11 @@ from collections import Counter
 import numpy as np
 
 from sim.cards import JOKER, card_text, from_mask, is_card
+from sim.open_plan_layout import RUN
 from sim.trace import all_events, new_trace
 
-RUN = 1                  # sim.open_plan_layout.RUN: a table row's kind
 NAMES = {"draw_stock": "draw", "take_pile": "take", "spread": "meld", "hit": "lay_off"}
 TURN_STARTS = ("draw_stock", "take_pile", "pass", "drop")
-TABLE_EVENTS = ("meld", "lay_off", "swap", "move")
 MAX_TRACE_ROWS = 1 << 22
 
 
@@ -132,7 +131,7 @@ def _play(h: _Hand, kind: str, seat: int, a: int, b: int) -> None:
             h.show_table(h.events[-1])
     elif kind in ("hit", "swap"):
         e = h.add(name, seat, [a], meld=b)
-        if kind == "hit" and not h.open_table and b < len(h.table):   # Tonk
+        if kind == "hit" and not h.open_table:      # Tonk: b is the spread hit
             h.table[b] = sorted(h.table[b] + [a])
             h.show_table(e)
     elif kind == "move":
