@@ -116,7 +116,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         epilog=_examples("""
             rummylab trace --variant gin --seed 7 --hand 1234
             rummylab trace --variant loba --players 5 --seed 1 --hand 3 --json
-            rummylab trace --variant tonk --players 3 --strategies "simple,random" --hands 0..9 --json > tonk.jsonl
+            rummylab trace --variant tonk --players 3 --strategies "simple,random,simple" --hands 0..9 --json > tonk.jsonl
             rummylab trace --variant basic-rummy --rule ace_high_or_low=on --seed 2 --hands 10..12
         """))
     add_game_options(p)

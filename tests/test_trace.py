@@ -5,6 +5,7 @@ and bad input is one error line with exit 2."""
 
 import importlib.util
 import json
+import shlex
 from collections import Counter
 from pathlib import Path
 
@@ -199,7 +200,13 @@ def test_bad_input_is_one_error_line_and_exit_2(args, needle, capsys):
     assert len(err) == 1 and err[0].startswith("rummylab: error: ") and needle in err[0], err
 
 
-def test_help_has_examples(capsys):
+def test_every_help_example_runs(capsys):
     with pytest.raises(SystemExit):
         main(["trace", "--help"])
-    assert "examples:" in capsys.readouterr().out
+    examples = capsys.readouterr().out.split("examples:")[1].strip().splitlines()
+    assert len(examples) >= 3
+    for line in examples:
+        args = shlex.split(line.split(">")[0])
+        assert args[:2] == ["rummylab", "trace"]
+        assert main(args[1:]) == 0, line
+        assert capsys.readouterr().out
