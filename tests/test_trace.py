@@ -121,22 +121,48 @@ def _check_cards(evs):
 
 def _check_open_table(evs):
     """Every table change shows the whole table: a new meld is the next row and holds the
-    meld's cards, a lay-off's or swap's card is on its meld, runs low to high with jokers
-    where they stand (each natural at the place its rank gives it)."""
+    meld's cards, runs low to high with jokers where they stand (each natural at the place its
+    rank gives it), and each change is the play it names and nothing else (:func:`_changed`)."""
     table = []
     for e in evs:
         if e["event"] not in TABLE_EVENTS:
             assert "table" not in e
             continue
         new = e["table"]
-        assert len(new) == len(table) + (e["event"] == "meld") and len(e["owners"]) == len(new)
-        if e["event"] == "meld":
-            assert new[-1] == e["cards"] and e["meld"] == len(table)
-        else:
-            assert e["cards"] == [] or Counter(e["cards"]) <= Counter(new[e["meld"]])
+        assert len(e["owners"]) == len(new)
         for meld in new:
             _check_meld(meld)
+        if e["event"] == "meld":
+            assert new[:-1] == table and new[-1] == e["cards"] and e["meld"] == len(table)
+        else:
+            i = e["meld"]
+            assert len(new) == len(table) and new[:i] == table[:i] and new[i + 1:] == table[i + 1:]
+            assert _changed(e, table[i], new[i]), (e, table[i])
         table = new
+
+
+def _is_set(meld) -> bool:
+    ranks = [parse_card(c) & 15 for c in meld if c != "X"]
+    return len(ranks) > 1 and len(set(ranks)) == 1
+
+
+def _changed(e, before, after) -> bool:
+    """Is ``after`` the meld ``before`` with the play ``e`` made on it?  A lay-off goes at an
+    end of a run (a set: anywhere), a swap puts its card where a joker stood, a move puts the
+    filling card (if any) where the joker stood and the joker at the end ``to`` names."""
+    kind, cards, X = e["event"], e["cards"], ["X"]
+    if _is_set(before) or _is_set(after):
+        fill = e.get("fill", [])
+        return Counter(after) == Counter(before) + Counter(cards + fill) - Counter(X * (kind == "swap"))
+    if kind == "lay_off":
+        return after in (cards + before, before + cards)
+    jokers = [j for j, c in enumerate(before) if c == "X"]
+    if kind == "swap":
+        return any(after == before[:j] + cards + before[j + 1:] for j in jokers)
+    if not e["fill"]:        # a joker at one end goes to the other
+        return after == (X + before[:-1] if e["to"] == "low" else before[1:] + X)
+    filled = [before[:j] + e["fill"] + before[j + 1:] for j in jokers]
+    return any(after == (X + f if e["to"] == "low" else f + X) for f in filled)
 
 
 def _check_meld(meld):
