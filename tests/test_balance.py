@@ -259,6 +259,39 @@ def test_cli_tiny_study_resumes_from_the_store(tmp_path, capsys):
     assert "tonk" in capsys.readouterr().out
 
 
+def test_cli_json_gives_every_estimate_and_the_skill_gradient(tmp_path, capsys):
+    out = tmp_path / "bal"
+    args = ["balance", "--variant", "knock-rummy", "--players", "2", "--hands", "200", "--games", "40",
+            "--rule-hands", "100", "--jobs", "1", "--no-progress", "--out", str(out)]
+    assert main(args) == 0
+    stored = json.loads((out / "balance.json").read_text())
+    capsys.readouterr()
+    assert main(args + ["--json"]) == 0                # from the store
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)                      # stdout is the JSON alone
+    assert "wrote" in captured.err and doc["kind"] == "balance"
+    (cell,) = doc["cells"]
+    assert (cell["variant"], cell["players"]) == ("knock-rummy", 2)
+    top = stored["cells"][0]["ladder"][-1]
+    assert (top["weak"], top["strong"]) == ("random", "strong")
+    assert cell["skill_gradient"] == top["hand"]["effect"]
+
+    def walk(x):
+        if isinstance(x, dict) and "value" in x:
+            assert set(x) == {"value", "ci95", "n"} and len(x["ci95"]) == 2 and x["n"] > 0
+            return 1
+        if isinstance(x, dict):
+            return sum(walk(y) for y in x.values())
+        return sum(walk(y) for y in x) if isinstance(x, list) else 0
+    g = cell["skill_gradient"]
+    assert g["ci95"][0] <= g["value"] <= g["ci95"][1]
+    assert cell["seat_edge"]["first_win"] == stored["cells"][0]["seat_hand"]["first_win"]
+    assert cell["seat_edge_games"]["first_win"]["n"] == 40 and cell["tempo"]["turns"]["n"] == 200
+    assert [set(p["hand"]) for p in cell["ladder"]] == [{"edge", "win", "sd", "ahead", "effect", "shares"}] * 3
+    assert walk(cell) > 50 and walk(doc["sensitivity"]) > 4
+    assert doc["sensitivity"][0]["options"][0]["d_skill"]["n"] == 100
+
+
 def test_cli_refuses_a_folder_holding_something_else(tmp_path, capsys):
     other = tmp_path / "other"
     other.mkdir()
