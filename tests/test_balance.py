@@ -290,6 +290,7 @@ def test_cli_json_gives_every_estimate_and_the_skill_gradient(tmp_path, capsys):
     assert [set(p["hand"]) for p in cell["ladder"]] == [{"edge", "win", "sd", "ahead", "effect", "shares"}] * 3
     assert walk(cell) > 50 and walk(doc["sensitivity"]) > 4
     assert doc["sensitivity"][0]["options"][0]["d_skill"]["n"] == 100
+    assert "approximate" in doc["notes"]["ladder.shares.interaction"]
 
 
 def test_cli_refuses_a_folder_holding_something_else(tmp_path, capsys):

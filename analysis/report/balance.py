@@ -11,6 +11,7 @@ import numpy as np
 
 from ..stats import Estimate
 from ..studies.balance import KIND, load_balance
+from ..studies.balance_stats import INTERACTION_CI
 from .figures import finish, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table
 from .registry import RunSection, section
@@ -41,7 +42,7 @@ METHODS = (
     "between the seats of one deal: which cards the stronger player held, plus the random player's own coin "
     "flips) and the interaction (deals on which the stronger strategy gains more or less whatever its seat: "
     "the between-deal variance of the rotation means less its within-deal part, a one-way random-effects "
-    "ANOVA); 95% CIs by a Poisson bootstrap over deals.</p>"
+    "ANOVA); 95% CIs by a Poisson bootstrap over deals, the interaction's " + esc(INTERACTION_CI) + ".</p>"
     "<p><strong>Tempo, volatility, rules.</strong> Turns per hand (mean, 10/50/90% quantiles), hands per game, "
     "hands with no one out (the outcomes each game declares: void, stock exhausted, block) and every outcome's "
     "share (Wilson intervals). Volatility: the SD of a seat's score per hand and of its net per game (CIs from "
@@ -170,9 +171,10 @@ def ladder_table(cells: list[dict]) -> str:
     return html_table(
         ["game, players", "pair", "stronger wins hand", "score edge/hand vs avg opponent", "edge/SD",
          "hands to be ahead", "games to be ahead", "stronger wins game", "variance: strategy",
-         "variance: cards", "variance: deal x strategy", "hands (deals x seats)"], rows,
+         "variance: cards", "variance: deal x strategy (approximate CI)", "hands (deals x seats)"], rows,
         caption="The strategy ladder on duplicate deals: the stronger player in one seat, the weaker in the "
-                "others, every deal played once per seat. Fair: a seat's win rate if every seat won equally.",
+                "others, every deal played once per seat. Fair: a seat's win rate if every seat won equally. "
+                "The deal x strategy (interaction) share's CI is " + INTERACTION_CI + ".",
         numeric=set(range(2, 12)))
 
 

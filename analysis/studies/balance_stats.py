@@ -129,6 +129,9 @@ def to_be_ahead(effect: Estimate) -> Estimate:
     return Estimate(need(effect.value), need(effect.hi), need(effect.lo), effect.n)
 
 
+INTERACTION_CI = ("approximate: the interaction estimate is cut at 0 and assumes the seats of one deal "
+                  "vary alike, which duplicate deals break (the rotations' card luck cancels); over "
+                  "independent seeds its nominal 95% CI covered 85% to 90% (Ramino Klop, 4 players: 36 of 40)")
 BOOT_GROUPS = 1000                # deals are resampled in this many fixed blocks (h mod groups)
 
 
@@ -161,7 +164,8 @@ def variance_shares(d: np.ndarray) -> dict[str, Estimate]:
     was dealt, plus any random choices of the strategies) and ``interaction`` (deals on which
     the stronger strategy gains more or less whatever its seat: the between-deal variance of
     the rotation means less its within-deal part, a one-way random-effects ANOVA).  CIs:
-    Poisson bootstrap over fixed blocks of deals (fixed seed)."""
+    Poisson bootstrap over fixed blocks of deals (fixed seed).  The interaction's CI is
+    approximate (:data:`INTERACTION_CI`)."""
     n, k = d.shape
     names = ("strategy", "cards", "interaction", "deal")
     if n < 3 or k < 2:

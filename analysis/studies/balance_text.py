@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..stats import Estimate
+from .balance_stats import INTERACTION_CI
 
 SECTIONS = (("seat_edge", "seat_hand"), ("seat_edge_duplicate", "seat_dup"), ("seat_edge_games", "seat_game"),
             ("tempo", "tempo"), ("volatility", "volatility"))
@@ -60,7 +61,9 @@ def json_summary(doc: dict, out=None) -> dict:
     """``rummylab balance --json``: per game and player count every estimate as ``{"value",
     "ci95", "n"}`` (as ``simulate --json``), the skill gradient under ``skill_gradient``."""
     return {"kind": doc["kind"], **({"out": str(out)} if out is not None else {}),
-            "seed": doc["config"]["seed"], "cells": [cell_summary(c) for c in doc["cells"]],
+            "seed": doc["config"]["seed"],
+            "notes": {"ladder.shares.interaction": f"its ci95 is {INTERACTION_CI}"},
+            "cells": [cell_summary(c) for c in doc["cells"]],
             "sensitivity": [sensitivity_summary(s) for s in doc["sensitivity"]], "timing": doc["timing"]}
 
 
