@@ -124,9 +124,11 @@ def _odds_figure(name: str, rows: list[dict], data: dict) -> FigureInfo:
                 labels.append(lab)
                 seen.add(lab)
     fig.legend(handles, labels, loc="outside lower center", ncol=min(3, len(labels)), fontsize=8)
-    fig.suptitle(f"Tonk on the deal: exact (bars) vs simulated ({data.get('deals', 0):,} deals, 95% CI: Wilson, Clopper-Pearson below 5 expected)",
+    fig.suptitle(f"Tonk on the deal: exact (bars) vs simulated ({data.get('deals', 0):,} deals, "
+                 "95% CI: Wilson, Clopper-Pearson below 5 expected)",
                  fontsize=12)
     return finish(fig, name, "Exact probabilities (horizontal bars) and Monte Carlo estimates with 95% "
-                  "Wilson intervals (Clopper-Pearson below 5 expected deals; open circles), by number of players; red crosses mark "
+                  "Wilson intervals (Clopper-Pearson below 5 expected deals; open circles), by number of "
+                  "players; red crosses mark "
                   "intervals that miss the exact value. Zero estimates are not drawn on the log axis.",
                   used)
