@@ -277,7 +277,7 @@ def cmd_tonk_odds(args) -> int:
         sim = "sim" in table
         head = ("Tonk on the deal: exact probability (combinatorics over the shared 52-card deck)"
                 + (f" vs {res.n_done:,} simulated deals of the real dealing code, seed {args.seed}, "
-                   f"95% Wilson CI" if sim else ""))
+                   f"95% CI: Wilson, Clopper-Pearson below 5 expected" if sim else ""))
         print(head)
         print(f"{'players':>7} {'min':>4} {'quantity':<15} {'exact':>11}" + (f" {'simulated [95% CI]':>36}  check" if sim else ""))
         for r in table.itertuples():

@@ -144,7 +144,8 @@ def _rate_test(k1, n1, k2, n2) -> float:
 
 
 def compare(ours: dict, theirs: dict, alpha: float = 0.05) -> list[tuple]:
-    """Rows (quantity, rummylab estimate, OpenSpiel estimate, p-value, agrees)."""
+    """Rows (quantity, rummylab estimate, OpenSpiel estimate, p-value, no difference detected
+    at the Bonferroni level alpha / rows)."""
     from scipy import stats as S
 
     from analysis.stats import mean_ci, wilson
@@ -188,10 +189,7 @@ def main() -> int:
     print(f"seat 0 = non-dealer (OpenSpiel player 0), seat 1 = dealer; tests at 0.05/{m} (Bonferroni)")
     print(f"time: rummylab {t1 - t0:.1f} s (compile included), OpenSpiel {t2 - t1:.1f} s")
     print()
-    w = max(len(r[0]) for r in rows)
-    print(f"{'quantity':<{w}}  {'rummylab [95% CI]':<28}{'OpenSpiel [95% CI]':<28}{'p':>8}  agree")
-    for name, x, y, p, ok in rows:
-        print(f"{name:<{w}}  {x:<28}{y:<28}{p:>8.3f}  {'yes' if ok else 'NO'}")
+    print("\n".join(table_lines(rows)))
     print()
     gins = int((theirs["outcome"] == OUTCOMES.index("gin")).sum())
     diff = theirs["score0"] - theirs["raw0"]
@@ -200,8 +198,30 @@ def main() -> int:
           f"score seat 0 {mean_ci(theirs['raw0']).fmt(3)}")
     print(f"OpenSpiel knocks that threw back the upcard just taken (not legal in rummylab): "
           f"{theirs['thrown_back']} of {a.hands} hands")
-    print("all quantities agree" if all(r[4] for r in rows) else "SOME QUANTITIES DIFFER")
+    print(verdict(rows, a.hands))
     return 0
+
+
+def table_lines(rows: list[tuple]) -> list[str]:
+    """The comparison table: per quantity both estimates, the p-value and whether a difference
+    was detected (at the Bonferroni level)."""
+    w = max(len(r[0]) for r in rows)
+    out = [f"{'quantity':<{w}}  {'rummylab [95% CI]':<28}{'OpenSpiel [95% CI]':<28}{'p':>8}  difference"]
+    for name, x, y, p, ok in rows:
+        out.append(f"{name:<{w}}  {x:<28}{y:<28}{p:>8.3f}  {'not detected' if ok else 'DETECTED'}")
+    return out
+
+
+def verdict(rows: list[tuple], hands: int, alpha: float = 0.05) -> str:
+    """The last line: no difference detected is not agreement proven, so it says what was
+    tested, on how many hands, and what it cannot rule out."""
+    m = len(rows)
+    if all(r[4] for r in rows):
+        return (f"no difference detected in any of the {m} quantities ({hands:,} hands per engine, two-sample "
+                f"tests at {alpha}/{m}): not a proof of equality; differences within the 95% CIs above "
+                "could go unseen")
+    bad = [r[0] for r in rows if not r[4]]
+    return f"DIFFERENCE DETECTED ({hands:,} hands per engine, tests at {alpha}/{m}): {', '.join(bad)}"
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from analysis.cli import main
+from analysis.stats import mean_ci
 from analysis.studies import balance as BS
 from analysis.studies import balance_stats as B
 from sim import trace as TR
@@ -82,19 +83,81 @@ def test_sd_estimate_and_its_interval():
 
 def test_to_be_ahead_is_the_smallest_n_with_95_percent():
     for mean, sd in [(0.5, 10.0), (2.0, 3.0), (0.05, 1.0)]:
-        e = B.Estimate(mean, mean * 0.5, mean * 1.5, 1000)
-        n = B.to_be_ahead(e, sd).value
+        g = mean / sd
+        n = B.to_be_ahead(B.Estimate(g, g * 0.5, g * 1.5, 1000)).value
         assert stats.norm.cdf(mean * math.sqrt(n) / sd) >= 0.95
         assert n == 1 or stats.norm.cdf(mean * math.sqrt(n - 1) / sd) < 0.95
-    zero = B.to_be_ahead(B.Estimate(0.1, -0.1, 0.3, 50), 1.0)
+    zero = B.to_be_ahead(B.Estimate(0.1, -0.1, 0.3, 50))
     assert math.isinf(zero.hi) and zero.lo < zero.value < zero.hi
 
 
 def test_to_be_ahead_holds_in_simulation():
     mean, sd = 0.3, 2.0
-    n = int(B.to_be_ahead(B.Estimate(mean, mean, mean, 1), sd).value)
+    n = int(B.to_be_ahead(B.Estimate(mean / sd, mean / sd, mean / sd, 1)).value)
     sums = RNG.normal(mean, sd, size=(4000, n)).sum(axis=1)
     assert (sums > 0).mean() == pytest.approx(0.95, abs=0.015)
+
+
+# duplicate deals shaped like the study's: two rotations, the deal's card luck c (heavy-tailed:
+# exponential margins plus a 25-point bonus 15% of the time) cancels between them, plus noise
+LAM, BONUS_P, BONUS, NOISE = 0.1, 0.15, 25.0, 2.0
+
+
+def _duplicate_edges(rng, deals, mus):
+    """Per edge ``mu`` of ``mus``: the edges (deals x 2) of the same deals (one card luck)."""
+    mag = rng.exponential(1 / LAM, deals) + BONUS * (rng.random(deals) < BONUS_P)
+    c = np.where(rng.random(deals) < 0.5, -mag, mag)[:, None] * np.array([1.0, -1.0])
+    return [mu + c + rng.normal(0, NOISE, (deals, 2)) for mu in mus]
+
+
+def _gradient(mu):
+    """The true skill gradient mu / sd of :func:`_duplicate_edges`."""
+    var = 2 / LAM ** 2 + 2 * BONUS * BONUS_P / LAM + BONUS ** 2 * BONUS_P + NOISE ** 2
+    return mu / math.sqrt(var)
+
+
+def _rows(d):
+    """Score rows of two runs (the stronger player in seat 0, then seat 1) with edges ``d``."""
+    return [np.stack([d[:, 0] / 2, -d[:, 0] / 2], axis=1), np.stack([-d[:, 1] / 2, d[:, 1] / 2], axis=1)]
+
+
+def _gradient_coverage(reps, deals, seed):
+    """Coverage of the true gradient (mu = 15) and of the change of gradient (mu 15 -> 10, paired
+    series on the same deals) by the 95% CIs of :func:`ladder_pair` and :func:`skill_series`,
+    and of the true hands to be ahead by ``ahead``."""
+    rng = np.random.default_rng(seed)
+    g, g2 = _gradient(15.0), _gradient(10.0)
+    ahead = math.ceil((B.Z_AHEAD / g) ** 2)
+    hit = np.zeros(3)
+    for _ in range(reps):
+        d, d2 = _duplicate_edges(rng, deals, (15.0, 10.0))
+        pair = B.ladder_pair(_rows(d))
+        change = mean_ci(B.skill_series(_rows(d2)) - B.skill_series(_rows(d)))
+        hit += [pair["effect"].contains(g), change.contains(g2 - g), pair["ahead"].contains(ahead)]
+    return hit / reps
+
+
+def test_skill_gradient_ci_covers_over_independent_seeds():
+    """Nominal 95% over 300 independent samples of 1,000 duplicate deals: the delta-method CIs
+    cover the true gradient, its change and the hands to be ahead (~95%); dividing the edge's
+    interval by the point SD (before) covered the gradient 18% and its change 55% of the time."""
+    cover = _gradient_coverage(300, 1000, 11)
+    assert (cover >= 0.91).all(), cover
+
+
+@pytest.mark.slow
+def test_skill_gradient_ci_covers_over_independent_seeds_at_other_sizes():
+    for deals in (200, 5000):
+        cover = _gradient_coverage(400, deals, deals)
+        assert (cover >= 0.92).all() and (cover[:2] <= 0.98).all(), (deals, cover)   # ahead: rounded up
+
+
+def test_skill_gradient_is_edge_over_sd_with_pseudo_values():
+    d = _duplicate_edges(np.random.default_rng(3), 500, (5.0,))[0]
+    p = B.skill_pseudo_values(d)
+    assert p.mean() == pytest.approx(d.mean() / d.ravel().std(ddof=1))
+    assert B.skill_gradient(d).value == pytest.approx(p.mean())
+    assert np.isnan(B.skill_pseudo_values(np.ones((10, 2)))).all()           # no spread, no gradient
 
 
 def test_variance_shares_recover_planted_components():
@@ -194,6 +257,40 @@ def test_cli_tiny_study_resumes_from_the_store(tmp_path, capsys):
     again = json.loads((out / "balance.json").read_text())
     assert again["cells"] == doc["cells"] and again["timing"]["simulated"] == 0
     assert "tonk" in capsys.readouterr().out
+
+
+def test_cli_json_gives_every_estimate_and_the_skill_gradient(tmp_path, capsys):
+    out = tmp_path / "bal"
+    args = ["balance", "--variant", "knock-rummy", "--players", "2", "--hands", "200", "--games", "40",
+            "--rule-hands", "100", "--jobs", "1", "--no-progress", "--out", str(out)]
+    assert main(args) == 0
+    stored = json.loads((out / "balance.json").read_text())
+    capsys.readouterr()
+    assert main(args + ["--json"]) == 0                # from the store
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)                      # stdout is the JSON alone
+    assert "wrote" in captured.err and doc["kind"] == "balance"
+    (cell,) = doc["cells"]
+    assert (cell["variant"], cell["players"]) == ("knock-rummy", 2)
+    top = stored["cells"][0]["ladder"][-1]
+    assert (top["weak"], top["strong"]) == ("random", "strong")
+    assert cell["skill_gradient"] == top["hand"]["effect"]
+
+    def walk(x):
+        if isinstance(x, dict) and "value" in x:
+            assert set(x) == {"value", "ci95", "n"} and len(x["ci95"]) == 2 and x["n"] > 0
+            return 1
+        if isinstance(x, dict):
+            return sum(walk(y) for y in x.values())
+        return sum(walk(y) for y in x) if isinstance(x, list) else 0
+    g = cell["skill_gradient"]
+    assert g["ci95"][0] <= g["value"] <= g["ci95"][1]
+    assert cell["seat_edge"]["first_win"] == stored["cells"][0]["seat_hand"]["first_win"]
+    assert cell["seat_edge_games"]["first_win"]["n"] == 40 and cell["tempo"]["turns"]["n"] == 200
+    assert [set(p["hand"]) for p in cell["ladder"]] == [{"edge", "win", "sd", "ahead", "effect", "shares"}] * 3
+    assert walk(cell) > 50 and walk(doc["sensitivity"]) > 4
+    assert doc["sensitivity"][0]["options"][0]["d_skill"]["n"] == 100
+    assert "approximate" in doc["notes"]["ladder.shares.interaction"]
 
 
 def test_cli_refuses_a_folder_holding_something_else(tmp_path, capsys):

@@ -19,6 +19,7 @@ from analysis.studies.sweep_stats import (
     BEST_METHOD,
     BUCKETS,
     CHART_METHOD,
+    MIN_AFFECTED,
     cell_label,
     chart_policy,
     knock_chart,
@@ -143,6 +144,44 @@ def test_chart_calls_on_equal_arms_are_family_wise_controlled():
     assert called <= stats.binom.ppf(0.999, runs, 0.05), called
     assert raw >= 0.5 * runs, raw       # 30 cells each at 95% on its own: most charts call a null cell
     assert chart.attrs["method"] == CHART_METHOD
+
+
+def _skewed_null_chart(rng, lo: int, hi: int, hands: int = 20_000) -> dict:
+    """By-turn totals of GIN's chart where every cell's arms differ on lo..hi hands by margins
+    of mean exactly 0 and skewness ~2 (geometric(1/6) - 6, like a centred exponential)."""
+    name, n_t, pairs = GIN.focus()[0], len(GIN.thresholds), {}
+    for g in range(len(BUCKETS)):
+        for k in range(1, n_t):
+            x = rng.geometric(1 / 6, int(rng.integers(lo, hi + 1))) - 6
+            pairs[f"{g * n_t + k}-{g * n_t + k - 1}:{name}"] = [hands, int(x.sum()), int((x * x).sum()),
+                                                               int(np.count_nonzero(x))]
+    return {"pairs": pairs}
+
+
+def _null_rejections(rng, lo, hi, charts):
+    """Share of chart cells whose own test rejects at 5% (untested cells do not)."""
+    rej = cells = 0
+    for _ in range(charts):
+        chart = knock_chart(GIN, _skewed_null_chart(rng, lo, hi))
+        rej += int((chart["p"] < 0.05).sum())
+        cells += len(chart)
+    return rej / cells
+
+
+def test_sparse_chart_cells_on_skewed_margins_are_not_tested():
+    """5-20 hands affected, skewed margins of mean 0: the t test rejected 8-9% of the cells at
+    a nominal 5% (before); below MIN_AFFECTED hands a cell is not tested ("?")."""
+    rng = np.random.default_rng(21)
+    assert _null_rejections(rng, 5, 20, 60) <= 0.05
+    chart = knock_chart(GIN, _skewed_null_chart(rng, 5, 20))
+    assert not chart["tested"].any() and chart["p_holm"].isna().all() and (chart["decision"] == "can't tell").all()
+    assert f"fewer than {MIN_AFFECTED} hands" in CHART_METHOD
+
+
+@pytest.mark.slow
+def test_tested_chart_cells_on_skewed_margins_hold_their_level():
+    """From MIN_AFFECTED hands affected on, each cell's t test rejects about 5.5% (nominal 5%)."""
+    assert _null_rejections(np.random.default_rng(22), MIN_AFFECTED, 4 * MIN_AFFECTED, 100) <= 0.065
 
 
 def test_chart_still_calls_a_clear_cell():

@@ -330,3 +330,12 @@ def test_a_sweep_stored_before_stage_seeds_renders_marked(runs, tmp_path):
     page = report.report_html(report.build_report([str(old)]))
     assert "Stored before stage seeds were separated" in page
     assert "The chart's policy, simulated" not in page and "Knock chart" in page
+
+
+def test_report_says_which_statistics_are_approximate_or_untested(rendered):
+    """The interaction share's CI is labelled approximate wherever it is shown (the ladder
+    table and the methods); the skill gradient's CI carries the SD's error (delta method)."""
+    text = rendered["text"]
+    assert "variance: deal x strategy (approximate CI)" in text
+    assert text.count("its nominal 95% CI covered 85% to 92%") >= 2
+    assert "delta method over deals" in text

@@ -34,3 +34,18 @@ def test_odds_table_flags_and_json(tmp_path, capsys):
     assert doc["deals"] == 20000 and len(doc["rows"]) == 4
     stored = json.loads((out / "odds.json").read_text())
     assert stored["kind"] == "tonk_odds" and stored["rows"][0]["n"] == 20000
+
+
+def test_rare_odds_rows_keep_their_coverage():
+    """Two or more tonks among 2 players (tonk_min 49) at half an expected deal: the row's
+    interval (Clopper-Pearson below 5 expected) covers the exact value at least 95% of the
+    time, summed exactly over the binomial; Wilson's (before) covered 0.908."""
+    from scipy import stats
+    exact = exact_tonk_odds(2, 49)
+    n = round(0.5 / exact["p_two_or_more"])
+    covered = 0.0
+    for k in range(12):
+        counts = [n] + [round(n * exact[q]) for q in PROB_KEYS[:3]] + [k]
+        row = odds_rows((2,), (49,), {"2:49": counts}).set_index("quantity").loc["p_two_or_more"]
+        covered += stats.binom.pmf(k, n, exact["p_two_or_more"]) * (not row["ci_misses_exact"])
+    assert covered >= 0.95

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..stats import Estimate
 from ..studies.balance import KIND, load_balance
+from ..studies.balance_stats import INTERACTION_CI
 from .figures import finish, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table
 from .registry import RunSection, section
@@ -31,15 +32,18 @@ METHODS = (
     "deals; whole games start from the same deal generator but later deals follow the play). The edge is the "
     "stronger player's score minus the average opponent's, averaged over the rotations of a deal (t interval "
     "over deals); the <em>skill gradient</em> is that edge per hand divided by its SD (random against the "
-    "strongest). Hands (games) to be ahead: the smallest <em>N</em> with P(total edge over <em>N</em> &gt; 0) "
+    "strongest), with a 95% CI by the delta method over deals on the per-deal rotation means of the edge and "
+    "of its square, so it carries the SD's own error as well as the edge's. Hands (games) to be ahead: the "
+    "smallest <em>N</em> with P(total edge over <em>N</em> &gt; 0) "
     "&ge; 95% under the normal approximation, (1.645&nbsp;SD/edge)<sup>2</sup>, after Jaffe et al., "
     "&ldquo;Evaluating competitive game balance with restricted play&rdquo; (AIIDE 2012); its interval follows "
-    "the edge's CI (&infin; where that reaches 0). Variance shares split the mean square of the per-hand edge "
+    "the skill gradient's CI (&infin; where that reaches 0). Variance shares split the mean square of the "
+    "per-hand edge "
     "into the strategy (the mean edge squared) and the deal (the rest), the deal into the cards (the variation "
     "between the seats of one deal: which cards the stronger player held, plus the random player's own coin "
     "flips) and the interaction (deals on which the stronger strategy gains more or less whatever its seat: "
     "the between-deal variance of the rotation means less its within-deal part, a one-way random-effects "
-    "ANOVA); 95% CIs by a Poisson bootstrap over deals.</p>"
+    "ANOVA); 95% CIs by a Poisson bootstrap over deals, the interaction's " + esc(INTERACTION_CI) + ".</p>"
     "<p><strong>Tempo, volatility, rules.</strong> Turns per hand (mean, 10/50/90% quantiles), hands per game, "
     "hands with no one out (the outcomes each game declares: void, stock exhausted, block) and every outcome's "
     "share (Wilson intervals). Volatility: the SD of a seat's score per hand and of its net per game (CIs from "
@@ -48,7 +52,8 @@ METHODS = (
     "hands of a game) and is not reported. Rule sensitivity: at the default and the largest player count each "
     "on/off or text option is changed alone (numeric options: <code>--rule</code>), and the first player's win edge and the "
     "skill gradient are compared with the defaults on the same seed: hand <em>h</em> is the same deal in "
-    "both, so the change is a paired t interval over hands (deals). Options that act only on whole games, "
+    "both, so the change is a paired t interval over hands (deals), for the skill gradient of the two "
+    "settings' delta-method pseudo-values (the SDs' errors included). Options that act only on whole games, "
     "or on situations these strategies never reach, leave both unchanged (a change of exactly 0).</p>")
 
 
@@ -167,9 +172,10 @@ def ladder_table(cells: list[dict]) -> str:
     return html_table(
         ["game, players", "pair", "stronger wins hand", "score edge/hand vs avg opponent", "edge/SD",
          "hands to be ahead", "games to be ahead", "stronger wins game", "variance: strategy",
-         "variance: cards", "variance: deal x strategy", "hands (deals x seats)"], rows,
+         "variance: cards", "variance: deal x strategy (approximate CI)", "hands (deals x seats)"], rows,
         caption="The strategy ladder on duplicate deals: the stronger player in one seat, the weaker in the "
-                "others, every deal played once per seat. Fair: a seat's win rate if every seat won equally.",
+                "others, every deal played once per seat. Fair: a seat's win rate if every seat won equally. "
+                "The deal x strategy (interaction) share's CI is " + INTERACTION_CI + ".",
         numeric=set(range(2, 12)))
 
 

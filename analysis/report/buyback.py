@@ -16,9 +16,11 @@ METHODS = ("<p><strong>Buy-backs.</strong> Seat 0 plays whole games buying back 
            "it would re-enter at (the highest total still in play) is below a threshold, from never to "
            "always. Every arm plays the same games with the same random numbers (common random numbers), "
            "so two neighbouring arms differ only in the games where seat 0 faced a buy-back at scores "
-           "between their thresholds. The change of seat 0's win indicator, paired per game, has a 95% t "
-           "interval per game and, over the games that differ, per buy-back taken: the win probability a "
-           "buy-back at those scores buys. The other seats keep their strategies' own decisions.</p>")
+           "between their thresholds. The change of seat 0's win indicator, paired per game, has a 95% paired "
+           "score interval (Newcombe 1998, method 10: the two Wilson intervals combined with the phi "
+           "correlation of the games) per game and, over the games that differ, per buy-back taken: the win "
+           "probability a buy-back at those scores buys. Win rates and the share of games differing: Wilson "
+           "intervals. The other seats keep their strategies' own decisions.</p>")
 
 
 def _e(r, name: str) -> Estimate:

@@ -205,8 +205,10 @@ def _robustness(d: dict) -> str:
     p = eq["perturbed"]
     halves = ["; ".join(f"{esc(_tick(n))} {w:.2f}" for n, w in h.items()) for h in eq["halves"]]
     r = eq["best_reply"]
-    return (f"<p><strong>How robust.</strong> The best policy outside the mix, {esc(_tick(r['policy']))}, "
-            f"gains {_est(r['gain'])} against it. Equilibrium of the even deals: {halves[0]}; of the odd deals: "
+    verdict = "it beats the mix" if r["beats_mix"] else "no policy is shown to do better"
+    return (f"<p><strong>How robust.</strong> Out of sample ({esc(r['method'])}) the best reply, "
+            f"{esc(_tick(r['policy']))}, gains {_est(r['gain'])} against the mix: {verdict}. "
+            f"Equilibrium of the even deals: {halves[0]}; of the odd deals: "
             f"{halves[1]}. Moving each policy's payoffs by ± their CI half-widths ({p['games']} games) changed "
             f"the support in {p['support_changed']}; policies in some support: "
             f"{esc(_tick(', '.join(p['in_some_support'])))}; largest shift of the mix (total variation) "

@@ -39,7 +39,8 @@ def odds_section(folder: Path, anchor: str) -> RunSection:
     body.append(f"<p>Probability of a tonk on the deal (five-card hands totalling at least "
                 f"<code>tonk_min</code>): exact values by combinatorics "
                 f"(<code>analysis/studies/tonk_odds.py</code>) against {data.get('deals', 0):,} simulated "
-                f"deals (seed {esc(data.get('seed'))}) with 95% Wilson intervals. "
+                f"deals (seed {esc(data.get('seed'))}) with 95% Wilson intervals (Clopper&ndash;Pearson's exact "
+                f"interval where fewer than 5 deals are expected to show it). "
                 f"<strong>{n_miss} of {len(rows_in)}</strong> intervals miss the exact value "
                 f"(about {0.05 * len(rows_in):.1f} expected by chance at 95%).</p>")
     if rows_in:
@@ -123,9 +124,11 @@ def _odds_figure(name: str, rows: list[dict], data: dict) -> FigureInfo:
                 labels.append(lab)
                 seen.add(lab)
     fig.legend(handles, labels, loc="outside lower center", ncol=min(3, len(labels)), fontsize=8)
-    fig.suptitle(f"Tonk on the deal: exact (bars) vs simulated ({data.get('deals', 0):,} deals, 95% Wilson CI)",
+    fig.suptitle(f"Tonk on the deal: exact (bars) vs simulated ({data.get('deals', 0):,} deals, "
+                 "95% CI: Wilson, Clopper-Pearson below 5 expected)",
                  fontsize=12)
     return finish(fig, name, "Exact probabilities (horizontal bars) and Monte Carlo estimates with 95% "
-                  "Wilson intervals (open circles), by number of players; red crosses mark "
+                  "Wilson intervals (Clopper-Pearson below 5 expected deals; open circles), by number of "
+                  "players; red crosses mark "
                   "intervals that miss the exact value. Zero estimates are not drawn on the log axis.",
                   used)

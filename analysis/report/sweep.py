@@ -246,7 +246,8 @@ def _chart_part(res, anchor: str, game) -> list:
     rows, cls = [], []
     for r in chart.itertuples():
         rows.append([esc(labels[r.bucket]), esc(r.cell),
-                     est_html(Estimate(r.margin, r.lo, r.hi, r.n), cd, sign=True), f"{r.p_holm:.4f}",
+                     est_html(Estimate(r.margin, r.lo, r.hi, r.n), cd, sign=True),
+                     f"{r.p_holm:.4f}" if r.tested else "not tested",
                      f"{r.n:,}", f"{r.hands_affected:,}",
                      f"{100 * r.hands_affected / r.n:.2f}%" if r.n else "n/a", esc(_mark(r.decision, act))])
         cls.append({"knock": "knock", "play on": "playon"}.get(r.decision, "undecided"))

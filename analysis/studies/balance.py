@@ -28,6 +28,7 @@ Nothing here names a game: everything comes from the game's declarations.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import textwrap
 import time
@@ -44,6 +45,7 @@ from .. import store
 from ..engine import SimJob, run_job
 from ..stats import mean_ci, wilson
 from . import balance_stats as B
+from .balance_text import format_table, json_summary
 
 KIND = "balance"
 FILE = "balance.json"
@@ -176,6 +178,7 @@ def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], cfg: BalanceCon
         cell["volatility"]["game_sd"] = B.sd_estimate(net[:, 0]).as_dict()
         cell["volatility"]["one_hand_games"] = wilson(int((scoring == 1).sum()), len(scoring)).as_dict()
     cell["ladder"] = [pair_measures(run, v, n, rules, weak, strong, cfg, pre) for weak, strong in ladder_pairs(v)]
+    cell["skill_gradient"] = cell["ladder"][-1]["hand"]["effect"]      # the whole ladder: random -> strongest
     return cell
 
 
@@ -283,10 +286,6 @@ def sensitivity(run: Runner, v, n: int, cfg: BalanceConfig) -> dict:
     default.pop("series")
     return {"variant": v.name, "players": n, "hands": cfg.rule_hands, "default": default,
             "options": options, "skipped": skipped}
-
-
-def _est(d: dict) -> B.Estimate:
-    return B.Estimate(d["value"], d["ci95"][0], d["ci95"][1], d["n"])
 
 
 # ----------------------------------------------------------------------------------------
@@ -414,6 +413,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker threads; -1 = all cores (default)")
     p.add_argument("--out", type=_folder, default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")
+    p.add_argument("--json", action="store_true",
+                   help="print the measures as JSON: per game and player count, every estimate as "
+                        '{"value", "ci95", "n"}, the skill gradient under "skill_gradient"')
     p.set_defaults(func=cmd)
     return p
 
@@ -438,20 +440,9 @@ def cmd(args) -> int:
         print(f"interrupted; rerun to resume from {args.out}", file=sys.stderr)
         return 130
     doc = load_balance(out)
-    print(format_table(doc))
-    print(f"wrote {out / FILE}; report: rummylab report {out} --html reports/balance.html")
+    print(json.dumps(json_summary(doc, out), indent=2) if args.json else format_table(doc))
+    print(f"wrote {out / FILE}; report: rummylab report {out} --html reports/balance.html",
+          file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
-def format_table(doc: dict) -> str:
-    """The comparison table as text: one line per game x player count (x rules)."""
-    lines = [f"{'game':<14}{'n':>2}  {'first-player win edge':>24}  {'skill (strongest vs random)':>28}  "
-             f"{'turns/hand':>10}  {'no one out':>10}"]
-    for c in doc["cells"]:
-        top = next(p for p in c["ladder"] if p["weak"] == c["rungs"][0] and p["strong"] == c["rungs"][-1])["hand"]
-        fw, eff = _est(c["seat_hand"]["first_win"]), _est(top["effect"])
-        label = c["variant"] + (f" [{c['rules'][0]}]" if c["rules"] else "")
-        lines.append(f"{label:<14}{c['players']:>2}  {fw.fmt(1, pct=True, sign=True):>24}  "
-                     f"{eff.fmt(2, sign=True):>28}  {c['tempo']['turns']['value']:>10.1f}  "
-                     f"{c['tempo']['no_out']['value']:>10.1%}")
-    return "\n".join(lines)

@@ -13,6 +13,7 @@ from ..errors import SweepError
 from ..stats import Estimate
 from .knob import acts_at
 from .knock_equilibrium import (
+    CROSS_FIT_METHOD,
     HANDS,
     KIND,
     METHOD,
@@ -20,6 +21,7 @@ from .knock_equilibrium import (
     EquilibriumSpec,
     Policy,
     best_response,
+    cross_fit_gains,
     iterate_best_responses,
     payoff_matrix,
     perturbed_equilibria,
@@ -66,10 +68,6 @@ def summarize(res: EquilibriumResult) -> dict:
     return d
 
 
-def _negate(e: Estimate) -> Estimate:
-    return Estimate(-e.value, -e.hi, -e.lo, e.n)
-
-
 def _matrix_game(res: EquilibriumResult, brs: dict, names: list[str]) -> dict:
     """The payoff matrix, its equilibrium, the best reply to it and how robust it is."""
     n = len(names)
@@ -77,9 +75,9 @@ def _matrix_game(res: EquilibriumResult, brs: dict, names: list[str]) -> dict:
     a = symmetrise(raw)
     x, value = solve_matrix_game(a)
     against = [res.fields[j].mix(x) for j in range(n)]          # the mix against each policy
-    outside = [j for j in range(n) if j not in support(x)] or list(range(n))
-    reply = min(outside, key=lambda j: against[j].value)        # the strongest policy outside the mix
     halves = [solve_matrix_game(symmetrise(payoff_matrix(res.fields, n, k)[0]))[0] for k in (0, 1)]
+    gains = cross_fit_gains(res.fields, halves)                  # out of sample, simultaneous bounds
+    reply = max(range(n), key=lambda j: gains[j].value)
     pert = perturbed_equilibria(a, h)
 
     def weights(w) -> dict:
@@ -91,7 +89,9 @@ def _matrix_game(res: EquilibriumResult, brs: dict, names: list[str]) -> dict:
         "equilibrium": {
             "weights": weights(x), "value": round(value, 9) + 0.0,   # LP noise and -0.0 print as 0
             "against": [{"policy": names[j], "mean": against[j].as_dict()} for j in range(n)],
-            "best_reply": {"policy": names[reply], "gain": _negate(against[reply]).as_dict()},
+            "best_reply": {"policy": names[reply], "gain": gains[reply].as_dict(),
+                           "beats_mix": gains[reply].lo > 0, "policies": n, "method": CROSS_FIT_METHOD,
+                           "gains": [{"policy": names[j], "gain": gains[j].as_dict()} for j in range(n)]},
             "halves": [weights(w) for w in halves],
             "perturbed": {"games": len(pert),
                           "support_changed": sum(support(w) != support(x) for _, _, w in pert),
@@ -141,8 +141,8 @@ def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
                    "play the equilibrium mix " + ", ".join(f"{w:.0%} {what(spec, by_name[n])}" for n, w in ws))
         lines.append((f"against a player who best-responds, {verdict}",
                       "the game's value is 0"
-                      + ("" if len(ws) == 1 else " (every policy in the mix earns 0 against it),")
-                      + f" and the best policy outside it, {reply['policy']}, gains {ci(reply['gain'])} {unit}"))
+                      + ("" if len(ws) == 1 else " (every policy in the mix earns 0 against it)")
+                      + "; " + reply_sentence(reply, unit)))
     else:
         it = d["iteration"]
         path = " -> ".join(it["path"])
@@ -159,6 +159,16 @@ def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
         | set(d.get("iteration", {}).get("cycle", []))
     return ([head[0].upper() + head[1:]] + [f"{s[0].upper()}{s[1:]}: {t}." for s, t in lines]
             + edge_notes(spec, [p for p in pols if p.name in named]))
+
+
+def reply_sentence(reply: dict, unit: str) -> str:
+    """The best reply to the mix, out of sample, in words."""
+    how = (f"solved on half the deals and played on the other half, swapped; simultaneous 95% bounds over "
+           f"the {reply['policies']} policies, Bonferroni")
+    if reply["beats_mix"]:
+        return f"out of sample {reply['policy']} beats it, gaining {ci(reply['gain'])} {unit} ({how})"
+    return (f"out of sample no policy is shown to do better: the best, {reply['policy']}, gains "
+            f"{ci(reply['gain'])} {unit} ({how})")
 
 
 def edge_notes(spec: EquilibriumSpec, named: list[Policy]) -> list[str]:
@@ -215,7 +225,8 @@ def _equilibrium_lines(d: dict) -> list[str]:
     for n, w in sorted(eq["weights"].items(), key=lambda kv: -kv[1]):
         out.append(f"{w:>8.3f}  {n:<22}{ci(against[n]):>40}")
     r = eq["best_reply"]
-    out.append(f"best policy outside the mix: {r['policy']}, gains {ci(r['gain'])} {unit} against it")
+    out.append(f"best reply to the mix, {r['method']}: {r['policy']} gains {ci(r['gain'])} {unit}"
+               + (" (beats the mix)" if r["beats_mix"] else " (none shown to do better)"))
     p = eq["perturbed"]
     halves = ["; ".join(f"{n} {w:.2f}" for n, w in h.items()) for h in eq["halves"]]
     out.append(f"robustness: equilibrium of the even deals: {halves[0]}; of the odd deals: {halves[1]}")

@@ -15,7 +15,9 @@ knock - play on, the probability of winning the hand with each and a recommendat
 ``knock`` when the 95% interval of the difference lies above 0, ``play on`` when below, else
 ``too close to call``.  Sampling looks at the interval after ``min_worlds`` worlds and then
 every :data:`BATCH`, and stops when it excludes 0 (or every world gave the same result for
-both choices), or when the time budget / ``max_worlds`` is reached.  Because it stops on what it has
+both choices), or when the time budget / ``max_worlds`` is reached.  No call is made while
+fewer than ``sequential.MIN_VARIED`` worlds differ from the common difference (every world
+the same difference: a zero-variance interval is a point and would call it).  Because it stops on what it has
 seen, every interval is a 95% **confidence sequence** (the asymptotic confidence sequence of
 Waudby-Smith, Arnold, Wu, Ramdas & Howard 2021, normal mixture: :mod:`.sequential`), valid
 at whatever time sampling stopped, with an anytime-valid p-value for "no difference": a
@@ -174,10 +176,9 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
     ``worlds``: exactly that many, no look before the end.  Else look after ``min_worlds``
     and then every ``batch`` worlds (a fixed schedule: where a run stops on the interval does
     not depend on the machine), and stop when the 95% confidence sequence of knock - play on
-    (:mod:`analysis.studies.sequential`) excludes 0 ("ci") or every world gave the same
-    difference ("no difference": the sequence is then the point itself, which like any
-    variance-based interval rests on the normal approximation: after N identical worlds a
-    different one has probability below 3/N, the rule of three); stop on the time
+    (:mod:`analysis.studies.sequential`) excludes 0 ("ci"; it has no bounds while fewer
+    than ``MIN_VARIED`` worlds differ from the common difference) or every world gave
+    knock - play on = 0 ("no difference", no call); stop on the time
     budget ("budget", checked after every call, whose size follows the speed so far) or at
     ``max_worlds``.  The sequence covers at every time at once, so the interval reported at
     any of these stopping times is valid."""
@@ -186,7 +187,8 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
     compile_s = time.perf_counter() - t0
     target = worlds if worlds is not None else max_worlds
     n = 0
-    s = {"a": 0, "aa": 0, "b": 0, "bb": 0, "d": 0, "dd": 0, "wa": 0, "wb": 0, "tried": 0, "m": None}
+    s = {"a": 0, "aa": 0, "b": 0, "bb": 0, "d": 0, "dd": 0, "wa": 0, "wb": 0, "tried": 0, "m": None,
+         "d0": None, "off": 0}
     stopped = "worlds" if worlds is not None else "max_worlds"
     look = min_worlds
     chunk = batch if worlds is not None else min(batch, FIRST_CALL)
@@ -204,7 +206,7 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
             if est.lo > 0 or est.hi < 0:
                 stopped = "ci"
                 break
-            if n * s["dd"] == s["d"] * s["d"]:  # every world: the same difference
+            if s["off"] == 0 and s["d"] == 0:  # every world: no difference
                 stopped = "no difference"
                 break
         spent = time.perf_counter() - t0
@@ -222,6 +224,9 @@ def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
     from sim import advice as K
     a, b = out[:, K.K_PTS], out[:, K.P_PTS]
     cols = {"a": a, "b": b, "d": a - b, "wa": out[:, K.K_WIN], "wb": out[:, K.P_WIN]}
+    if len(a) and s["d0"] is None:
+        s["d0"] = int(cols["d"][0])
+    s["off"] += int((cols["d"] != s["d0"]).sum())
     for x in ("a", "b", "d"):
         s[x] += int(cols[x].sum())
         s[x + x] += int((cols[x] * cols[x]).sum())
@@ -241,17 +246,25 @@ def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
         m[x][2] += float((w2 * v * v).sum())
 
 
+def varied(s: dict, n: int) -> int:
+    """Worlds whose knock - play on differs from the first world's (or, when fewer, those
+    equal to it): how many worlds stand apart from the common difference."""
+    return min(s["off"], n - s["off"])
+
+
 def _interval(s: dict, x: str, n: int, *, sequential: bool, scale: float = 1.0) -> Estimate:
     """Column ``x``'s mean (points: ``a``, ``b``, ``d``) or rate (``wa``, ``wb``) with its 95%
-    interval, weighted when the worlds are."""
+    interval, weighted when the worlds are; the difference ``d`` has none while too few
+    worlds vary (:func:`analysis.studies.sequential.too_few_varied`)."""
     rate = x in ("wa", "wb")
+    v = varied(s, n) if x == "d" else None
     if s["m"] is not None and rate:
         return SQ.weighted_rate(s["m"], x, n, sequential=sequential)
     if s["m"] is not None:
-        return SQ.weighted_interval(s["m"], x, n, sequential=sequential).scaled(scale)
+        return SQ.weighted_interval(s["m"], x, n, sequential=sequential, varied=v).scaled(scale)
     if rate:
         return SQ.rate_interval(s[x], n, sequential=sequential)
-    return SQ.mean_interval(n, s[x], s[x + x], sequential=sequential).scaled(scale)
+    return SQ.mean_interval(n, s[x], s[x + x], sequential=sequential, varied=v).scaled(scale)
 
 
 def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
@@ -261,10 +274,11 @@ def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
     seq = stopped != "worlds"
     ev_k, ev_p, diff, wk, wp = (_interval(s, x, n, sequential=seq, scale=scale)
                                 for x in ("a", "b", "d", "wa", "wb"))
+    v = varied(s, n)
     if s["m"] is not None:
-        p = SQ.weighted_p_value(s["m"], "d", n, sequential=seq)
+        p = SQ.weighted_p_value(s["m"], "d", n, sequential=seq, varied=v)
     else:
-        p = SQ.p_value(n, s["d"], s["dd"], sequential=seq)
+        p = SQ.p_value(n, s["d"], s["dd"], sequential=seq, varied=v)
     if diff.lo > 0:
         rec = "knock"
     elif diff.hi < 0:
@@ -274,6 +288,10 @@ def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
     what = "confidence sequence" if seq else "CI"
     if stopped == "no difference":
         conf = f"both choices gave the same result in all {n:,} worlds"
+    elif SQ.too_few_varied(v):
+        conf = (f"knock - play on was {s['d0'] * scale:+g} {unit} in all but {v:,} of {n:,} worlds: no "
+                f"call while fewer than {SQ.MIN_VARIED} worlds differ from the rest (an interval from "
+                "worlds that hardly vary rests on nothing)")
     else:
         verb = "includes" if rec == "too close to call" else "excludes"
         conf = (f"the 95% {what} of knock - play on, [{diff.lo:+.3f}, {diff.hi:+.3f}] {unit}, "

@@ -92,7 +92,7 @@ def _chart_lines(res: SweepResult, game) -> list[str]:
     out.append(f"{'bucket':<8}{what:>9}{'margin':>10}{'95% CI':>22}{'p (Holm)':>10}{'hands affected':>16}  decision")
     for r in chart.itertuples():
         out.append(f"{r.bucket:<8}{r.cell:>9}{r.margin:>+10.4f}   "
-                   f"[{r.lo:+.4f}, {r.hi:+.4f}]{r.p_holm:>10.4f}{r.hands_affected:>16,}  "
+                   f"[{r.lo:+.4f}, {r.hi:+.4f}]{(f'{r.p_holm:.4f}' if r.tested else '-'):>10}{r.hands_affected:>16,}  "
                    f"{act if r.decision == 'knock' else r.decision}")
     return out
 

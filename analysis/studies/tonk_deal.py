@@ -1,5 +1,6 @@
 """Tonk deal probabilities: exact (``tonk_odds``) beside Monte Carlo estimates from the real
-dealing code (``sim.variants.tonk.deal_tonk_flags``), with Wilson 95% CIs; every estimate
+dealing code (``sim.variants.tonk.deal_tonk_flags``), with Wilson 95% CIs (Clopper-Pearson's
+where fewer than 5 deals are expected to show it: :func:`analysis.stats.rate`); every estimate
 whose CI misses the exact value is flagged.
 
 The simulation is a chunked job (parallel, resumable, stored with ``--out``): deal ``h`` for
@@ -22,7 +23,7 @@ from sim.runner import CHUNK
 
 from .. import store
 from ..engine import Job, git_describe, package_versions, run_job
-from ..stats import wilson
+from ..stats import rate
 from .tonk_odds import PROB_KEYS, exact_tonk_odds
 
 
@@ -65,7 +66,8 @@ class TonkDealJob(Job):
 
 
 def odds_rows(players, tonk_mins, total: dict | None) -> "pd.DataFrame":
-    """One row per players x tonk_min x quantity: exact, simulated with CI, miss flag."""
+    """One row per players x tonk_min x quantity: exact, simulated with CI (Wilson, or
+    Clopper-Pearson where the exact rate expects fewer than 5 deals), miss flag."""
     import pandas as pd
     rows = []
     for p in players:
@@ -75,7 +77,7 @@ def odds_rows(players, tonk_mins, total: dict | None) -> "pd.DataFrame":
             for q, key in enumerate(PROB_KEYS):
                 r = {"players": p, "tonk_min": m, "quantity": key, "exact": exact[key]}
                 if counts:
-                    e = wilson(counts[1 + q], counts[0])
+                    e = rate(counts[1 + q], counts[0], expected=counts[0] * exact[key])
                     r.update(sim=e.value, sim_lo=e.lo, sim_hi=e.hi, n=e.n,
                              ci_misses_exact=not (e.lo <= exact[key] <= e.hi))
                 rows.append(r)
