@@ -130,7 +130,8 @@ def _check_open_table(evs):
             assert "table" not in e
             continue
         new = e["table"]
-        assert len(e["owners"]) == len(new)
+        assert len(e["owners"]) == len(new) and len(e["kinds"]) == len(new)
+        assert all((k == "set") == _is_set(m) for k, m in zip(e["kinds"], new) if len(set(m) - {"X"}) > 1)
         for meld in new:
             _check_meld(meld)
         if e["event"] == "meld":
