@@ -89,6 +89,7 @@ class _Hand:
     def show_table(self, e: dict) -> None:
         e["table"] = [_texts(m) for m in self.table]
         e["owners"] = list(self.owners)
+        e["kinds"] = ["set" if lo < 0 else "run" for lo in self.lows]
 
 
 def _table_row(h: _Hand, i: int, a: int, b: int) -> None:
@@ -125,9 +126,10 @@ def _play(h: _Hand, kind: str, seat: int, a: int, b: int) -> None:
     elif kind == "spread":
         h.add(name, seat, sorted(from_mask(a)), meld=len(h.table))
         if b == 0:    # Tonk (single pack, no jokers): the mask is the spread; open games'
-            h.table.append(sorted(int(c) for c in from_mask(a)))    # rows follow the play
+            spread = sorted(int(c) for c in from_mask(a))            # rows follow the play
+            h.table.append(spread)
             h.owners.append(seat)
-            h.lows.append(-1)
+            h.lows.append(-1 if len({c & 15 for c in spread}) == 1 else spread[0] & 15)
             h.show_table(h.events[-1])
     elif kind in ("hit", "swap"):
         e = h.add(name, seat, [a], meld=b)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis import store
 from analysis.cli import main
 from sim.cards import parse_card
 from sim.runner import make_spec, run_chunk
@@ -129,7 +130,8 @@ def _check_open_table(evs):
             assert "table" not in e
             continue
         new = e["table"]
-        assert len(e["owners"]) == len(new)
+        assert len(e["owners"]) == len(new) and len(e["kinds"]) == len(new)
+        assert all((k == "set") == _is_set(m) for k, m in zip(e["kinds"], new) if len(set(m) - {"X"}) > 1)
         for meld in new:
             _check_meld(meld)
         if e["event"] == "meld":
@@ -183,6 +185,18 @@ def test_hand_is_simulates_hand_beyond_the_first_chunk(capsys):
     last = json.loads(out.splitlines()[-1])
     spec = make_spec("gin", strategies="simple,tracker", n=8196, seed=11)
     assert last["outcome"] == dict(zip(spec.columns, run_chunk(spec, 8195, 8196)[0].tolist()))
+
+
+@pytest.mark.parametrize("variant,n", [("tonk", 3), ("wrotham", 5)])
+def test_hand_is_the_row_simulate_stores(variant, n, tmp_path, capsys):
+    args = ["--variant", variant, "--players", str(n), "--strategies", _mixed(n), "--rule",
+            "restock=shuffle" if variant == "wrotham" else "no_upcard=on", "--seed", "4"]
+    assert main(["simulate", *args, "--hands", "12", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    _, rows = store.load_run(tmp_path / "run")
+    out = _trace(capsys, *args, "--hands", "0..11", "--json")
+    got = [json.loads(t)["outcome"] for t in out.splitlines() if '"event":"outcome"' in t]
+    assert got == [{c: r[c] for c in got[0]} for r in rows.to_dict("records")]   # the store adds names
 
 
 def test_a_loba_joker_move_names_its_end_and_the_card_in_its_place(capsys):
