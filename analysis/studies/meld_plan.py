@@ -99,6 +99,7 @@ def cmd_meld(args) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``meld`` subcommand."""
+    from analysis.args import whole
     from analysis.cli import _examples  # here: cli imports this module at its top
     p = subparsers.add_parser(
         "meld", help="what should I lay down here? the exact open-melding planner on one position",
@@ -117,7 +118,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         """))
     p.add_argument("--variant", default="basic-rummy",
                    help="an open-melding game: basic-rummy (default), block-rummy, wrotham, ramino-drift, loba")
-    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
+    p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")
     p.add_argument("--hand", required=True, help="your hand after the draw, e.g. \"AS 2S 3S X\"")
     p.add_argument("--table", default="", help="melds on the table, e.g. \"AS 2S 3S | 7H 7D X\"")
     p.add_argument("--taken", default=None, help="the card you took from the discard pile (it is in --hand)")
