@@ -52,19 +52,33 @@ def int_values(text: str) -> tuple[int, ...]:
         if ".." in text:
             lo, rest = text.split("..", 1)
             hi, _, step = rest.partition(":")
-            values = range(int(lo), int(hi) + 1, int(step) if step else 1)
+            lo, hi, step = int(lo), int(hi), int(step) if step else 1
+            size = max(0, (hi - lo) // step + 1) if step > 0 else None
+            values = range(lo, hi + 1, step) if size is not None and size <= MAX_VALUES else None
         else:
             values = [int(x) for x in text.split(",")]
+            size = len(values)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a range like 0..10 or a list like 2,4,6; got {text!r}") from None
-    if len(values) > MAX_VALUES:
-        raise argparse.ArgumentTypeError(f"{text!r} holds {len(values):,} values; give at most {MAX_VALUES:,}")
+    if size is None:
+        raise argparse.ArgumentTypeError(f"expected a range like 0..10 or 0..20:2 (a step >= 1); got {text!r}")
+    if size > MAX_VALUES:
+        raise argparse.ArgumentTypeError(f"{text!r} holds {size:,} values; give at most {MAX_VALUES:,}")
     if not values:
         raise argparse.ArgumentTypeError(f"empty range {text!r}")
     ends = values if isinstance(values, list) else (values[0], values[-1])
     if max(abs(v) for v in ends) > MAX_INT:
         raise argparse.ArgumentTypeError(f"{text!r}: values must be at most {MAX_INT:,}")
     return tuple(values)
+
+
+def card_text(flag: str):
+    """A card written as text (checked later against the game): never empty."""
+    def conv(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{flag} takes a card like 7H, got {text!r}")
+        return text
+    return conv
 
 
 def turn_pair(text: str) -> tuple[int, int]:
