@@ -193,7 +193,7 @@ def read_partial(out_dir, a: int, b: int, key: str) -> dict:
     """The partial aggregate of units a..b-1, checked against its seal, its run and its files;
     :class:`Damaged` if anything differs from what was written."""
     path = _chunk(out_dir, a, b, "json")
-    doc = seal.unseal(_read_json(path, required=True), path, sealed_keys=("part",))
+    doc = seal.unseal(read_json(path, required=True), path, sealed_keys=("part",))
     if "part" not in doc:   # stored before chunk records were sealed: the partial itself
         return doc
     if (doc.get("key"), doc.get("first"), doc.get("stop")) != (key, a, b):
@@ -212,13 +212,13 @@ def write_study(out_dir, name: str, doc: dict) -> Path:
 def read_study(out_dir, name: str) -> dict:
     """The result a study stored with :func:`write_study` (checked against its seal)."""
     path = Path(out_dir) / f"{name}.json"
-    doc = _read_json(path)
+    doc = read_json(path)
     if doc is None:
         raise StoreError(f"{out_dir} holds no {name}.json; run the study with --out {out_dir} first")
     return seal.unseal(doc, path)
 
 
-def _read_json(path: Path, required: bool = False) -> dict | None:
+def read_json(path: Path, required: bool = False) -> dict | None:
     """A stored JSON document; None if there is none (``required``: :class:`Damaged`);
     unreadable or not JSON: :class:`Damaged`."""
     try:
@@ -259,7 +259,7 @@ def open_run(out_dir, key: str, identity: dict, n: int) -> dict | None:
     out; a damaged meta.json or chunk is named in a warning and the run resumes (the damaged
     chunks are recomputed, the total rebuilt from the chunks)."""
     d = claim(out_dir, ("spec.json",), "rummylab run")
-    old = _read_json(d / "spec.json")
+    old = read_json(d / "spec.json")
     if old is None:
         _atomic_write(d / "spec.json", json.dumps({"key": key, **identity}, indent=2).encode())
         return None
@@ -272,8 +272,9 @@ def open_run(out_dir, key: str, identity: dict, n: int) -> dict | None:
         return None
     try:
         meta = load_meta(d)
-    except Damaged as e:
-        seal.warn(f"{e.path} is damaged ({e.why}); recomputing what it covers")
+    except Damaged as e:   # a damaged chunk is named where it is recomputed (engine._resume)
+        if e.path == d / "meta.json":
+            seal.warn(f"{e.path} is damaged ({e.why}); rebuilding the run's total from its chunks")
         return None
     if meta.get("complete") and meta.get("n") == n:
         return meta["total"]
@@ -306,7 +307,7 @@ def load_meta(run_dir) -> dict:
     """The metadata of a complete run, checked: its seal, every chunk record (its seal and the
     rows it lists) and their hash; :class:`Damaged` names the first file that differs."""
     path = Path(run_dir) / "meta.json"
-    meta = _read_json(path)
+    meta = read_json(path)
     if meta is None:
         raise StoreError(f"{run_dir} holds no complete run (no meta.json); run it to the end first")
     meta = seal.unseal(meta, path, sealed_keys=("chunks_sha256",))

@@ -63,6 +63,8 @@ def build_report(run_dirs: list[str], title: str | None = None) -> Report:
     """Read every folder and render its figures (PNG bytes in memory) and HTML sections."""
     if not run_dirs:
         raise StoreError("give at least one results folder")
+    if any(not str(d).strip() for d in run_dirs):
+        raise StoreError(f"a results folder name is empty: {' '.join(repr(str(d)) for d in run_dirs)}")
     kinds = [detect(d) for d in run_dirs]   # fail before any rendering
     sections, used = [], set()
     for d, kind in zip(run_dirs, kinds):
