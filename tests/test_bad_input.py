@@ -460,3 +460,19 @@ def test_version_prints_the_package_version(capsys):
 def test_bad_input_in_a_real_process_is_one_line_exit_2_no_traceback(args, needle, tmp):
     test_terminal_gets_one_error_line_and_no_traceback(args, needle, tmp)
     assert not [p for p in tmp.rglob(".tmp-*")]
+
+
+PARSE_TIME = (READ_ONLY, SEED, VALUES, "is a file, not a folder", "is a folder; give a file name",
+              "takes a folder name", "takes a file name", "must be at most")
+EARLY_CASES = [c for c in CHECKED_CASES if any(s in c[1] for s in PARSE_TIME)]
+
+
+@pytest.mark.parametrize("args,needle", EARLY_CASES, ids=[" ".join(c[0]) for c in EARLY_CASES])
+def test_output_paths_seeds_and_ranges_are_refused_while_the_command_line_is_read(args, needle, tmp, read_only,
+                                                                                  stored_run, capsys):
+    """Refused by argparse itself (SystemExit 2), so no command starts any work before it."""
+    fill = {"{run}": str(stored_run)}
+    argv = [fill.get(a, a).replace("{ro}", str(read_only)) for a in _argv(args, tmp)]
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2 and needle.replace("{tmp}", str(tmp)) in capsys.readouterr().err
