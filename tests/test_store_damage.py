@@ -204,3 +204,10 @@ def test_sigterm_prints_the_labelled_partial_summary_and_the_run_resumes(jobs, t
                                 "--no-progress", "--json"), cwd=ROOT, capture_output=True, text=True, timeout=300)
     a, b = json.loads(resumed.stdout), json.loads(fresh.stdout)
     assert {k: a[k] for k in NUMBERS if k in a} == {k: b[k] for k in NUMBERS if k in b}
+
+
+def test_writing_over_a_folder_is_one_error_and_leaves_no_temp_file(tmp_path):
+    (tmp_path / "report.html").mkdir()
+    with pytest.raises(store.StoreError, match="cannot write .*report.html"):
+        store.atomic_write(tmp_path / "report.html", b"<html>")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
