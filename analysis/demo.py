@@ -59,8 +59,9 @@ def run_demo(args) -> int:
     from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
     from .studies.knock_sweep import SweepSpec, run_sweep
     from .studies.sweep_text import format_sweep
+    from .store import claim
     from .studies.tonk_deal import run_tonk_odds
-    out = Path(args.out)
+    out = claim(args.out, ("gin-knock",), "demo run")   # a new folder or an earlier demo's (resumed)
     k = args.scale
     progress = None if not args.no_progress else False
     steps = [

@@ -72,7 +72,7 @@ def commands(t: Path, run: Path) -> dict[str, tuple[list[str], dict[str, list[st
         "tonk-odds": (["tonk-odds", "--simulate", "100", *quick],
                       {"--players": BAD_RANGE + ["0", "1", "7"], "--tonk-min": BAD_RANGE + ["51"],
                        "--simulate": ["-1", *BAD_INT], "--seed": BAD_SEED, "--jobs": BAD_JOBS, "--out": out_dirs(t)}),
-        "demo": (["demo", "--scale", "0.0001", "--out", str(t / "demo"), "--html", str(t / "demo.html"), *quick],
+        "demo": (["demo", "--scale", "0.0005", "--out", str(t / "demo"), "--html", str(t / "demo.html"), *quick],
                  {"--scale": ["0", "-1", "nan", "inf", "1e7", "", "abc"], "--seed": BAD_SEED, "--jobs": BAD_JOBS,
                   "--out": out_dirs(t), "--html": out_files(t, "html")}),
         "knock": (["knock", "--hand", HAND, "--turn", "3", "--worlds", "100"],
@@ -98,6 +98,17 @@ def commands(t: Path, run: Path) -> dict[str, tuple[list[str], dict[str, list[st
         "variants": (["variants"], {"--bogus": ["1"], "extra": ["x"]}),
         "bench": (["bench", "--quick"], {"--markdown": out_files(t, "md"), "--bogus": ["1"]}),
     }
+
+
+def check_bases(t: Path, run: Path) -> None:
+    """Every small valid command line must read as valid, or its cases would test nothing."""
+    from analysis.cli import build_parser
+    for name, (base, _) in commands(t, run).items():
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            try:
+                build_parser().parse_args(base)
+            except SystemExit:
+                raise SystemExit(f"the base command line of {name} is not valid: {err.getvalue().strip()}") from None
 
 
 def cases(t: Path, run: Path):
@@ -189,6 +200,7 @@ def main() -> int:
         run = fixture(root / "fixed")
         with contextlib.redirect_stdout(io.StringIO()):
             cli_main(["simulate", "--hands", "50", "--jobs", "1", "--no-progress", "--out", str(run)])
+        check_bases(root / "fixed", run)
         for k, (name, argv) in enumerate(cases(root / "fixed", run)):
             if opts.only and name != opts.only:
                 continue

@@ -476,3 +476,14 @@ def test_output_paths_seeds_and_ranges_are_refused_while_the_command_line_is_rea
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2 and needle.replace("{tmp}", str(tmp)) in capsys.readouterr().err
+
+
+def test_demo_refuses_a_folder_holding_something_else_before_any_work(tmp, capsys):
+    (tmp / "notes").mkdir()
+    (tmp / "notes" / "todo.txt").write_text("not a demo\n")
+    before = _files(tmp)
+    assert main(["demo", "--scale", "0.0005", "--jobs", "1", "--no-progress", "--out", str(tmp / "notes"),
+                 "--html", str(tmp / "r.html")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is not empty and holds no demo run" in err[0]
+    assert _files(tmp) == before
