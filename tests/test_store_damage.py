@@ -180,15 +180,22 @@ def test_a_second_writer_of_a_folder_waits_then_reuses_the_run(tmp_path):
     assert {k: a[k] for k in NUMBERS if k in a} == {k: b[k] for k in NUMBERS if k in b}
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_sigterm_prints_the_labelled_partial_summary_and_the_run_resumes(jobs, tmp_path):
+@pytest.mark.parametrize("jobs,backend", [("1", "threads"), ("2", "threads"), ("2", "loky")])
+def test_sigterm_prints_the_labelled_partial_summary_and_the_run_resumes(jobs, backend, tmp_path):
+    """loky: the whole process group gets the signal (as from a batch system), workers too."""
+    import os
     out = tmp_path / "run"
-    cmd = _cli("simulate", "--hands", "20000000", "--seed", "6", "--jobs", jobs, "--no-progress", "--out", str(out))
-    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cmd = _cli("simulate", "--hands", "20000000", "--seed", "6", "--jobs", jobs, "--backend", backend,
+               "--no-progress", "--out", str(out))
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
     deadline = time.time() + 180
     while len(list((out / "chunks").glob("*.json"))) < 2 and time.time() < deadline:
         time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
+    if backend == "loky":
+        os.killpg(p.pid, signal.SIGTERM)
+    else:
+        p.send_signal(signal.SIGTERM)
     stdout, stderr = p.communicate(timeout=120)
     assert p.returncode == 130 and "Traceback" not in stderr
     assert "PARTIAL: interrupted after" in stdout and "resume" in stderr
