@@ -51,7 +51,6 @@ def _interrupted() -> int:
 
 def run_demo(args) -> int:
     """Every study of the demo into ``args.out``, then the report ``args.html``."""
-
     from .report import render_report
     from .studies.equilibrium_text import summarize
     from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
