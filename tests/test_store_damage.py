@@ -218,3 +218,22 @@ def test_writing_over_a_folder_is_one_error_and_leaves_no_temp_file(tmp_path):
     with pytest.raises(store.StoreError, match="cannot write .*report.html"):
         store.atomic_write(tmp_path / "report.html", b"<html>")
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_a_study_folder_held_by_another_process_is_waited_for_with_a_message(tmp_path, capsys):
+    from analysis import lock
+    folder = tmp_path / "sweep"
+    folder.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from filelock import FileLock; "
+        f"l = FileLock({str(folder / lock.LOCK_NAME)!r}); l.acquire(); print('held', flush=True); time.sleep(2)")],
+        stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    t = time.time()
+    try:
+        assert store.claim(folder, ("sweep.json",), "sweep") == folder
+        assert time.time() - t > 1 and lock.holds(folder)
+    finally:
+        lock.release_all()
+        holder.wait(timeout=30)
+    assert "is being written by another rummylab; waiting" in capsys.readouterr().err
