@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import textwrap
 
 from sim.errors import UserInputError
 from sim.runner import MAX_UNITS
+
+from .args import int_values, jobs_arg, out_file, out_folder, rummylab_version, turn_pair, whole
+from .interrupt import sigterm_as_interrupt
+from .lock import release_all
 
 
 class UserError(UserInputError):
@@ -24,38 +27,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"rummylab: error: {message} (see '{self.prog} --help')\n")
 
 
-def _int(name: str, lo: int | None = None, hi: int | None = None):
-    def conv(text: str) -> int:
-        try:
-            v = int(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} takes a whole number, got {text!r}") from None
-        if lo is not None and v < lo:
-            raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {v}")
-        if hi is not None and v > hi:
-            raise argparse.ArgumentTypeError(f"{name} must be at most {hi:,}, got {v:,}")
-        return v
-    return conv
-
-
+_int = whole          # converters shared with the studies' parsers (analysis/args.py)
+_jobs = jobs_arg
+_folder = out_folder("--out")
+_range = int_values
+_pair = turn_pair
 MAX_TEXT = f"at most {MAX_UNITS:,}"
-
-
-def _jobs(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs takes a whole number (-1 = all cores), got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"--jobs must be >= 1, or -1 for all cores; got {v}")
-    return v
-
-
-def _folder(text: str) -> str:
-    """--out: a folder, existing or not, never a file."""
-    if os.path.isfile(text):
-        raise argparse.ArgumentTypeError(f"--out {text} is a file, not a folder")
-    return text
 
 
 def _examples(text: str) -> str:
@@ -124,7 +101,7 @@ def cmd_strategies(args) -> int:
     from sim.strategies import FAMILIES, _load_families
     from sim.variants import get_variant
     _load_families()
-    variant = get_variant(args.variant).name if args.variant else None
+    variant = get_variant(args.variant).name if args.variant is not None else None
     for fam in FAMILIES.values():
         if variant and variant not in fam.variants:
             continue
@@ -168,30 +145,6 @@ def cmd_variants(args) -> int:
             print(f"    {f.name:<26} {str(default):>6}  {f.metadata.get('help', '')}")
         print()
     return 0
-
-
-def _range(text: str) -> tuple[int, ...]:
-    """'0..10', '0..20:2' or '2,4,6'."""
-    try:
-        if ".." in text:
-            lo, rest = text.split("..", 1)
-            hi, _, step = rest.partition(":")
-            vals = tuple(range(int(lo), int(hi) + 1, int(step) if step else 1))
-        else:
-            vals = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a range like 0..10 or a list like 2,4,6; got {text!r}") from None
-    if not vals:
-        raise argparse.ArgumentTypeError(f"empty range {text!r}")
-    return vals
-
-
-def _pair(text: str) -> tuple[int, int]:
-    try:
-        a, b = (int(x) for x in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected two turns like 5,9; got {text!r}") from None
-    return a, b
 
 
 def cmd_knock_sweep(args) -> int:
@@ -320,6 +273,7 @@ def build_parser() -> Parser:
                      rummylab strategies
                      rummylab variants
                  """))
+    top.add_argument("--version", action="version", version=f"rummylab {rummylab_version()}")
     sub = top.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     p = sub.add_parser("simulate", help="play many hands (or games) and summarise with 95%% CIs",
@@ -469,7 +423,8 @@ def build_parser() -> Parser:
                        """))
     p.add_argument("--out", type=_folder, default="runs/demo", metavar="DIR",
                    help="where the stored runs go (default runs/demo)")
-    p.add_argument("--html", default="reports/index.html", help="report file (default reports/index.html)")
+    p.add_argument("--html", type=out_file("--html"), default="reports/index.html",
+                   help="report file (default reports/index.html)")
     from .demo import SCALE_RANGE, scale_arg
     p.add_argument("--scale", type=scale_arg, default=1.0,
                    help=f"multiply every sample size, {SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g} (default 1)")
@@ -502,7 +457,8 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("bench", help="benchmark the engine (hands/s on 1 and all cores, memory)")
     p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
-    p.add_argument("--markdown", default=None, metavar="FILE", help="also write the table to FILE")
+    p.add_argument("--markdown", type=out_file("--markdown"), default=None, metavar="FILE",
+                   help="also write the table to FILE")
     p.set_defaults(func=cmd_bench)
     return top
 
@@ -511,7 +467,8 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        with sigterm_as_interrupt():   # SIGTERM ends a run as Ctrl-C does: partial summary, resumable
+            return args.func(args)
     except UserInputError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)
         return 2
@@ -521,6 +478,8 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # output piped into `head` and friends
         sys.stderr.close()
         return 0
+    finally:
+        release_all()
 
 
 if __name__ == "__main__":

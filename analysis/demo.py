@@ -51,16 +51,15 @@ def _interrupted() -> int:
 
 def run_demo(args) -> int:
     """Every study of the demo into ``args.out``, then the report ``args.html``."""
-    from pathlib import Path
-
     from .report import render_report
     from .studies.equilibrium_text import summarize
     from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
     from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
     from .studies.knock_sweep import SweepSpec, run_sweep
     from .studies.sweep_text import format_sweep
+    from .store import claim
     from .studies.tonk_deal import run_tonk_odds
-    out = Path(args.out)
+    out = claim(args.out, ("gin-knock",), "demo run")   # a new folder or an earlier demo's (resumed)
     k = args.scale
     progress = None if not args.no_progress else False
     steps = [

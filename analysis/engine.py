@@ -26,8 +26,9 @@ import numpy as np
 
 from sim.runner import CHUNK, Accumulator, RunSpec, accumulate, chunk_ranges, run_chunk
 
-from . import store
+from . import lock, store
 from .errors import BackendError
+from .integrity import warn
 
 
 class Job:
@@ -51,8 +52,13 @@ class Job:
         return a % CHUNK == 0 and 0 <= a < self.n and b == min(a + CHUNK, self.n)
 
     def compute(self, a: int, b: int, out_dir: str | None) -> dict:
-        """Partial of units a..b-1 (runs in a worker; may write extra files to out_dir)."""
+        """Partial of units a..b-1 (runs in a worker; may write extra files to out_dir, named by
+        :meth:`chunk_files`)."""
         raise NotImplementedError
+
+    def chunk_files(self, out_dir: str, a: int, b: int) -> list[Path]:
+        """The files :meth:`compute` writes for units a..b-1 (their hashes go in the chunk record)."""
+        return []
 
     def warm_up(self) -> None:
         raise NotImplementedError
@@ -92,6 +98,9 @@ class SimJob(Job):
 
     def warm_up(self):
         run_chunk(self.spec, 0, 1)
+
+    def chunk_files(self, out_dir, a, b):
+        return [store.rows_path(out_dir, a, b)]
 
     def meta(self):
         return {"columns": list(self.spec.columns), "outcomes": list(self.spec.variant.outcomes),
@@ -210,7 +219,7 @@ def resolve_jobs(jobs: int) -> int:
 def _compute(job: Job, a: int, b: int, out_dir: str | None):
     part = job.compute(a, b, out_dir)
     if out_dir is not None:
-        store.write_partial(out_dir, a, b, part)
+        store.write_partial(out_dir, a, b, part, job.key(), job.chunk_files(out_dir, a, b))
     return a, b, part
 
 
@@ -219,8 +228,30 @@ def run_job(job: Job, *, jobs: int = 1, out_dir=None, progress: bool | None = No
     """Run (or reuse/resume from ``out_dir``) a job; Ctrl-C returns the partial total with
     ``complete=False``.  A dask scheduler is reached before anything is written."""
     n_jobs = resolve_jobs(jobs)
-    with _dask_client(backend, scheduler, n_jobs):
-        return _run_job(job, n_jobs, out_dir, progress, backend)
+    held = out_dir is not None and lock.holds(out_dir)
+    try:
+        with _dask_client(backend, scheduler, n_jobs):
+            return _run_job(job, n_jobs, out_dir, progress, backend)
+    finally:
+        if out_dir is not None and not held:
+            lock.release(out_dir)
+
+
+def _resume(job: Job, out: str):
+    """(total, done chunks, units done) from the chunks stored in ``out``; a damaged chunk is
+    named in a warning and left to be recomputed."""
+    total, done, n_done = None, set(), 0
+    for a, b in sorted(store.finished_chunks(out)):
+        if job.is_chunk(a, b):
+            try:
+                part = store.read_partial(out, a, b, job.key())
+            except store.Damaged as e:
+                warn(f"{e.path} is damaged ({e.why}); recomputing {job.unit}s {a:,}..{b - 1:,}")
+                continue
+            total = job.merge(total, part)
+            done.add((a, b))
+            n_done += b - a
+    return total, done, n_done
 
 
 def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str) -> JobResult:
@@ -232,11 +263,7 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
         stored = store.open_run(out, job.key(), job.identity(), job.n)
         if stored is not None:  # this exact job is complete there: reuse, never re-simulate
             return JobResult(stored, True, 0.0, 0.0, job.n, 0, from_store=True, out_dir=out)
-        for a, b in sorted(store.finished_chunks(out)):
-            if job.is_chunk(a, b):
-                total = job.merge(total, store.read_partial(out, a, b))
-                done.add((a, b))
-                n_done += b - a
+        total, done, n_done = _resume(job, out)
     todo = (c for c in job.chunks() if c not in done)
     n_todo = job.n_chunks() - len(done)
     reused = n_done
@@ -263,7 +290,7 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
     if complete and out is not None:
         store.finish_run(out, job.key(), job.identity(), job.n, total,
                          {**job.meta(), "elapsed_s": elapsed, "compile_s": compile_s,
-                          "versions": package_versions(), "git": git_describe()})
+                          "versions": package_versions(), "git": git_describe()}, chunk_size=CHUNK)
     return JobResult(total, complete, elapsed, compile_s, n_done, n_done - reused, out_dir=out)
 
 
@@ -338,13 +365,9 @@ def package_versions() -> dict:
     import platform
 
     import numba
-    vers = {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__}
-    try:
-        from importlib.metadata import version
-        vers["rummylab"] = version("rummylab")
-    except Exception:  # not installed (running from a checkout)
-        vers["rummylab"] = "unknown"
-    return vers
+    from .args import rummylab_version
+    return {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
+            "rummylab": rummylab_version()}
 
 
 def git_describe() -> str:

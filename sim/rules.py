@@ -12,6 +12,7 @@ changes, and is stored with every run.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import ClassVar, Iterable
 
@@ -117,6 +118,8 @@ def _coerce(name: str, value, typ, default):
             num = float(value)
         except ValueError:
             raise RulesError(f"rule {name} takes a number, got {value!r}") from None
+        if not math.isfinite(num):
+            raise RulesError(f"rule {name} takes a finite number, got {value!r}")
         if kind is int:
             if num != int(num):
                 raise RulesError(f"rule {name} takes a whole number, got {value!r}")

@@ -282,3 +282,208 @@ COMPARE_CASES = [
 @pytest.mark.parametrize("args,needle", COMPARE_CASES, ids=[" ".join(c[0]) for c in COMPARE_CASES])
 def test_compare_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys):
     test_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys)
+
+
+# ---------------------------------------------------------------------------- issue 18, part 4
+# every value checked when the command line is read: ranges sized before they are made, every
+# whole number within int64, rule values finite, every output path writable, empty values
+# refused; {run} is a complete stored run, {ro} a folder without write permission
+BIG = "99999999999999999999"
+TRILLION = "1000000000000"
+WRITES.update({"balance": ["--out"], "buyback": ["--out"]})
+SMALL.update({"balance": [["--variant", "gin"], ["--hands", "100"], ["--games", "0"], ["--no-sensitivity"],
+                          ["--jobs", "1"]],
+              "buyback": [["--games", "10"]]})
+CMP = ["compare", "--strategies", "simple,tracker"]
+SEED = "--seed must be at most 9,223,372,036,854,775,807"
+READ_ONLY = "is not writable"
+VALUES = "values; give at most 10,000"
+CHECKED_CASES = [
+    # the ten tracebacks
+    (["knock-sweep", "--thresholds", f"0..{TRILLION}"], f"holds 1,000,000,000,001 {VALUES}"),
+    (["knock-sweep", "--thresholds", "0..300000000"], f"holds 300,000,001 {VALUES}"),
+    ([*CMP, "--players", f"0..{TRILLION}"], VALUES),
+    (["tonk-odds", "--players", f"2..{TRILLION}"], VALUES),
+    (["tonk-odds", "--seed", BIG], SEED),
+    (["knock", "--hand", HAND, "--turn", "3", "--seed", BIG], SEED),
+    (["simulate", "--rule", "knock_limit=nan"], "rule knock_limit takes a finite number, got 'nan'"),
+    (["report", "{run}", "--html", "{tmp}/file/x.html"], "{tmp}/file is a file, not a folder"),
+    (["report", "{run}", "--html", "{ro}/x.html"], READ_ONLY),
+    (["report", "{run}", "--html", "{tmp}/empty"], "is a folder; give a file name"),
+    # checked too late
+    (["buyback", "--out", "{ro}/x"], READ_ONLY),
+    (["demo", "--html", "{tmp}/file/x.html"], "is a file, not a folder"),
+    (["balance", "--seed", BIG], SEED),
+    # wrong silence
+    (["simulate", "--out", ""], "--out takes a folder name, got ''"),
+    (["meld", "--players", "0", "--hand", "AS 2S 3S"], "--players must be >= 1, got 0"),
+    (["strategies", "--variant", ""], "unknown variant ''"),
+    # simulate
+    (["simulate", "--seed", "9223372036854775808"], SEED),
+    (["simulate", "--hands", "nan"], "--hands takes a whole number"),
+    (["simulate", "--rule", "knock_limit=inf"], "takes a finite number"),
+    (["simulate", "--rule", "knock_limit=-inf"], "takes a finite number"),
+    (["simulate", "--rule", "undercut_bonus=1e400"], "takes a finite number"),
+    (["simulate", "--jobs", BIG], "--jobs must be at most 4,096"),
+    (["simulate", "--strategies", "simple(knock=nan)"], "knock=nan is out of range"),
+    (["simulate", "--out", "{ro}/x"], READ_ONLY),
+    (["simulate", "--players", BIG], "--players must be at most"),
+    # knock-sweep
+    (["knock-sweep", "--seed", BIG], SEED),
+    (["knock-sweep", "--thresholds", f"0..{BIG}"], VALUES),
+    (["knock-sweep", "--thresholds", "0..10:0"], "a step >= 1"),
+    (["knock-sweep", "--thresholds", "0..10:-2"], "a step >= 1"),
+    (["knock-sweep", "--thresholds", f"0,{BIG}"], "values must be at most"),
+    (["knock-sweep", "--out", ""], "--out takes a folder name"),
+    (["knock-sweep", "--out", "{ro}/x"], READ_ONLY),
+    (["knock-sweep", "--rule", "knock_limit=nan"], "takes a finite number"),
+    (["knock-sweep", "--games", BIG], "--games must be at most"),
+    # knock-rules
+    (["knock-rules", "--vary", "undercut_bonus=nan"], "takes a finite number"),
+    (["knock-rules", "--vary", "undercut_bonus=10", "--seed", BIG], SEED),
+    (["knock-rules", "--vary", "undercut_bonus=10", "--thresholds", f"0..{TRILLION}"], VALUES),
+    (["knock-rules", "--vary", "undercut_bonus=10", "--out", ""], "--out takes a folder name"),
+    # compare
+    ([*CMP, "--players", f"2..{BIG}"], VALUES),
+    ([*CMP, "--seed", BIG], SEED),
+    ([*CMP, "--rule", "knock_limit=nan"], "takes a finite number"),
+    ([*CMP, "--out", ""], "--out takes a folder name"),
+    ([*CMP, "--hands", BIG], "--hands must be at most"),
+    # tonk-odds
+    (["tonk-odds", "--tonk-min", f"0..{TRILLION}"], VALUES),
+    (["tonk-odds", "--out", ""], "--out takes a folder name"),
+    (["tonk-odds", "--out", "{ro}/x"], READ_ONLY),
+    (["tonk-odds", "--simulate", BIG], "--simulate must be at most"),
+    # demo
+    (["demo", "--seed", BIG], SEED),
+    (["demo", "--html", ""], "--html takes a file name, got ''"),
+    (["demo", "--html", "{tmp}/empty"], "is a folder; give a file name"),
+    (["demo", "--html", "{ro}/x.html"], READ_ONLY),
+    (["demo", "--out", ""], "--out takes a folder name"),
+    (["demo", "--out", "{ro}/x"], READ_ONLY),
+    (["demo", "--jobs", BIG], "--jobs must be at most"),
+    # knock
+    (["knock", "--hand", HAND, "--turn", "3", "--stock", BIG], "--stock must be at most"),
+    (["knock", "--hand", HAND, "--turn", "3", "--worlds", BIG], "--worlds must be at most"),
+    (["knock", "--hand", HAND, "--turn", BIG], "--turn must be at most"),
+    (["knock", "--hand", HAND, "--turn", "3", "--upcard", ""], "--upcard takes a card like 7H, got ''"),
+    (["knock", "--hand", HAND, "--turn", "3", "--rule", "knock_limit=nan"], "takes a finite number"),
+    (["knock", "--hand", HAND, "--turn", "3", "--budget", "nan"], "--budget must be > 0"),
+    # balance
+    (["balance", "--players", f"2..{TRILLION}"], VALUES),
+    (["balance", "--hands", BIG], "--hands must be at most"),
+    (["balance", "--out", ""], "--out takes a folder name"),
+    (["balance", "--out", "{ro}/x"], READ_ONLY),
+    (["balance", "--rule", "knock_limit=nan"], "takes a finite number"),
+    (["balance", "--players", "2..4:2"], "--players takes N, A..B or A,B"),
+    # meld
+    (["meld", "--players", "-1", "--hand", "AS 2S 3S"], "--players must be >= 1"),
+    (["meld", "--players", BIG, "--hand", "AS 2S 3S"], "--players must be at most"),
+    (["meld", "--hand", "AS 2S 3S", "--taken", ""], "--taken takes a card"),
+    (["meld", "--hand", "AS 2S 3S", "--keep", ""], "--keep takes a card"),
+    (["meld", "--variant", "wrotham", "--hand", "AS 2S 3S", "--rule", "deal=nan"], "takes a finite number"),
+    # buyback
+    (["buyback", "--players", "0"], "--players must be >= 1"),
+    (["buyback", "--seed", BIG], SEED),
+    (["buyback", "--games", BIG], "--games must be at most"),
+    (["buyback", "--out", ""], "--out takes a folder name"),
+    (["buyback", "--out", "{tmp}/file/x"], "is a file, not a folder"),
+    (["buyback", "--rule", "buybacks=nan"], "takes a finite number"),
+    # report
+    (["report", "{run}", "--html", ""], "--html takes a file name"),
+    (["report", "{run}", "--html", "{ro}/deep/x.html"], READ_ONLY),
+    (["report", ""], "a results folder name is empty"),
+    # strategies, variants, bench, no command
+    (["strategies", "--variant", " "], "unknown variant"),
+    (["variants", "extra"], "unrecognized arguments: extra"),
+    (["bench", "--markdown", ""], "--markdown takes a file name"),
+    (["bench", "--markdown", "{tmp}/empty"], "is a folder; give a file name"),
+    (["bench", "--markdown", "{tmp}/file/x.md"], "is a file, not a folder"),
+    (["bench", "--markdown", "{ro}/x.md"], READ_ONLY),
+    (["--bogus"], "required: command"),
+]
+
+
+@pytest.fixture(scope="module")
+def stored_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("stored") / "run"
+    assert main(["simulate", "--hands", "50", "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture
+def read_only(tmp, monkeypatch):
+    """{tmp}/ro without write permission; as root (who may write anyway) os.access honours the bits."""
+    ro = tmp / "ro"
+    ro.mkdir(mode=0o555)
+    real = os.access
+
+    def access(path, mode, **kw):
+        return real(path, mode, **kw) and not (mode & os.W_OK and not os.stat(path).st_mode & 0o200)
+    monkeypatch.setattr(os, "access", access)
+    yield ro
+    ro.chmod(0o755)
+
+
+@pytest.mark.parametrize("args,needle", CHECKED_CASES, ids=[" ".join(c[0]) or "-" for c in CHECKED_CASES])
+def test_every_value_and_output_path_is_checked_before_any_work(args, needle, tmp, read_only, stored_run, capsys):
+    fill = {"{run}": str(stored_run), "{ro}": str(read_only)}
+    args = [fill.get(a, a) for a in args]
+    args = [a.replace("{ro}", str(read_only)) for a in args]
+    needle = needle.replace("{tmp}", str(tmp))
+    capsys.readouterr()
+    test_bad_input_is_one_error_line_exit_2_and_writes_nothing(args, needle, tmp, capsys)
+
+
+def test_the_bad_inputs_cover_every_subcommand():
+    from analysis.cli import build_parser
+    sub = next(a for a in build_parser()._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    cases = [c[0] for c in CASES + COMPARE_CASES + CHECKED_CASES]
+    assert {a[0] for a in cases if a} >= set(sub.choices) - {"trace"}
+    assert len(CHECKED_CASES) >= 60
+
+
+def test_version_prints_the_package_version(capsys):
+    from analysis.args import rummylab_version
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.strip() == f"rummylab {rummylab_version()}"
+    assert rummylab_version() != "unknown"   # the venv has rummylab installed
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["knock-sweep", "--thresholds", "0..1000000000000"], VALUES),
+    (["balance", "--seed", BIG], SEED),
+    (["simulate", "--rule", "knock_limit=nan"], "takes a finite number"),
+    (["report", "{tmp}/empty", "--html", "{tmp}/empty"], "is a folder; give a file name"),
+])
+def test_bad_input_in_a_real_process_is_one_line_exit_2_no_traceback(args, needle, tmp):
+    test_terminal_gets_one_error_line_and_no_traceback(args, needle, tmp)
+    assert not [p for p in tmp.rglob(".tmp-*")]
+
+
+PARSE_TIME = (READ_ONLY, SEED, VALUES, "is a file, not a folder", "is a folder; give a file name",
+              "takes a folder name", "takes a file name", "must be at most")
+EARLY_CASES = [c for c in CHECKED_CASES if any(s in c[1] for s in PARSE_TIME)]
+
+
+@pytest.mark.parametrize("args,needle", EARLY_CASES, ids=[" ".join(c[0]) for c in EARLY_CASES])
+def test_output_paths_seeds_and_ranges_are_refused_while_the_command_line_is_read(args, needle, tmp, read_only,
+                                                                                  stored_run, capsys):
+    """Refused by argparse itself (SystemExit 2), so no command starts any work before it."""
+    fill = {"{run}": str(stored_run)}
+    argv = [fill.get(a, a).replace("{ro}", str(read_only)) for a in _argv(args, tmp)]
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2 and needle.replace("{tmp}", str(tmp)) in capsys.readouterr().err
+
+
+def test_demo_refuses_a_folder_holding_something_else_before_any_work(tmp, capsys):
+    (tmp / "notes").mkdir()
+    (tmp / "notes" / "todo.txt").write_text("not a demo\n")
+    before = _files(tmp)
+    assert main(["demo", "--scale", "0.0005", "--jobs", "1", "--no-progress", "--out", str(tmp / "notes"),
+                 "--html", str(tmp / "r.html")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is not empty and holds no demo run" in err[0]
+    assert _files(tmp) == before

@@ -192,7 +192,9 @@ def test_out_under_missing_folders_creates_them(cmd, tmp_path):
 def test_out_under_a_file_is_refused_before_writing(cmd, tmp_path, capsys):
     (tmp_path / "notes.txt").write_text("keep me")
     out = tmp_path / "notes.txt" / "x"
-    assert main([cmd, "--hands", "100", "--jobs", "1", "--no-progress", "--out", str(out)]) == 2
+    with pytest.raises(SystemExit) as e:   # refused while reading the arguments
+        main([cmd, "--hands", "100", "--jobs", "1", "--no-progress", "--out", str(out)])
+    assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("rummylab: error:") and "is a file" in err[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
@@ -211,7 +213,8 @@ def test_out_naming_a_file_is_refused(tmp_path, capsys):
 def test_studies_write_and_read_their_json_through_the_store(tmp_path):
     doc = {"kind": "tonk_odds", "rows": [{"players": 2}]}
     path = store.write_study(tmp_path / "odds-run", "odds", doc)
-    assert path == tmp_path / "odds-run" / "odds.json" and json.loads(path.read_text()) == doc
+    stored = json.loads(path.read_text())
+    assert path == tmp_path / "odds-run" / "odds.json" and stored.pop("sha256") and stored == doc   # sealed
     assert store.read_study(tmp_path / "odds-run", "odds") == doc
     assert sorted(p.name for p in path.parent.iterdir()) == ["odds.json"]   # no temp file left
     with pytest.raises(store.StoreError, match="no balance.json"):

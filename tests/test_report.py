@@ -314,6 +314,7 @@ def test_stored_runs_without_a_kind_still_render(runs, tmp_path):
     shutil.copytree(runs["sweep"], old)
     info = json.loads((old / "sweep.json").read_text())
     del info["kind"]
+    del info["sha256"]   # stored before study files were sealed, too
     (old / "sweep.json").write_text(json.dumps(info))
     assert report.detect(old) == "knock_sweep"
     assert "kind" not in json.loads((runs["sim"] / "meta.json").read_text())
@@ -325,6 +326,7 @@ def test_a_sweep_stored_before_stage_seeds_renders_marked(runs, tmp_path):
     shutil.copytree(runs["sweep"], old)
     info = json.loads((old / "sweep.json").read_text())
     del info["spec"]["stage_seeds"], info["policy_thresholds"]
+    del info["sha256"]   # stored before study files were sealed, too
     (old / "sweep.json").write_text(json.dumps(info))
     shutil.rmtree(old / "policy")
     page = report.report_html(report.build_report([str(old)]))

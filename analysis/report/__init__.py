@@ -28,11 +28,10 @@ import argparse
 import importlib
 import os
 import pkgutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..store import StoreError
+from ..store import StoreError, atomic_write
 from .figures import DPI, FigureInfo
 from .html import CSS, METHODS_TEXT, esc, report_html, slug
 from .odds import ODDS_KEYS, QUANTITY_LABELS
@@ -64,6 +63,8 @@ def build_report(run_dirs: list[str], title: str | None = None) -> Report:
     """Read every folder and render its figures (PNG bytes in memory) and HTML sections."""
     if not run_dirs:
         raise StoreError("give at least one results folder")
+    if any(not str(d).strip() for d in run_dirs):
+        raise StoreError(f"a results folder name is empty: {' '.join(repr(str(d)) for d in run_dirs)}")
     kinds = [detect(d) for d in run_dirs]   # fail before any rendering
     sections, used = [], set()
     for d, kind in zip(run_dirs, kinds):
@@ -79,14 +80,9 @@ def build_report(run_dirs: list[str], title: str | None = None) -> Report:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; reports are meant to be shared
-    os.replace(tmp, path)
+    atomic_write(path, data, mode=0o666 & ~umask)   # mkstemp makes 0600; reports are meant to be shared
 
 
 def write_report(report: Report, html_path) -> list[str]:
@@ -123,7 +119,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                "  rummylab report runs/gin-simple --html reports/gin.html --title \"Gin baseline\"")
     p.add_argument("runs", nargs="+", metavar="RUN_DIR",
                    help="results folders: knock-sweep --out, simulate --out, or a tonk odds folder")
-    p.add_argument("--html", default="reports/index.html", metavar="FILE",
+    from ..args import out_file
+    p.add_argument("--html", type=out_file("--html"), default="reports/index.html", metavar="FILE",
                    help="HTML file to write; PNGs go beside it (default reports/index.html)")
     p.add_argument("--title", default=None, help="report title (default: names the folders)")
     p.set_defaults(func=cmd)

@@ -11,12 +11,11 @@ Its study writes ``balance.json`` with ``"kind": "balance"`` (``analysis.store.w
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..store import StoreError, load_meta
+from ..store import StoreError, load_meta, read_json
 from .figures import FigureInfo
 
 
@@ -63,10 +62,7 @@ def section(kind: str, file: str, methods: str = "", claims: Callable[[dict], bo
 
 
 def _read_json(path: Path) -> dict:
-    try:
-        doc = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise StoreError(f"{path} is not valid JSON ({e})") from None
+    doc = read_json(path)
     if not isinstance(doc, dict):
         raise StoreError(f"{path} does not hold a JSON object")
     return doc

@@ -293,10 +293,8 @@ def sensitivity(run: Runner, v, n: int, cfg: BalanceConfig) -> dict:
 
 def run_balance(cfg: BalanceConfig, out, jobs: int = -1, progress: bool | None = None) -> Path:
     """Run (or resume) the study into ``out``; writes ``out/balance.json`` and returns ``out``."""
-    out = store.check_out_dir(out)
-    if out.is_dir() and any(out.iterdir()) and not ((out / FILE).exists() or (out / "runs").is_dir()):
-        raise store.StoreError(f"--out {out} is not empty and holds no balance study; choose a new folder")
     _check_rule(cfg)
+    out = store.claim(out, (FILE, "runs"), "balance study")
     run = Runner(out, jobs, progress)
     t0 = time.perf_counter()
     cells, sens = [], []
@@ -361,15 +359,14 @@ _EXAMPLES = """\
 
 
 def parse_players(text: str) -> tuple[int, ...]:
-    """``2..6``, ``3`` or ``2,4``: player counts."""
+    """``2..6``, ``3`` or ``2,4``: player counts (sized before they are made)."""
+    from analysis.args import int_values
+    if ":" in text:
+        raise argparse.ArgumentTypeError(f"--players takes N, A..B or A,B,...; got {text!r}")
     try:
-        if ".." in text:
-            a, b = text.split("..", 1)
-            out = tuple(range(int(a), int(b) + 1))
-        else:
-            out = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--players takes N, A..B or A,B,...; got {text!r}") from None
+        out = int_values(text)
+    except argparse.ArgumentTypeError as e:
+        raise argparse.ArgumentTypeError(f"--players takes N, A..B or A,B,...: {e}") from None
     if not out or min(out) < 1:
         raise argparse.ArgumentTypeError(f"--players takes counts >= 1; got {text!r}")
     return out

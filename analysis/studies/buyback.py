@@ -73,6 +73,17 @@ def arm_estimates(win, buybacks, prev_win=None, differ=None) -> dict:
     return out
 
 
+def buyback_spec(variant: str, *, players, strategies, rules, games, seed, thresholds):
+    """The whole-game spec of a buy-back study, every argument checked."""
+    spec = make_spec(variant, rules=rules, strategies=strategies, n=games, seed=seed, players=players,
+                     mode="games")
+    if spec.variant.game is None or spec.variant.game.buyback_rule is None:
+        raise SweepError(f"{spec.variant.name} has no buy-backs to value")
+    if list(thresholds) != sorted(set(thresholds)):
+        raise SweepError("buy-back thresholds must rise, each given once")
+    return spec
+
+
 def buyback_value(variant: str = "loba", *, players: int | None = None, strategies: str = "simple",
                   rules=None, games: int = 2000, seed: int = 0,
                   thresholds: tuple[int, ...] = DEFAULT_THRESHOLDS) -> pd.DataFrame:
@@ -81,12 +92,8 @@ def buyback_value(variant: str = "loba", *, players: int | None = None, strategi
     against the arm before it: ``share`` of games where the two arms differ, ``gain`` in win
     rate per game, ``value``: win probability gained per differing game, i.e. per buy-back
     taken at re-entry totals in the arm's new range.  Each with ``_lo``/``_hi`` (95% CI)."""
-    spec = make_spec(variant, rules=rules, strategies=strategies, n=games, seed=seed, players=players,
-                     mode="games")
-    if spec.variant.game is None or spec.variant.game.buyback_rule is None:
-        raise SweepError(f"{spec.variant.name} has no buy-backs to value")
-    if list(thresholds) != sorted(set(thresholds)):
-        raise SweepError("buy-back thresholds must rise, each given once")
+    spec = buyback_spec(variant, players=players, strategies=strategies, rules=rules, games=games, seed=seed,
+                        thresholds=thresholds)
     own = buyback_thresholds(spec.arrays()[1], spec.variant.game.buyback_param)
     cols = {c: i for i, c in enumerate(spec.columns)}
     table, prev = [], None
@@ -134,12 +141,15 @@ def run_buyback_study(out_dir, variant: str = "loba", **kw) -> dict:
     spec, the git commit and the table); returns the stored document."""
     from .. import store
     from ..engine import git_describe
+    buyback_spec(variant, **{"players": None, "strategies": "simple", "rules": None, "games": 2000, "seed": 0,
+                             "thresholds": DEFAULT_THRESHOLDS, **kw})
+    out_dir = store.claim(out_dir, (FILE,), "buy-back study")
     t0 = time.perf_counter()
     df = buyback_value(variant, **kw)
     spec = {"variant": variant, **{k: (list(v) if isinstance(v, tuple) else v) for k, v in kw.items()}}
     doc = {"kind": KIND, "spec": spec, "git": git_describe(), "seconds": time.perf_counter() - t0,
            "table": df.to_dict("records")}
-    store.write_study(store.check_out_dir(out_dir), "buyback", doc)
+    store.write_study(out_dir, "buyback", doc)
     return doc
 
 
@@ -173,7 +183,7 @@ def add_parser(subparsers):
             those scores is worth (paired, 95% CIs).  The other seats keep their own decisions."""),
         epilog=_examples(_EXAMPLES))
     p.add_argument("--variant", default="loba", help="a game with buy-backs (default loba)")
-    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
+    p.add_argument("--players", type=_int("--players", 1), default=None, help="number of players (default: the game's)")
     p.add_argument("--games", type=_int("--games", 10), default=4000, help="games per arm (default 4,000)")
     p.add_argument("--thresholds", default=",".join(map(str, DEFAULT_THRESHOLDS)),
                    help="re-entry scores splitting never .. always, rising (default 25,50,75)")

@@ -458,6 +458,7 @@ def _opp_cards_arg(text: str) -> list[int]:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``knock`` subcommand to an argparse subparsers object."""
+    from analysis.args import card_text
     from analysis.cli import (  # here: cli may import this module at its top
         _examples,
         _int,
@@ -489,7 +490,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                                     "`rummylab variants`)")
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
     p.add_argument("--turn", type=_int("--turn", 1), required=True, help="your own turn number, 1-based")
-    p.add_argument("--upcard", default=None,
+    p.add_argument("--upcard", type=card_text("--upcard"), default=None,
                    help="gin, knock-rummy, ramino-klop: the card you discard (top of the pile when the next player "
                         "moves); tonk: the top discard. Default: drawn from the unseen cards")
     p.add_argument("--discards", default=None, help="other discards you know of (buried in the pile)")
@@ -502,7 +503,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--stock", type=_int("--stock", 0), default=None,
                    help="cards in the stock (gin, knock-rummy, ramino-klop: after your draw); default "
                         "from --turn")
-    p.add_argument("--first-upcard", default=None, help="gin with oklahoma: the hand's first upcard")
+    p.add_argument("--first-upcard", type=card_text("--first-upcard"), default=None, help="gin with oklahoma: the hand's first upcard")
     p.add_argument("--history", default=None, metavar="TEXT",
                    help="gin, knock-rummy: every turn since the deal, before your current one: 'up "
                         "CARD' (the first upcard), then per turn 'SEAT:take CARD discard CARD' or "

@@ -481,12 +481,10 @@ def run_equilibrium(spec: EquilibriumSpec, *, out_dir=None, jobs: int = -1, prog
 
 def _open_folder(out: Path, doc: dict) -> None:
     """Write the study file, or check an existing one holds this study (then it resumes)."""
-    store.check_out_dir(out)
+    store.claim(out, (f"{FILE}.json",), "equilibrium study")
     if (out / f"{FILE}.json").exists():
         if store.read_study(out, FILE).get("spec") != json.loads(json.dumps(doc["spec"])):
             raise store.StoreError(f"{out} holds a different equilibrium study; choose a new folder")
-    elif out.exists() and any(out.iterdir()):
-        raise store.StoreError(f"{out} is not empty and holds no equilibrium study; choose a new folder")
     else:
         store.write_study(out, FILE, doc)
 

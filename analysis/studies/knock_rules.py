@@ -83,12 +83,10 @@ def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress
     out = Path(out_dir) if out_dir is not None else None
     doc = {"kind": KIND, "base": asdict(study.base), "vary": [[n, list(v)] for n, v in study.vary]}
     if out is not None:
-        store.check_out_dir(out)
+        store.claim(out, (f"{FILE}.json",), "knock-rules study")
         if (out / f"{FILE}.json").exists():
             if store.read_study(out, FILE) != _jsonable(doc):
                 raise store.StoreError(f"{out} holds a different knock-rules study; choose a new folder")
-        elif out.exists() and any(out.iterdir()):
-            raise store.StoreError(f"{out} is not empty and holds no knock-rules study; choose a new folder")
         else:
             store.write_study(out, FILE, doc)
     results = []

@@ -230,7 +230,7 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
     res.stages = {k: {"from_store": v.from_store, "complete": v.complete, "elapsed_s": v.elapsed_s,
                       "seed": spec.seed_of(k)} for k, v in results.items()}
     if out is not None and res.complete:
-        info = json.loads((out / "sweep.json").read_text())
+        info = store.read_study(out, "sweep")
         info["best_overall"] = res.best_overall
         if res.policy_thresholds is not None:
             info["policy_thresholds"] = res.policy_thresholds
@@ -252,19 +252,17 @@ def _chart_stages(spec: SweepSpec, res: SweepResult, stage) -> None:
 
 
 def _write_spec(out: Path, spec: SweepSpec) -> None:
-    store.check_out_dir(out)
+    store.claim(out, ("sweep.json",), "sweep")
     info = {"kind": "knock_sweep", "spec": asdict(spec)}
     path = out / "sweep.json"
     if path.exists():
-        old = json.loads(path.read_text())
+        old = store.read_study(out, "sweep")
         if "stage_seeds" not in old.get("spec", {}):
             raise store.StoreError(f"{out} holds a sweep stored before stage seeds were separated "
                                    f"(every stage on one seed); choose a new folder")
         if old.get("spec") != json.loads(json.dumps(info["spec"])):
             raise store.StoreError(f"{out} holds a different sweep; choose a new folder")
         return
-    if out.exists() and any(out.iterdir()):
-        raise store.StoreError(f"{out} is not empty and holds no sweep; choose a new folder")
     store.write_study(out, "sweep", info)
 
 
@@ -275,7 +273,7 @@ def load_sweep(path) -> SweepResult:
     info_path = out / "sweep.json"
     if not info_path.exists():
         raise store.StoreError(f"{out} holds no knock sweep (no sweep.json)")
-    info = json.loads(info_path.read_text())
+    info = store.read_study(out, "sweep")
     d = {"stage_seeds": "shared", **info["spec"]}
     spec = SweepSpec(**{**d, "thresholds": tuple(d["thresholds"]), "buckets": tuple(d["buckets"]),
                         "rules": tuple(d["rules"])})

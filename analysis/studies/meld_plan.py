@@ -99,6 +99,7 @@ def cmd_meld(args) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``meld`` subcommand."""
+    from analysis.args import card_text, whole
     from analysis.cli import _examples  # here: cli imports this module at its top
     p = subparsers.add_parser(
         "meld", help="what should I lay down here? the exact open-melding planner on one position",
@@ -117,13 +118,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         """))
     p.add_argument("--variant", default="basic-rummy",
                    help="an open-melding game: basic-rummy (default), block-rummy, wrotham, ramino-drift, loba")
-    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
+    p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")
     p.add_argument("--hand", required=True, help="your hand after the draw, e.g. \"AS 2S 3S X\"")
     p.add_argument("--table", default="", help="melds on the table, e.g. \"AS 2S 3S | 7H 7D X\"")
-    p.add_argument("--taken", default=None, help="the card you took from the discard pile (it is in --hand)")
+    p.add_argument("--taken", type=card_text("--taken"), default=None, help="the card you took from the discard pile (it is in --hand)")
     p.add_argument("--has-melded", action="store_true", help="you laid a meld earlier this hand")
     p.add_argument("--goal", default="shed", help="shed (default), out (only plays that go out) or min:K")
-    p.add_argument("--keep", default=None, help="a card to keep in hand")
+    p.add_argument("--keep", type=card_text("--keep"), default=None, help="a card to keep in hand")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option of the game, repeatable (see `rummylab variants`), e.g. ace_high_or_low=on, "
                         "layoff_requires_own_meld=on, Wrotham deal=4 (all seven at once)")

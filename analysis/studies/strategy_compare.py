@@ -191,21 +191,19 @@ def run_compare(spec: CompareSpec, *, out_dir=None, jobs: int = -1, progress=Non
             res.complete = False
             return res
     if out is not None:
-        info = json.loads((out / f"{FILE}.json").read_text())
+        info = store.read_study(out, FILE)
         store.write_study(out, FILE, {**info, "complete": True})
     return res
 
 
 def _write_spec(out: Path, spec: CompareSpec) -> None:
-    store.check_out_dir(out)
+    store.claim(out, (f"{FILE}.json",), "strategy comparison")
     info = {"kind": KIND, "spec": json.loads(json.dumps(asdict(spec)))}
     path = out / f"{FILE}.json"
     if path.exists():
-        if json.loads(path.read_text()).get("spec") != info["spec"]:
+        if store.read_study(out, FILE).get("spec") != info["spec"]:
             raise store.StoreError(f"{out} holds a different strategy comparison; choose a new folder")
         return
-    if out.exists() and any(out.iterdir()):
-        raise store.StoreError(f"{out} is not empty and holds no strategy comparison; choose a new folder")
     store.write_study(out, FILE, info)
 
 

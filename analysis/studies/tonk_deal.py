@@ -88,7 +88,10 @@ def run_tonk_odds(players, tonk_mins, n: int, seed: int, *, out_dir=None, jobs=-
     """(table, job result or None).  ``n`` = 0: exact values only."""
     result = None
     if n > 0:
-        result = run_job(TonkDealJob(players, tonk_mins, n, seed), jobs=jobs, out_dir=out_dir,
+        job = TonkDealJob(players, tonk_mins, n, seed)   # checks the counts before anything is written
+        if out_dir is not None:   # held until the command ends: the run, then odds.json
+            store.claim(out_dir, ("spec.json",), "tonk odds run")
+        result = run_job(job, jobs=jobs, out_dir=out_dir,
                          progress=progress)
     table = odds_rows(players, tonk_mins, result.total if result else None)
     if out_dir is not None and result is not None and result.complete:

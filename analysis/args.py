@@ -1,0 +1,122 @@
+"""Argument converters shared by every subcommand: each value is checked, and bounded, when the
+command line is read, before any work starts (one line ``rummylab: error: ...``, exit 2).
+
+* whole numbers (:func:`whole`) are bounded above by the int64 range even where the option sets
+  no maximum, so a seed like 99999999999999999999 is refused by every command alike;
+* ranges (:func:`int_values`) are sized before anything is allocated;
+* output places (:func:`out_folder`, :func:`out_file`) go through :func:`analysis.store.check_output`,
+  the one "can I write this?" check of the project.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+MAX_INT = 2**63 - 1          # every count and seed ends up in an int64
+MAX_VALUES = 10_000          # values in one range argument (thresholds, player counts, ...)
+
+
+def whole(name: str, lo: int | None = None, hi: int | None = None):
+    """A converter for a whole number in [lo, hi] (hi: at most :data:`MAX_INT`)."""
+    top = MAX_INT if hi is None else min(hi, MAX_INT)
+
+    def conv(text: str) -> int:
+        try:
+            v = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} takes a whole number, got {text!r}") from None
+        if lo is not None and v < lo:
+            raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {v}")
+        if v > top:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {top:,}, got {v:,}")
+        return v
+    return conv
+
+
+def jobs_arg(text: str) -> int:
+    """--jobs: worker count, or -1 for all cores."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs takes a whole number (-1 = all cores), got {text!r}") from None
+    if v == 0 or v < -1:
+        raise argparse.ArgumentTypeError(f"--jobs must be >= 1, or -1 for all cores; got {v}")
+    if v > 4096:
+        raise argparse.ArgumentTypeError(f"--jobs must be at most 4,096, got {v:,}")
+    return v
+
+
+def int_values(text: str) -> tuple[int, ...]:
+    """'0..10', '0..20:2' or '2,4,6', at most :data:`MAX_VALUES` values, sized before they are made."""
+    try:
+        if ".." in text:
+            lo, rest = text.split("..", 1)
+            hi, _, step = rest.partition(":")
+            lo, hi, step = int(lo), int(hi), int(step) if step else 1
+            size = max(0, (hi - lo) // step + 1) if step > 0 else None
+            values = range(lo, hi + 1, step) if size is not None and size <= MAX_VALUES else None
+        else:
+            values = [int(x) for x in text.split(",")]
+            size = len(values)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a range like 0..10 or a list like 2,4,6; got {text!r}") from None
+    if size is None:
+        raise argparse.ArgumentTypeError(f"expected a range like 0..10 or 0..20:2 (a step >= 1); got {text!r}")
+    if size > MAX_VALUES:
+        raise argparse.ArgumentTypeError(f"{text!r} holds {size:,} values; give at most {MAX_VALUES:,}")
+    if not values:
+        raise argparse.ArgumentTypeError(f"empty range {text!r}")
+    ends = values if isinstance(values, list) else (values[0], values[-1])
+    if max(abs(v) for v in ends) > MAX_INT:
+        raise argparse.ArgumentTypeError(f"{text!r}: values must be at most {MAX_INT:,}")
+    return tuple(values)
+
+
+def card_text(flag: str):
+    """A card written as text (checked later against the game): never empty."""
+    def conv(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{flag} takes a card like 7H, got {text!r}")
+        return text
+    return conv
+
+
+def turn_pair(text: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two turns like 5,9; got {text!r}") from None
+    if max(abs(a), abs(b)) > MAX_INT:
+        raise argparse.ArgumentTypeError(f"expected two turns like 5,9; got {text!r}")
+    return a, b
+
+
+def _checked(flag: str, folder: bool):
+    def conv(text: str) -> str:
+        from .store import StoreError, check_output
+        try:
+            check_output(text, flag, folder=folder)
+        except StoreError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return text
+    return conv
+
+
+def out_folder(flag: str = "--out"):
+    """A folder results can go to (existing, or creatable under a writable folder); nothing is
+    created here."""
+    return _checked(flag, folder=True)
+
+
+def out_file(flag: str):
+    """A file that can be written (not a folder; its folder existing or creatable, and writable)."""
+    return _checked(flag, folder=False)
+
+
+def rummylab_version() -> str:
+    """The installed package's version (``unknown`` when run from a checkout never installed)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        return version("rummylab")
+    except (ImportError, PackageNotFoundError):
+        return "unknown"
