@@ -16,6 +16,7 @@ from sim.runner import MAX_UNITS
 from .args import int_values, jobs_arg, out_file, out_folder, rummylab_version, turn_pair, whole
 from .interrupt import sigterm_as_interrupt
 from .lock import release_all
+from . import json_text
 
 
 class UserError(UserInputError):
@@ -85,7 +86,7 @@ def cmd_simulate(args) -> int:
                   compile_s=res.compile_s, n_simulated=res.n_simulated, from_store=res.from_store)
     if args.out:
         d["out"] = str(args.out)
-    print(json.dumps(d, indent=2) if args.json else format_table(d))
+    print(json_text.dumps(d) if args.json else format_table(d))
     if not res.complete:
         print("interrupted: the summary above covers only the finished hands"
               + (f"; run the same command again to resume from {args.out}" if args.out else ""),
@@ -225,7 +226,7 @@ def cmd_tonk_odds(args) -> int:
         doc = {"deals": res.n_done if res else 0, "seed": args.seed,
                "complete": res.complete if res else True,
                "rows": json.loads(table.to_json(orient="records"))}
-        print(json.dumps(doc, indent=2))
+        print(json_text.dumps(doc))
     else:
         sim = "sim" in table
         head = ("Tonk on the deal: exact probability (combinatorics over the shared 52-card deck)"

@@ -51,14 +51,13 @@ order they were made.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import textwrap
 from collections.abc import Iterator
 
 from sim.runner import MAX_UNITS
 
 from .trace_events import hand_events, play_traced, text_lines
+from . import json_text
 
 MAX_TRACE_HANDS = 100_000
 
@@ -96,7 +95,7 @@ def cmd_trace(args) -> int:
     open_game = spec.variant.meld_setup is not None
     for k, events in enumerate(trace_stream(spec, hands)):
         if args.json:
-            text = "\n".join(json.dumps(e, separators=(",", ":")) for e in events)
+            text = "\n".join(json_text.dumps(e, compact=True) for e in events)
         else:
             text = ("\n" if k else "") + "\n".join(text_lines(events, spec.variant.outcomes, open_game))
         print(text, flush=True)

@@ -28,7 +28,6 @@ Nothing here names a game: everything comes from the game's declarations.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 import time
@@ -46,6 +45,7 @@ from ..engine import SimJob, run_job
 from ..stats import mean_ci, wilson
 from . import balance_stats as B
 from .balance_text import format_table, json_summary
+from .. import json_text
 
 KIND = "balance"
 FILE = "balance.json"
@@ -437,7 +437,7 @@ def cmd(args) -> int:
         print(f"interrupted; rerun to resume from {args.out}", file=sys.stderr)
         return 130
     doc = load_balance(out)
-    print(json.dumps(json_summary(doc, out), indent=2) if args.json else format_table(doc))
+    print(json_text.dumps(json_summary(doc, out)) if args.json else format_table(doc))
     print(f"wrote {out / FILE}; report: rummylab report {out} --html reports/balance.html",
           file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -12,6 +12,7 @@ from ..stats import Estimate, holm, mean_from_moments, mean_se, p_value, t_quant
 from .strategy_compare import COMPARE_METHOD, CompareResult, cell_name, setting_label
 from .sweep_stats import ALPHA, NO_RATE, hand_wins, pair_moments
 from .sweep_text import records
+from .. import json_text
 
 SETTING_METHOD = ("each difference to the first setting is a difference of two means with Welch's 95% "
                   "interval (each on its own), as for independent deals; every setting plays on the same "
@@ -148,7 +149,7 @@ def _e(v, lo, hi, d: int = 3, sign: str = "+") -> str:
 
 def format_compare(res: CompareResult, as_json: bool = False) -> str:
     if as_json:
-        return json.dumps(compare_dict(res), indent=2, default=float)
+        return json_text.dumps(compare_dict(res))
     spec = res.spec
     unit = spec.game.score_unit
     name0 = cell_name(*spec.cells()[0])

@@ -4,13 +4,12 @@ report), as sentences and as the CLI's text; ``rummylab knock-sweep --equilibriu
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
 
+from .. import json_text
 from ..errors import SweepError
-from ..stats import Estimate
 from .knob import acts_at
 from .knock_equilibrium import (
     CROSS_FIT_METHOD,
@@ -246,7 +245,7 @@ def _iteration_lines(d: dict) -> list[str]:
 
 def format_equilibrium(d: dict, as_json: bool = False) -> str:
     if as_json:
-        return json.dumps(d, indent=2)
+        return json_text.dumps(d)
     out = [f"knock equilibrium: {d['variant']}, {d['players']} players, {len(d['policies'])} policies, "
            f"{d['hands_per_seating']:,} deals per seating (every policy in every seat on the same deals), "
            f"seed {d['seed']}" + (f"; rules {', '.join(d['rules'])}" if d["rules"] else ""),

@@ -91,7 +91,6 @@ from __future__ import annotations
 # building the CLI parser stays fast
 import argparse
 import importlib
-import json
 import math
 import sys
 import textwrap
@@ -104,6 +103,7 @@ import numpy as np
 from analysis.stats import Estimate
 from analysis.studies import sequential as SQ
 from sim.errors import AdviceError
+from .. import json_text
 
 BATCH = 2000
 FIRST_CALL = 100                # worlds in the first call, which times the kernel
@@ -543,5 +543,5 @@ def cmd(args) -> int:
     except AdviceError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(adv.as_dict(), indent=2) if args.json else format_advice(adv))
+    print(json_text.dumps(adv.as_dict()) if args.json else format_advice(adv))
     return 0

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 from sim.variants import get_variant
 
+from .. import json_text
 from .knob import acts_at, games_phrase, value_word, when, won_phrase
 from .knock_sweep import SweepResult
 from .sweep_stats import (
@@ -117,7 +117,7 @@ def _policy_lines(res: SweepResult, game) -> list[str]:
 
 def format_sweep(res: SweepResult, as_json: bool = False) -> str:
     if as_json:
-        return json.dumps(sweep_dict(res), indent=2, default=float)
+        return json_text.dumps(sweep_dict(res))
     spec = res.spec
     game = get_variant(spec.variant)
     unit = game.score_unit
