@@ -66,28 +66,34 @@ def _sets_with(first: str, left: Counter, rules: MeldRules):
 
 
 def _runs_with(first: str, left: Counter, rules: MeldRules):
-    """Runs holding ``first`` from ``left``: every window of every suit, each place filled by
-    its own card or a wild card."""
-    suits = SUITS if rules.can_be_wild(first) else suit(first)
-    for s in suits:
-        top = rules.top_position
+    """Runs holding ``first`` from ``left``: every window of every suit that can hold it,
+    each place filled by its own card or a wild card."""
+    n_wild = sum(v for c, v in left.items() if rules.can_be_wild(c))
+    top = rules.top_position
+    for s in (SUITS if rules.can_be_wild(first) else suit(first)):
+        own = [p for p in range(1, top + 1) if left[card_at(p, s)] and
+               not rules.only_wild(card_at(p, s))]
         for lo in range(1, top + 1):
             for hi in range(lo + rules.run_min - 1, min(top, lo + rules.run_max - 1) + 1):
-                yield from _fill_window(first, left, rules, s, lo, hi)
+                avail = [p for p in own if lo <= p <= hi]
+                if hi - lo + 1 - len(avail) > n_wild or (rules.need_natural and not avail):
+                    continue
+                if not rules.can_be_wild(first) and first not in {card_at(p, s) for p in avail}:
+                    continue
+                yield from _fill_window(first, left, rules, s, lo, hi, avail)
 
 
-def _fill_window(first, left, rules, s, lo, hi):
-    places = [card_at(p, s) for p in range(lo, hi + 1)]
-    if first not in places and not rules.can_be_wild(first):
-        return
-    options = [(p,) if left[p] else () for p in places]
-    for own_mask in itertools.product(*[((), o) if o else ((),) for o in options]):
-        naturals = tuple(c for o in own_mask for c in o)
+def _fill_window(first, left, rules, s, lo, hi, avail):
+    length = hi - lo + 1
+    for pick in itertools.product((False, True), repeat=len(avail)):
+        naturals = tuple(card_at(p, s) for p, use in zip(avail, pick) if use)
         if not naturals and rules.need_natural:
             continue
         pool = left - Counter(naturals)
         pool = Counter({c: v for c, v in pool.items() if rules.can_be_wild(c)})
-        for wilds in _wild_choices(pool, len(places) - len(naturals)):
+        if sum(pool.values()) < length - len(naturals):
+            continue
+        for wilds in _wild_choices(pool, length - len(naturals)):
             meld = naturals + wilds
             if first in meld:
                 yield meld
