@@ -43,9 +43,13 @@ def is_joker(card: str) -> bool:
     return card == JOKER
 
 
+_RANK = {r: i + 1 for i, r in enumerate(RANKS)}
+_AT = {(p, s): RANKS[(p - 1) % 13] + s for p in range(1, 15) for s in SUITS}
+
+
 def rank(card: str) -> int:
     """1 (A) .. 13 (K); 0 for the joker."""
-    return 0 if card == JOKER else RANKS.index(card[0]) + 1
+    return 0 if card == JOKER else _RANK[card[0]]
 
 
 def suit(card: str) -> str:
@@ -55,7 +59,7 @@ def suit(card: str) -> str:
 
 def card_at(position: int, suit_char: str) -> str:
     """The natural card of run ``position`` (1..14, 14 = the ace high) in ``suit_char``."""
-    return RANKS[(position - 1) % 13] + suit_char
+    return _AT[position, suit_char]
 
 
 def standard_pack(packs: int = 1, jokers: int = 0) -> Counter:

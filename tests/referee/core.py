@@ -172,7 +172,7 @@ class Walker:
     def _track_turn(self, ev: dict) -> None:
         turn, seat = int(ev["turn"]), int(ev["seat"])
         if turn == 0 or turn == self.turn:
-            if turn and seat not in (-1, self.seat):
+            if turn and seat not in (-1, self.seat) and not self.plays_off_turn(ev):
                 self.fail(f"turn {turn}: seat", self.seat, seat)
             return
         if turn < self.turn:
@@ -183,6 +183,10 @@ class Walker:
         if 0 <= seat < self.n:
             self.own_turns[seat] += 1
             self.begin_turn(seat)
+
+    def plays_off_turn(self, ev: dict) -> bool:
+        """Hook: may ``ev``'s seat play inside another seat's turn (Tonk's stock-out lay-down)?"""
+        return False
 
     def begin_turn(self, seat: int) -> None:
         """Hook: a new turn of ``seat`` starts (the previous one is closed)."""

@@ -104,12 +104,16 @@ def melds_with(first: str, left: Counter, rules: MeldRules) -> list[tuple[str, .
     found = set()
     for meld in itertools.chain(_sets_with(first, left, rules), _runs_with(first, left, rules)):
         found.add(tuple(sorted(meld)))
-    out = []
-    for meld in sorted(found):
-        if not meld_ok(list(meld), rules):
+    out = sorted(found)
+    for meld in out:
+        if not _checked(meld, rules):
             raise AssertionError(f"referee search built an illegal meld {meld}")
-        out.append(meld)
     return out
+
+
+@lru_cache(maxsize=None)
+def _checked(meld: tuple[str, ...], rules: MeldRules) -> bool:
+    return meld_ok(list(meld), rules)
 
 
 class Arranger:
