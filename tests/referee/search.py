@@ -16,7 +16,7 @@ import itertools
 from collections import Counter
 from functools import lru_cache
 
-from .cards import JOKER, SUITS, MeldRules, Values, card_at, meld_ok, rank, suit
+from .cards import JOKER, RANKS as _RANKS, SUITS, MeldRules, Values, card_at, meld_ok, rank, suit
 
 
 def _order(card: str, rules: MeldRules) -> tuple:
@@ -29,8 +29,17 @@ def _key(cards, rules: MeldRules) -> tuple[str, ...]:
     return tuple(sorted(cards, key=lambda c: _order(c, rules)))
 
 
-def _wild_choices(pool: Counter, k: int):
-    """Every multiset of ``k`` wild cards from ``pool`` (as tuples)."""
+def _wild_choices(pool: Counter, k: int, jokers_first: bool = False):
+    """Every multiset of ``k`` wild cards from ``pool`` (as tuples).  ``jokers_first``: only
+    those using as many jokers as the pool holds (exact when a joker and every other wild card
+    have the same value: a wild card used in a meld can trade places with a joker left as
+    deadwood or used as a wild in another meld)."""
+    if jokers_first and pool[JOKER]:
+        j = min(k, pool[JOKER])
+        rest = Counter({c: v for c, v in pool.items() if c != JOKER})
+        for more in _wild_choices(rest, k - j):
+            yield (JOKER,) * j + more
+        return
     kinds = sorted(pool)
     def rec(i, k):
         if k == 0:
@@ -44,7 +53,7 @@ def _wild_choices(pool: Counter, k: int):
     yield from rec(0, k)
 
 
-def _sets_with(first: str, left: Counter, rules: MeldRules):
+def _sets_with(first: str, left: Counter, rules: MeldRules, jf: bool):
     """Sets holding ``first`` (as itself or, for a flexible card, as a wild) from ``left``."""
     ranks = {rank(first)} if first != JOKER and not rules.can_be_wild(first) else {
         rank(c) for c in left if c != JOKER} | ({rank(first)} if first != JOKER else set())
@@ -59,13 +68,13 @@ def _sets_with(first: str, left: Counter, rules: MeldRules):
                 for w in range(0, rules.set_max - n_own + 1):
                     if n_own + w < rules.set_min:
                         continue
-                    for wilds in _wild_choices(pool, w):
+                    for wilds in _wild_choices(pool, w, jf):
                         meld = naturals + wilds
                         if first in meld:
                             yield meld
 
 
-def _runs_with(first: str, left: Counter, rules: MeldRules):
+def _runs_with(first: str, left: Counter, rules: MeldRules, jf: bool):
     """Runs holding ``first`` from ``left``: every window of every suit that can hold it,
     each place filled by its own card or a wild card."""
     n_wild = sum(v for c, v in left.items() if rules.can_be_wild(c))
@@ -73,17 +82,27 @@ def _runs_with(first: str, left: Counter, rules: MeldRules):
     for s in (SUITS if rules.can_be_wild(first) else suit(first)):
         own = [p for p in range(1, top + 1) if left[card_at(p, s)] and
                not rules.only_wild(card_at(p, s))]
-        for lo in range(1, top + 1):
-            for hi in range(lo + rules.run_min - 1, min(top, lo + rules.run_max - 1) + 1):
-                avail = [p for p in own if lo <= p <= hi]
-                if hi - lo + 1 - len(avail) > n_wild or (rules.need_natural and not avail):
-                    continue
-                if not rules.can_be_wild(first) and first not in {card_at(p, s) for p in avail}:
-                    continue
-                yield from _fill_window(first, left, rules, s, lo, hi, avail)
+        for lo, hi in _windows(first, rules):
+            avail = [p for p in own if lo <= p <= hi]
+            if hi - lo + 1 - len(avail) > n_wild or (rules.need_natural and not avail):
+                continue
+            yield from _fill_window(first, left, rules, s, lo, hi, avail, jf)
 
 
-def _fill_window(first, left, rules, s, lo, hi, avail):
+@lru_cache(maxsize=None)
+def _windows(first: str, rules: MeldRules) -> tuple[tuple[int, int], ...]:
+    """Run windows (lo, hi) that may hold ``first``: those covering its place (1 and, ace
+    high, 14 for an ace), or every window when it may be a wild."""
+    top = rules.top_position
+    every = [(lo, hi) for lo in range(1, top + 1)
+             for hi in range(lo + rules.run_min - 1, min(top, lo + rules.run_max - 1) + 1)]
+    if rules.can_be_wild(first):
+        return tuple(every)
+    places = {rank(first)} | ({14} if rank(first) == 1 and rules.ace_high else set())
+    return tuple((lo, hi) for lo, hi in every if any(lo <= p <= hi for p in places))
+
+
+def _fill_window(first, left, rules, s, lo, hi, avail, jf):
     length = hi - lo + 1
     for pick in itertools.product((False, True), repeat=len(avail)):
         naturals = tuple(card_at(p, s) for p, use in zip(avail, pick) if use)
@@ -93,16 +112,19 @@ def _fill_window(first, left, rules, s, lo, hi, avail):
         pool = Counter({c: v for c, v in pool.items() if rules.can_be_wild(c)})
         if sum(pool.values()) < length - len(naturals):
             continue
-        for wilds in _wild_choices(pool, length - len(naturals)):
+        for wilds in _wild_choices(pool, length - len(naturals), jf):
             meld = naturals + wilds
             if first in meld:
                 yield meld
 
 
-def melds_with(first: str, left: Counter, rules: MeldRules) -> list[tuple[str, ...]]:
-    """Every distinct legal meld (sorted tuple) of cards of ``left`` that holds ``first``."""
+def melds_with(first: str, left: Counter, rules: MeldRules,
+               jokers_first: bool = False) -> list[tuple[str, ...]]:
+    """Every distinct legal meld (sorted tuple) of cards of ``left`` that holds ``first``
+    (``jokers_first``: see :func:`_wild_choices`)."""
     found = set()
-    for meld in itertools.chain(_sets_with(first, left, rules), _runs_with(first, left, rules)):
+    jf = jokers_first
+    for meld in itertools.chain(_sets_with(first, left, rules, jf), _runs_with(first, left, rules, jf)):
         found.add(tuple(sorted(meld)))
     out = sorted(found)
     for meld in out:
@@ -122,6 +144,8 @@ class Arranger:
     def __init__(self, rules: MeldRules, values: Values):
         self.rules, self.values = rules, values
         self._best = lru_cache(maxsize=None)(self._solve)
+        wild_values = {values.of(c) for r in rules.wild_ranks for c in (_RANKS[r - 1] + "S",)}
+        self.jokers_first = not rules.wild_ranks or wild_values == {values.of(JOKER)}
 
     def min_deadwood(self, cards) -> int:
         return self._best(_key(cards, self.rules))
@@ -141,7 +165,7 @@ class Arranger:
         best = self.values.of(first) + self._best(key[1:])
         if first == JOKER and self.rules.need_natural:
             return best       # jokers only: none of them can meld without a natural card
-        for meld in melds_with(first, left, self.rules):
+        for meld in melds_with(first, left, self.rules, self.jokers_first):
             rest = _key((left - Counter(meld)).elements(), self.rules)
             best = min(best, self._best(rest))
         return best
@@ -161,7 +185,7 @@ class Arranger:
             self._walk(key[1:], melds, out)
         if first == JOKER and self.rules.need_natural:
             return
-        for meld in melds_with(first, left, self.rules):
+        for meld in melds_with(first, left, self.rules, self.jokers_first):
             rest = _key((left - Counter(meld)).elements(), self.rules)
             if self._best(rest) == target:
                 self._walk(rest, melds + (meld,), out)
