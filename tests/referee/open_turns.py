@@ -1,0 +1,154 @@
+"""The turn rules of the open-melding games, checked event by event (referee).
+
+From ``rules/common.md`` (turn skeleton), ``basic_rummy.md`` (one meld per turn with
+``multiple_melds`` off, layoffs needing an own meld, going out stops play at once, Wrotham's
+first turn without a draw, the joker swap, deals 4-6 all seven cards at once), ``ramino.md``
+(Drift: lay-offs onto runs only after an own meld, a swapped joker used again in the same
+turn) and ``loba.md`` (the pile top taken only to meld it at once, jokers moved only to an
+end, never swapped, discarded only as the discard ending the hand).
+"""
+
+from __future__ import annotations
+
+from .cards import is_joker
+
+
+class TurnChecks:
+    """Per-turn book-keeping of one :class:`~.open_games.OpenHand`."""
+
+    def __init__(self, hand):
+        self.h = hand
+        self.turn = 0
+        self.seat = -1
+        self.own_turns = [0] * hand.n
+        self.first_play = [None] * hand.n       # turn of each seat's first table play
+        self.melded = [False] * hand.n          # has the seat laid a meld of its own
+        self.out_seat = None
+        self.out_by_discard = False
+        self.t = None                           # this turn's record
+        self.t_seat = -1
+
+    def _new_turn(self, ev):
+        self.turn, self.seat = ev["turn"], ev["seat"]
+        want = self.h.starter() if self.own_turns == [0] * self.h.n else (self.t_seat + 1) % self.h.n
+        if self.seat != want:
+            self.h.err(ev, f"seat {self.seat} plays, it is seat {want}'s turn")
+        self.t_seat = self.seat
+        self.own_turns[self.seat] += 1
+        self.t = dict(draws=0, taken=[], discards=0, melds=0, swapped=0, jokers_down=0,
+                      plays=0, taken_melded=False)
+
+    def before(self, ev):
+        """Checks of ``ev`` against the hand before it is applied."""
+        if self.out_seat is not None:
+            self.h.err(ev, f"play goes on after seat {self.out_seat} went out")
+        if self.t is None or ev["turn"] != self.turn:
+            if self.t is not None:
+                self.close_turn(ev)
+            self._new_turn(ev)
+        elif ev["seat"] != self.seat:
+            self.h.err(ev, f"seat {ev['seat']} acts in seat {self.seat}'s turn")
+        getattr(self, "_" + ev["event"], lambda e: None)(ev)
+
+    def after(self, ev):
+        """After ``ev`` was applied: an empty hand goes out at once."""
+        s = ev.get("seat", -1)
+        if s < 0 or sum(self.h.hands[s].values()) or self.out_seat is not None:
+            return
+        self.out_seat = s
+        self.out_by_discard = ev["event"] == "discard"
+        if self.h.rules.last_card_discard and not self.out_by_discard:
+            self.h.err(ev, "went out without a final discard (last_card_must_be_discarded)")
+
+    # -- the events of a turn ----------------------------------------------------------------
+    def _draw_or_take(self, ev):
+        r, t = self.h.rules, self.t
+        if t["draws"] or t["plays"] or t["discards"]:
+            self.h.err(ev, "a second draw, or a draw after playing")
+        if r.starter_no_draw and self.seat == self.h.starter() and self.own_turns[self.seat] == 1:
+            self.h.err(ev, "the starting player does not draw on its first turn (Wrotham)")
+        t["draws"] += 1
+
+    def _draw(self, ev):
+        self._draw_or_take(ev)
+
+    def _take(self, ev):
+        self._draw_or_take(ev)
+        self.t["taken"] += list(ev["cards"])
+
+    def _play(self, ev, cards):
+        t = self.t
+        if t["discards"]:
+            self.h.err(ev, "a play after the discard")
+        t["plays"] += 1
+        t["jokers_down"] += sum(is_joker(c) for c in cards)
+        if self.first_play[self.seat] is None:
+            self.first_play[self.seat] = self.turn
+
+    def _meld(self, ev):
+        self._play(ev, ev["cards"])
+        t = self.t
+        t["melds"] += 1
+        if t["melds"] > 1 and not self.h.rules.multiple_melds:
+            self.h.err(ev, "a second meld in one turn (multiple_melds off)")
+        if any(c in ev["cards"] for c in t["taken"]):
+            t["taken_melded"] = True
+        self.melded[self.seat] = True
+
+    def _lay_off(self, ev):
+        self._play(ev, ev["cards"])
+        need = self.h.rules.layoff_needs_meld
+        i = ev.get("meld", -1)
+        onto_run = 0 <= i < len(self.h.reads) and any(k == "run" for k, _ in self.h.reads[i])
+        if not self.melded[self.seat] and (need == "all" or need == "runs" and onto_run):
+            self.h.err(ev, f"laid off onto meld {i} before a meld of its own ({need})")
+
+    def _swap(self, ev):
+        self._play(ev, ev["cards"])
+        if self.h.rules.joker_swap == "off":
+            self.h.err(ev, "a joker swap, which the rules do not allow")
+        self.t["swapped"] += 1
+
+    def _move(self, ev):
+        self._play(ev, ev["cards"])
+        if not self.h.rules.joker_moves:
+            self.h.err(ev, "a joker move, which the rules do not allow")
+
+    def _discard(self, ev):
+        t, r = self.t, self.h.rules
+        card, = ev["cards"]
+        if t["discards"]:
+            self.h.err(ev, "a second discard")
+        t["discards"] += 1
+        hand = self.h.hands[self.seat]
+        if card in t["taken"] and hand[card] <= t["taken"].count(card):
+            self.h.err(ev, f"discarded {card}, just taken from the pile")
+        last = sum(hand.values()) == 1
+        if is_joker(card) and r.joker_discard_only_out and not last:
+            if any(not is_joker(c) for c in hand.elements()):
+                self.h.err(ev, "discarded a joker without ending the hand (Loba)")
+            else:
+                self.h.joker_only_discards += 1
+        if is_joker(card) and r.joker_swap == "reuse" and t["swapped"] > t["jokers_down"]:
+            self.h.err(ev, "discarded a joker taken by a swap (it must be used again)")
+
+    # -- the end of a turn -------------------------------------------------------------------
+    def close_turn(self, ev):
+        t, r, h = self.t, self.h.rules, self.h
+        first_starter = r.starter_no_draw and self.seat == h.starter() and self.own_turns[self.seat] == 1
+        if t["draws"] != (0 if first_starter else 1):
+            h.err(ev, f"seat {self.seat}'s turn {self.turn} drew {t['draws']} times")
+        out_here = self.out_seat == self.seat
+        if t["discards"] != 1 and not out_here:
+            h.err(ev, f"seat {self.seat}'s turn {self.turn} did not end with one discard")
+        if r.joker_swap == "reuse" and t["swapped"] > t["jokers_down"]:
+            h.err(ev, f"seat {self.seat} took {t['swapped']} jokers by swaps and put down "
+                      f"{t['jokers_down']} in the same turn")
+        if r.take_to_meld and t["taken"] and not t["taken_melded"]:
+            h.err(ev, f"seat {self.seat} took {t['taken']} and did not meld it at once")
+        if r.all_at_once and t["plays"] and not out_here:
+            h.err(ev, f"seat {self.seat} played to the table without going out (deals 4-6)")
+
+    def finish(self, ev):
+        if self.t is not None:
+            self.close_turn(ev)
