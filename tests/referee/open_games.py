@@ -37,6 +37,7 @@ class Verdict:
     hands: int = 0
     mismatches: list = field(default_factory=list)   # (hand, text)
     by_game: Counter = field(default_factory=Counter)
+    seen: Counter = field(default_factory=Counter)    # events and outcomes refereed, by name
 
     def add(self, hand, texts):
         self.mismatches += [(hand, t) for t in texts]
@@ -95,6 +96,8 @@ class OpenHand:
         handler(ev)
         if kind in TABLE_EVENTS:
             self.check_table(ev)
+        if kind == "lay_off":
+            self.turns.after_lay_off(ev)
         if kind in TABLE_EVENTS or kind == "discard":
             self.turns.after(ev)
 
@@ -123,7 +126,9 @@ class OpenHand:
         self.hands[ev["seat"]].update(cards)
 
     def on_pass(self, ev):
-        pass
+        """The open games' pass: the stock is out and the seat cannot draw; the hand ends."""
+        if sum(self.stock.values()):
+            self.err(ev, "a pass with cards in the stock")
 
     def on_discard(self, ev):
         card, = ev["cards"]
@@ -166,7 +171,7 @@ class OpenHand:
         self.hands[ev["seat"]][JOKER] += 1
 
     def on_move(self, ev):
-        card = ev["cards"][0] if ev["cards"] else None
+        card = move_card(ev)
         if card is not None:
             self.take_from(ev, self.hands[ev["seat"]], [card], "hand")
         self._change_meld(ev, card)
@@ -226,6 +231,12 @@ class OpenHand:
             self.err(ev, "the cards at the end are not the pack")
 
 
+def move_card(ev) -> str | None:
+    """The hand's card a joker move puts in the joker's place (``fill``), or None."""
+    put = list(ev.get("cards") or []) + list(ev.get("fill") or [])
+    return put[0] if put else None
+
+
 def referee(lines, flips: dict | None = None, verdict: Verdict | None = None) -> Verdict:
     """Referee every hand of a JSON-lines trace (strings or dicts) of the open games."""
     verdict = verdict or Verdict()
@@ -236,7 +247,9 @@ def referee(lines, flips: dict | None = None, verdict: Verdict | None = None) ->
             hand = OpenHand(ev, flips)
             continue
         hand.feed(ev)
+        verdict.seen[ev["event"]] += 1
         if ev["event"] == "outcome":
+            verdict.seen["outcome " + str(ev.get("outcome_name"))] += 1
             verdict.hands += 1
             verdict.by_game[hand.rules.variant] += 1
             verdict.add(ev["hand"], hand.errors)

@@ -88,7 +88,7 @@ def expected_columns(hand, name) -> dict:
     out = hand.turns.out_seat
     cols = {f"score{s}": v for s, v in enumerate(scores)}
     cols.update({f"deadwood{s}": v for s, v in enumerate(vals)})
-    cols.update(dealer=hand.dealer, stock_left=sum(hand.stock.values()),
+    cols.update(dealer=hand.dealer, stock_left=sum(hand.stock.values()), turns=hand.turns.turn,
                 restocks=hand.restocks, out_turn=-1 if out is None else hand.turns.own_turns[out])
     if winner is not None:
         cols["winner"] = winner

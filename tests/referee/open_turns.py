@@ -36,7 +36,7 @@ class TurnChecks:
         self.t_seat = self.seat
         self.own_turns[self.seat] += 1
         self.t = dict(draws=0, taken=[], discards=0, melds=0, swapped=0, jokers_down=0,
-                      plays=0, taken_melded=False)
+                      plays=0, taken_melded=False, passed=False)
 
     def before(self, ev):
         """Checks of ``ev`` against the hand before it is applied."""
@@ -69,6 +69,11 @@ class TurnChecks:
             self.h.err(ev, "the starting player does not draw on its first turn (Wrotham)")
         t["draws"] += 1
 
+    def _pass(self, ev):
+        if self.t["draws"] or self.t["plays"] or self.t["discards"]:
+            self.h.err(ev, "a pass after the turn began")
+        self.t["passed"] = True
+
     def _draw(self, ev):
         self._draw_or_take(ev)
 
@@ -97,9 +102,14 @@ class TurnChecks:
 
     def _lay_off(self, ev):
         self._play(ev, ev["cards"])
+
+    def after_lay_off(self, ev):
+        """A lay-off needing an own meld first; onto a run when the meld can only be a run
+        after it (``7S X X`` may be a set, ``7S 7H X X`` is one)."""
         need = self.h.rules.layoff_needs_meld
         i = ev.get("meld", -1)
-        onto_run = 0 <= i < len(self.h.reads) and any(k == "run" for k, _ in self.h.reads[i])
+        reads = self.h.reads[i] if 0 <= i < len(self.h.reads) else []
+        onto_run = bool(reads) and all(k == "run" for k, _ in reads)
         if not self.melded[self.seat] and (need == "all" or need == "runs" and onto_run):
             self.h.err(ev, f"laid off onto meld {i} before a meld of its own ({need})")
 
@@ -110,7 +120,7 @@ class TurnChecks:
         self.t["swapped"] += 1
 
     def _move(self, ev):
-        self._play(ev, ev["cards"])
+        self._play(ev, ev.get("cards", []) + ev.get("fill", []))
         if not self.h.rules.joker_moves:
             self.h.err(ev, "a joker move, which the rules do not allow")
 
@@ -136,6 +146,10 @@ class TurnChecks:
     def close_turn(self, ev):
         t, r, h = self.t, self.h.rules, self.h
         first_starter = r.starter_no_draw and self.seat == h.starter() and self.own_turns[self.seat] == 1
+        if t["passed"]:
+            if h.ended is None and ev["event"] != "end":
+                h.err(ev, "play goes on after a pass (the stock is out)")
+            return
         if t["draws"] != (0 if first_starter else 1):
             h.err(ev, f"seat {self.seat}'s turn {self.turn} drew {t['draws']} times")
         out_here = self.out_seat == self.seat
