@@ -65,13 +65,23 @@ def _examples(text: str) -> str:
 # ----------------------------------------------------------------------------------------
 # simulate
 
-def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    """--variant, --players, --rule, --seed: the game and the deals (simulate, trace, ...)."""
     p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
     p.add_argument("--players", type=_int("--players", 1), default=None,
                    help="number of players (default: the variant's usual count)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
     p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
+
+
+def add_strategies_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategies", default="simple",
+                   help="one spec per seat, comma separated, or one for all (see `rummylab strategies`)")
+
+
+def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
+    add_game_options(p)
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
     p.add_argument("--hands", type=_int("--hands", 1, MAX_UNITS), default=hands_default,
                    help=f"hands to play (games with --game), {MAX_TEXT}; default {hands_default:,}")
@@ -321,8 +331,7 @@ def build_parser() -> Parser:
                            rummylab simulate --variant gin --hands 500000 --out runs/gin-simple   # store + resume
                        """))
     add_run_options(p, 100_000)
-    p.add_argument("--strategies", default="simple",
-                   help="one spec per seat, comma separated, or one for all (see `rummylab strategies`)")
+    add_strategies_option(p)
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--game", action="store_true", help="play whole games to target_score instead of single hands")
     mode.add_argument("--duplicate", action="store_true",
@@ -475,6 +484,9 @@ def build_parser() -> Parser:
     meld_plan.add_parser(sub)
     from .studies import buyback
     buyback.add_parser(sub)
+
+    from . import trace_cmd
+    trace_cmd.add_parser(sub)
 
     from .report import add_parser as add_report_parser
     add_report_parser(sub)

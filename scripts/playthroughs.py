@@ -17,8 +17,6 @@ import difflib
 import sys
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "tests" / "playthroughs"
@@ -36,23 +34,13 @@ def cases():
 
 
 def playthrough(name: str, players: int) -> str:
+    from analysis.trace_events import hand_events, play_traced, text_lines
     from sim.runner import make_spec
-    from sim.trace import new_trace, render
-    from sim.variants import get_variant
-    v = get_variant(name)
     spec = make_spec(name, players=players, n=HAND + 1, seed=SEED)
-    out = np.zeros((1, len(spec.columns)), dtype=np.int64)
-    trace = new_trace()
-    v.play_chunk(*spec.arrays(), SEED, HAND, out, debug=True, trace=trace)
-    rules = ", ".join(f"{k}={v}" for k, v in spec.rules.as_dict().items())
-    lines = [f"# {name}, {players} players: hand {HAND} of seed {SEED}",
-             f"# rules: {rules}",
-             f"# strategies: {', '.join(s.spec for s in spec.strategies)}",
-             f"# regenerate: python scripts/playthroughs.py", ""]
-    lines += render(trace, hand_word=v.hand_word, outcomes=v.outcomes)
-    lines += ["", "outcome row:"]
-    lines += [f"  {c} = {int(x)}" + (f" ({v.outcomes[int(x)]})" if c == "outcome" else "")
-              for c, x in zip(spec.columns, out[0])]
+    rows, out = play_traced(spec, HAND)
+    lines = text_lines(hand_events(spec, HAND, rows, out), spec.variant.outcomes,
+                       spec.variant.meld_setup is not None)
+    lines.insert(3, "# regenerate: python scripts/playthroughs.py")
     return "\n".join(lines) + "\n"
 
 

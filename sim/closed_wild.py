@@ -435,6 +435,7 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, st, row, debug, trace)
     state = np.zeros(S_WIDTH, dtype=np.int64)
     deal(cfg, deck, local, wss, pile, state)
     if trace.shape[0] > 0:
+        TR.log_pack(trace, deck)
         for k in range(state[S_SP] - 1):
             log(trace, TR.E_DEAL, seats[(local + 1 + k) % m], deck[k], 0)
         log(trace, TR.E_UPCARD, -1, pile[0], 0)

@@ -53,7 +53,7 @@ from . import open_plan_layout as L
 from . import trace as TR
 from .strategies import open_play as S
 from .strategies.random_play import coin
-from .open_rummy_plays import log_plan, may_play, plan_melds, plan_uses, set_goal
+from .open_rummy_plays import may_play, plan_melds, plan_uses, play_plan, set_goal
 from .trace import log, no_trace
 from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
 
@@ -362,8 +362,7 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
     else:
         before = state[S_PLAYED + i]
         if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan) and plan[L.PL_N_ACT] > 0:
-            log_plan(plan, seat, trace)
-            state[S_NTM] = OP.apply_plan(plan, hand, tab, state[S_NTM], seat, mr)
+            state[S_NTM] = play_plan(plan, hand, tab, state[S_NTM], seat, mr, trace)
             state[S_PLAYED + i] = 1
             if plan_melds(plan):
                 state[S_MELDED + i] = 1
@@ -456,6 +455,7 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debu
     state = np.zeros(S_WIDTH, dtype=np.int64)
     k = deal(cfg, deck, local, hands, pile, state, deal_no)
     if trace.shape[0] > 0:
+        TR.log_pack(trace, deck)
         for j in range(k):
             r = j - m * cfg[C_HAND]
             log(trace, TR.E_DEAL, seats[(local + 1 + (j % m if r < 0 else 0)) % m], deck[j], 0)

@@ -506,10 +506,28 @@ def lay_down_all(hands, first, sp_owner, sp_kind, sp_cards, n_sp, mm, mk, debug,
         hands[s], n_sp, _ = lay_plan(hands[s], s, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards, n_sp, debug)
         for i in range(n_old, n_sp):
             log(trace, E_SPREAD, s, np.int64(sp_cards[i]), 0)
-        for c in range(64):
-            if hits & bit(c):
-                log(trace, E_HIT, s, c, 0)
+        log_hits(trace, s, hits, sp_cards, n_sp)
     return n_sp
+
+
+@njit(cache=True)
+def log_hits(trace, seat, hits, sp_cards, n_sp):
+    """Trace the cards ``hits`` (uint64) just hit onto the first ``n_sp`` spreads: a ``hit``
+    row (card, spread) each, every spread's cards in an order that lays each next to the
+    cards already there (down from the spread's lowest card before the hits, then up)."""
+    if trace.shape[0] == 0:
+        return
+    for k in range(n_sp):
+        mine = hits & sp_cards[k]
+        if mine == U0:
+            continue
+        lo = _low_code(sp_cards[k] & ~mine)
+        for c in range(lo - 1, -1, -1):
+            if mine & bit(c):
+                log(trace, E_HIT, seat, c, k)
+        for c in range(lo + 1, 64):
+            if mine & bit(c):
+                log(trace, E_HIT, seat, c, k)
 
 
 # ----------------------------------------------------------------------------------------

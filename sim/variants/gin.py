@@ -311,6 +311,7 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
     state[S_LIMIT] = limit
     row[COL_DEALER] = dealer
     if trace.shape[0] > 0:
+        TR.log_pack(trace, deck)
         for i in range(2 * HAND):
             log(trace, TR.E_DEAL, (dealer + 1 + i) % 2, deck[i], 0)
         log(trace, TR.E_UPCARD, -1, up, 0)

@@ -327,6 +327,7 @@ def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, deb
     state = np.zeros(S_WIDTH, dtype=np.int64)
     deal(deck, dealer, hands, pile, picked, state)
     if trace.shape[0] > 0:
+        TR.log_pack(trace, deck)
         for i in range(state[S_SP] - 1):
             log(trace, TR.E_DEAL, (dealer + 1 + i) % n, deck[i], 0)
         log(trace, TR.E_UPCARD, -1, pile[0], 0)

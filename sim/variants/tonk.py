@@ -107,6 +107,7 @@ from ..table import (
     is_legal_spread,
     lay_down_all,
     lay_plan,
+    log_hits,
     meld_cards,
     plan_play,
     spread_kind,
@@ -324,9 +325,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             if trace.shape[0] > 0:
                 for k in range(n_sp - n_new, n_sp):
                     log(trace, TR.E_SPREAD, seat, np.int64(sp_cards[k]), 0)
-                for c in range(64):
-                    if hits & _bit(c):
-                        log(trace, TR.E_HIT, seat, c, 0)
+                log_hits(trace, seat, hits, sp_cards, n_sp)
             ctr[C_SPREADS] = n_sp
             spread_made = n_new > 0
             if n_new > 0 or hits != U0:
@@ -412,6 +411,7 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
     info[I_KNOCK_TURN] = -1
     info[I_TURNS] = 0
     if trace.shape[0] > 0:
+        TR.log_pack(trace, deck)
         for i in range(HAND_SIZE * n):
             log(trace, TR.E_DEAL, (dealer + 1 + i) % n, deck[i], 0)
         if not no_upcard:
