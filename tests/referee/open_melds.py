@@ -13,7 +13,7 @@ consistent with the one before.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import JOKER, is_joker, rank, suit
 
@@ -92,6 +92,14 @@ def readings(cards, mr: OpenMeldRules) -> list[tuple[str, int]]:
     out = [("set", r) for r in range(1, 14) if set_ok(cards, r, mr)]
     out += [("run", s) for s in sorted(run_starts(cards, mr)) if run_ok(cards, s, mr)]
     return out
+
+
+def loose_readings(cards, mr: OpenMeldRules) -> list[tuple[str, int]]:
+    """Readings of a meld the referee already found illegal, so that later events on it are
+    still followed (any size, any number of jokers, jokers anywhere)."""
+    loose = replace(mr, min_set=1, max_set=13, min_run=1, run_max_jokers=13,
+                    joker_above_king=True, min_naturals=0)
+    return readings(cards, loose)
 
 
 def run_layout(cards, start, mr: OpenMeldRules):

@@ -23,7 +23,7 @@ def outcome_name(hand) -> str | None:
     out = tc.out_seat
     if out is None:
         return None
-    all_at_once = tc.first_play[out] == tc.turn
+    all_at_once = tc.first_play[out] == tc.out_turn
     if hand.rules.variant in POINTS_GAMES:
         return "rummy" if all_at_once else "out"
     if hand.rules.variant == "loba":
@@ -67,12 +67,12 @@ def _penalty_scores(hand, vals, name):
 def _no_one_out_errors(hand, name) -> list[str]:
     """Is the trace's word for a hand nobody went out of one the rules allow here?"""
     r = hand.rules
-    stock = sum(hand.stock.values())
+    stock = hand.stock
     if name == "stock_out" and r.variant in POINTS_GAMES:
         if stock:
             return [f"stock_out with {stock} cards in the stock"]
-        if r.restock != "block" and hand.restocks < r.max_restocks:
-            return [f"stock_out after {hand.restocks} restocks, max_restocks {r.max_restocks}"]
+        if r.restock != "block" and len(hand.restocks) < r.max_restocks:
+            return [f"stock_out after {len(hand.restocks)} restocks, max_restocks {r.max_restocks}"]
         return []
     if name == "void" and r.variant not in POINTS_GAMES:
         return []   # stock and pile empty, or the turn limit
@@ -88,8 +88,8 @@ def expected_columns(hand, name) -> dict:
     out = hand.turns.out_seat
     cols = {f"score{s}": v for s, v in enumerate(scores)}
     cols.update({f"deadwood{s}": v for s, v in enumerate(vals)})
-    cols.update(dealer=hand.dealer, stock_left=sum(hand.stock.values()), turns=hand.turns.turn,
-                restocks=hand.restocks, out_turn=-1 if out is None else hand.turns.own_turns[out])
+    cols.update(dealer=hand.dealer, stock_left=hand.stock, turns=hand.turn,
+                restocks=len(hand.restocks), out_turn=-1 if out is None else hand.own_turns[out])
     if winner is not None:
         cols["winner"] = winner
     if points is not None:
@@ -99,7 +99,7 @@ def expected_columns(hand, name) -> dict:
     if hand.rules.variant == "loba":
         cols["at_once"] = int(name == "at_once")
     if hand.rules.variant == "wrotham":
-        cols["deal"] = wrotham_deal(hand.start.get("rules", {}), int(hand.start.get("hand", 0)))
+        cols["deal"] = wrotham_deal(hand.hand.start.get("rules", {}), int(hand.hand.start.get("hand", 0)))
     return cols
 
 
@@ -116,7 +116,7 @@ def settle_errors(hand, ev) -> list[str]:
     elif want_name != name:
         errors.append(f"outcome {name}, the rules say {want_name}")
     want = expected_columns(hand, want_name or name)
-    columns = hand.start.get("columns", list(got))
+    columns = hand.hand.start.get("columns", list(got))
     for col in columns:
         if col in want and col in got and got[col] != want[col]:
             errors.append(f"{col} = {got[col]}, the rules give {want[col]}")

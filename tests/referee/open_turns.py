@@ -14,58 +14,63 @@ from .cards import is_joker
 
 
 class TurnChecks:
-    """Per-turn book-keeping of one :class:`~.open_games.OpenHand`."""
+    """Per-turn book-keeping of one :class:`~.open_games.OpenWalker` (``h``), whose walker
+    keeps the turn counter (``h.turn``, ``h.seat``, ``h.own_turns``) and calls :meth:`begin`
+    and :meth:`close` at each turn's start and end."""
 
-    def __init__(self, hand):
-        self.h = hand
-        self.turn = 0
-        self.seat = -1
-        self.own_turns = [0] * hand.n
-        self.first_play = [None] * hand.n       # turn of each seat's first table play
-        self.melded = [False] * hand.n          # has the seat laid a meld of its own
+    def __init__(self, walker):
+        self.h = walker
+        self.first_play = [None] * walker.n     # turn of each seat's first table play
+        self.melded = [False] * walker.n        # has the seat laid a meld of its own
         self.out_seat = None
+        self.out_turn = None                    # the turn counter when the seat went out
         self.out_by_discard = False
         self.t = None                           # this turn's record
-        self.t_seat = -1
+        self.last_seat = None
 
-    def _new_turn(self, ev):
-        self.turn, self.seat = ev["turn"], ev["seat"]
-        want = self.h.starter() if self.own_turns == [0] * self.h.n else (self.t_seat + 1) % self.h.n
-        if self.seat != want:
-            self.h.err(ev, f"seat {self.seat} plays, it is seat {want}'s turn")
-        self.t_seat = self.seat
-        self.own_turns[self.seat] += 1
+    @property
+    def seat(self) -> int:
+        return self.h.seat
+
+    def begin(self, seat: int):
+        h = self.h
+        want = h.starter() if self.last_seat is None else (self.last_seat + 1) % h.n
+        if seat != want:
+            h.fail(f"turn {h.turn}: the seat to play", want, seat)
+        self.last_seat = seat
         self.t = dict(draws=0, taken=[], discards=0, melds=0, swapped=0, jokers_down=0,
                       plays=0, taken_melded=False, passed=False)
 
     def before(self, ev):
-        """Checks of ``ev`` against the hand before it is applied."""
+        """Checks of a seat's action ``ev`` against the state before it is applied."""
         if self.out_seat is not None:
             self.h.err(ev, f"play goes on after seat {self.out_seat} went out")
-        if self.t is None or ev["turn"] != self.turn:
-            if self.t is not None:
-                self.close_turn(ev)
-            self._new_turn(ev)
-        elif ev["seat"] != self.seat:
-            self.h.err(ev, f"seat {ev['seat']} acts in seat {self.seat}'s turn")
+        if self.t is None:
+            self.h.err(ev, "an action outside any seat's turn")
+            return
         getattr(self, "_" + ev["event"], lambda e: None)(ev)
 
     def after(self, ev):
         """After ``ev`` was applied: an empty hand goes out at once."""
-        s = ev.get("seat", -1)
+        s = int(ev.get("seat", -1))
         if s < 0 or sum(self.h.hands[s].values()) or self.out_seat is not None:
             return
-        self.out_seat = s
+        self.out_seat, self.out_turn = s, self.h.turn
         self.out_by_discard = ev["event"] == "discard"
         if self.h.rules.last_card_discard and not self.out_by_discard:
             self.h.err(ev, "went out without a final discard (last_card_must_be_discarded)")
+
+    def hand_ended(self, ev):
+        """The end line: a seat out must end the hand, and only then is it out."""
+        if self.out_seat is not None and ev.get("seat") not in (None, self.out_seat):
+            self.h.err(ev, "the seat ending the hand", self.out_seat, ev.get("seat"))
 
     # -- the events of a turn ----------------------------------------------------------------
     def _draw_or_take(self, ev):
         r, t = self.h.rules, self.t
         if t["draws"] or t["plays"] or t["discards"]:
             self.h.err(ev, "a second draw, or a draw after playing")
-        if r.starter_no_draw and self.seat == self.h.starter() and self.own_turns[self.seat] == 1:
+        if r.starter_no_draw and self.seat == self.h.starter() and self.h.own_turns[self.seat] == 1:
             self.h.err(ev, "the starting player does not draw on its first turn (Wrotham)")
         t["draws"] += 1
 
@@ -88,7 +93,7 @@ class TurnChecks:
         t["plays"] += 1
         t["jokers_down"] += sum(is_joker(c) for c in cards)
         if self.first_play[self.seat] is None:
-            self.first_play[self.seat] = self.turn
+            self.first_play[self.seat] = self.h.turn
 
     def _meld(self, ev):
         self._play(ev, ev["cards"])
@@ -143,18 +148,23 @@ class TurnChecks:
             self.h.err(ev, "discarded a joker taken by a swap (it must be used again)")
 
     # -- the end of a turn -------------------------------------------------------------------
-    def close_turn(self, ev):
+    def close(self):
+        """The turn in progress is over (a new one starts, or the hand's walk ends)."""
         t, r, h = self.t, self.h.rules, self.h
-        first_starter = r.starter_no_draw and self.seat == h.starter() and self.own_turns[self.seat] == 1
+        if t is None:
+            return
+        self.t = None
+        ev = {"turn": h.turn, "seat": self.seat, "event": "turn end"}
+        first_starter = r.starter_no_draw and self.seat == h.starter() and h.own_turns[self.seat] == 1
         if t["passed"]:
-            if h.ended is None and ev["event"] != "end":
+            if h.ended is None:
                 h.err(ev, "play goes on after a pass (the stock is out)")
             return
         if t["draws"] != (0 if first_starter else 1):
-            h.err(ev, f"seat {self.seat}'s turn {self.turn} drew {t['draws']} times")
+            h.err(ev, "draws in the turn", 0 if first_starter else 1, t["draws"])
         out_here = self.out_seat == self.seat
         if t["discards"] != 1 and not out_here:
-            h.err(ev, f"seat {self.seat}'s turn {self.turn} did not end with one discard")
+            h.err(ev, "discards in a turn that did not go out", 1, t["discards"])
         if r.joker_swap == "reuse" and t["swapped"] > t["jokers_down"]:
             h.err(ev, f"seat {self.seat} took {t['swapped']} jokers by swaps and put down "
                       f"{t['jokers_down']} in the same turn")
@@ -163,6 +173,3 @@ class TurnChecks:
         if r.all_at_once and t["plays"] and not out_here:
             h.err(ev, f"seat {self.seat} played to the table without going out (deals 4-6)")
 
-    def finish(self, ev):
-        if self.t is not None:
-            self.close_turn(ev)
