@@ -9,8 +9,10 @@ Use::
     walker = Walker(hands[0])               # or a game's subclass with its own checks
     walker.run()                            # walker.mismatches: list[Mismatch]
 
-A game referee subclasses :class:`Walker` and adds its own checks in the ``on_<event>`` hooks
-(called after the generic bookkeeping of that event) and in :meth:`Walker.finish`.
+A game referee subclasses :class:`Walker` and adds its own checks in the ``before_<event>``
+hooks (called after the turn bookkeeping, before the generic bookkeeping of that event: the
+state as the event finds it), the ``on_<event>`` hooks (called after the generic bookkeeping of
+that event) and in :meth:`Walker.finish`.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ def parse_lines(lines: Iterable[str]) -> list[dict]:
             ev["cards"] = [normalize(c) for c in ev["cards"]]
             if "table" in ev:
                 ev["table"] = [[normalize(c) for c in meld] for meld in ev["table"]]
+            if "fill" in ev:
+                ev["fill"] = [normalize(c) for c in ev["fill"]]
         except CardTextError as exc:
             raise TraceFormatError(f"line {n}: {exc}") from None
         out.append(ev)
@@ -163,6 +167,9 @@ class Walker:
         if generic is None:
             self.fail("event", "a known event", kind)
             return
+        before = getattr(self, f"before_{kind}", None)
+        if before is not None:
+            before(ev)
         generic(ev)
         hook = getattr(self, f"on_{kind}", None)
         if hook is not None:
@@ -334,6 +341,13 @@ class Walker:
         self._adopt_table(ev)
 
     def _do_move(self, ev):
+        """A Loba joker move: the hand's card put in the joker's old place (``fill``) leaves
+        the hand for the table."""
+        seat, i = int(ev["seat"]), ev.get("meld")
+        put = [c for c in list(ev["cards"]) + list(ev.get("fill") or [])
+               if self._from_hand(seat, c, "puts in a moved joker's place")]
+        if put and i is not None and 0 <= int(i) < len(self.table):
+            self.table[int(i)] = self.table[int(i)] + put
         self._adopt_table(ev)
 
     def _do_restock(self, ev):
