@@ -142,25 +142,26 @@ class GinWalker(ClosedWalker):
         return spec in NO_LAYOFF_PRESETS or "layoff=0" in spec.replace(" ", "")
 
 
-def lay_closure(melds, cards) -> list[str]:
+def lay_closure(melds, cards, rules) -> list[str]:
     """The cards of ``cards`` that can be laid off onto ``melds`` (chained: a card laid off on
-    a run extends it for the next).  Single pack: a set of 3 takes its missing suit, a run its
-    next card at either end.  Laying off never blocks another card, so this is every card
-    that some sequence of lay-offs can place."""
-    runs = [[suit(m[0]), min(rank(c) for c in m), max(rank(c) for c in m)]
-            for m in melds if len({rank(c) for c in m}) > 1]
+    a run extends it for the next).  Single pack: a set takes a missing suit up to
+    ``rules.set_max`` cards, a run its next card at either end up to ``rules.run_max``.  Laying
+    off never blocks another card, so this is every card some sequence of lay-offs places."""
+    runs = [[suit(m[0]), *_span(m, rules)] for m in melds if len({rank(c) for c in m}) > 1]
     sets = {rank(m[0]): len(m) for m in melds if len({rank(c) for c in m}) == 1}
     left, laid = list(cards), []
     changed = True
     while left and changed:
         changed = False
         for c in list(left):
+            places = {rank(c)} | ({14} if rank(c) == 1 and rules.ace_high else set())
             for r in runs:
-                if suit(c) == r[0] and rank(c) in (r[1] - 1, r[2] + 1):
-                    r[1], r[2] = min(r[1], rank(c)), max(r[2], rank(c))
+                at = places & {r[1] - 1, r[2] + 1}
+                if suit(c) == r[0] and at and r[2] - r[1] + 1 < rules.run_max:
+                    r[1], r[2] = min(r[1], *at), max(r[2], *at)
                     break
             else:
-                if sets.get(rank(c), 4) >= 4:
+                if sets.get(rank(c), rules.set_max) >= rules.set_max:
                     continue
                 sets[rank(c)] += 1
             left.remove(c)
@@ -169,15 +170,23 @@ def lay_closure(melds, cards) -> list[str]:
     return laid
 
 
-def layable(melds, cards) -> bool:
-    return len(lay_closure(melds, cards)) == len(cards)
+def _span(run, rules) -> tuple[int, int]:
+    """(lowest, highest) place of a run; an ace is 14 in a run that reaches the King."""
+    ranks = sorted(rank(c) for c in run)
+    if rules.ace_high and ranks[0] == 1 and ranks[-1] == 13:
+        ranks = sorted(14 if r == 1 else r for r in ranks)
+    return ranks[0], ranks[-1]
+
+
+def layable(melds, cards, rules) -> bool:
+    return len(lay_closure(melds, cards, rules)) == len(cards)
 
 
 def layoff_deadwood(melds, defender: list[str], arr, mode: str) -> int:
     """The defender's least deadwood with lay-offs onto ``melds``.  ``joint``: its arrangement
     and lay-offs chosen together; ``seed``: among its minimum arrangements, lay off deadwood
     cards only (seed 004's two steps)."""
-    candidates = lay_closure(melds, defender)
+    candidates = lay_closure(melds, defender, arr.rules)
     if mode == "seed":
         best = None
         for arrangement in arr.arrangements(defender):
@@ -192,7 +201,7 @@ def layoff_deadwood(melds, defender: list[str], arr, mode: str) -> int:
     best = arr.min_deadwood(defender)
     for n in range(1, len(candidates) + 1):
         for subset in itertools.combinations(candidates, n):
-            if layable(melds, subset):
+            if layable(melds, subset, arr.rules):
                 rest = list(defender)
                 for c in subset:
                     rest.remove(c)
@@ -204,7 +213,7 @@ def _best_layoff(melds, dead: list[str], arr) -> int:
     best = 0
     for n in range(1, len(dead) + 1):
         for subset in itertools.combinations(dead, n):
-            if layable(melds, subset):
+            if layable(melds, subset, arr.rules):
                 best = max(best, arr.values.total(subset))
     return best
 

@@ -87,10 +87,17 @@ class TonkWalker(ClosedWalker):
         if self.p.stockout_laydown:
             self.laydown_order = [(seat + i) % self.n for i in range(self.n)]
 
-    def apply(self, ev) -> None:
-        if self.stock_out_seat is not None and ev["event"] in ("meld", "lay_off"):
-            self.laydown_step(int(ev["seat"]))      # before the play: the seat's best from here
-        super().apply(ev)
+    def before_meld(self, ev) -> None:
+        self.before_play(ev)
+
+    def before_lay_off(self, ev) -> None:
+        self.before_play(ev)
+
+    def before_play(self, ev) -> None:
+        """A play after the stock-out pass: the lay-down moves on to its seat, whose best is
+        judged on the hand and table this play finds."""
+        if self.stock_out_seat is not None:
+            self.laydown_step(int(ev["seat"]))
 
     def laydown_step(self, seat: int) -> None:
         """The stock-out lay-down moves on to ``seat``: close the seats before it."""
