@@ -72,6 +72,7 @@ def test_hand_written_basic_mistakes_are_found(index, changes, word):
 
 
 RECORDED = Path(__file__).parent / "referee" / "data" / "loba_joker_above_king.jsonl"
+RECORDED_OUT = RECORDED.with_name("loba_move_after_out.jsonl")
 
 
 def test_recorded_loba_trace_with_a_joker_above_the_king():
@@ -86,6 +87,24 @@ def test_recorded_loba_trace_with_a_joker_above_the_king():
         "turn 2 seat 2 move: meld 0 X X JS QS KS -> X TS JS QS KS X: illegal meld X TS JS QS KS X",
         "turn 3 seat 3 lay_off: meld 0 X TS JS QS KS X -> 8S X TS JS QS KS X: illegal meld 8S X TS JS QS KS X"]
     assert referee(lines, {"joker_above_king": True}).mismatches == []
+
+
+def test_recorded_loba_trace_with_a_move_after_going_out():
+    """A real trace (``rummylab trace --variant loba --players 4 --seed 1 --hand 1381 --json``,
+    recorded before the joker fix; the fixed engine plays the same end): seat 3 lays off its
+    last card, the JC, then the engine still moves a joker of that run; going out ends the hand
+    (rules/loba.md), so the move is play after the end.  An engine finding of the referee.
+    (The hand also has a joker above the King: allowed here, so as to see the move alone.)"""
+    lines = RECORDED_OUT.read_text().splitlines()
+    found = [m.what for m in referee(lines, {"joker_above_king": True}).mismatches]
+    assert found == ["turn 38 seat 3 move: play goes on after seat 3 went out"]
+
+
+def test_play_after_going_out_is_found():
+    events = basic_hand()
+    events.insert(15, {**events[12], "cards": ["KS"]})
+    found = [m.what for m in referee(events).mismatches]
+    assert "turn 3 seat 0 draw: play goes on after seat 0 went out" in found
 
 
 def test_loba_joker_above_the_king_is_found_and_the_flip_allows_it():
