@@ -167,6 +167,21 @@ def test_real_traces_exercise_the_rules():
     assert all(s["lay_off"] for s in seen.values())
 
 
+@pytest.mark.parametrize("variant, players, rules", [
+    ("block-rummy", 4, ("penalty_scoring=on", "rummy_bonus=plus10", "ace_high_or_low=on")),
+    ("basic-rummy", 3, ("multiple_melds=off", "layoff_requires_own_meld=on",
+                        "last_card_must_be_discarded=on", "restock=shuffle", "max_restocks=1")),
+    ("wrotham", 5, ("rummy_bonus=plus10", "deal=5")),
+    ("ramino-drift", 5, ("layoff_needs_meld=all", "joker_swap=keep", "restock_shuffle=on")),
+    ("loba", 3, ("joker_penalty=15", "last_card_must_be_discarded=on")),
+])
+def test_real_traces_with_other_rule_options_have_no_mismatch(variant, players, rules):
+    """Every rule option is read from the start line: other values, zero mismatches (Loba:
+    after the joker fix, as above)."""
+    verdict = _referee_all(variant, players, rules=rules)
+    assert verdict.mismatches == [], _report(verdict)
+
+
 CORNER = ("ace_high_or_low=on", "round_the_corner=on")
 
 

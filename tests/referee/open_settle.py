@@ -44,14 +44,13 @@ def _points_scores(hand, vals, name):
         pts = others * double + plus
         return [pts if s == out else 0 for s in range(n)], out, pts
     if name == "stock_out":
-        if r.penalty_scoring:
-            return [-v for v in vals], None, None
         low = min(vals)
         best = [s for s in range(n) if vals[s] == low]
-        total = sum(v - low for v in vals)
-        share = total // len(best)
-        scores = [share if s in best else 0 for s in range(n)]
-        return scores, best[0] if len(best) == 1 else -1, share if len(best) == 1 else None
+        winner = best[0] if len(best) == 1 else -1
+        if r.penalty_scoring:
+            return [-v for v in vals], winner, None
+        share = sum(v - low for v in vals) // len(best)    # tied lowest share it [choice: floor]
+        return [share if s in best else 0 for s in range(n)], winner, share
     return [0] * n, -1, None
 
 
