@@ -42,7 +42,10 @@ Keys this command adds to the schema: start: "rules_version", "hand_word" (deadw
 run the joker went to); "pass": cards [the upcard] where the seat declines it (no turn of
 its own), [] where the seat to move cannot draw because the stock is out (the open-melding
 games and Tonk; the hand ends); the turn counter counts turns as the outcome's "turns" column; Tonk's "meld" and
-"lay_off" lines carry "table" and "owners" too (its spreads are open on the table).
+"lay_off" lines carry "table" and "owners" too (its spreads are open on the table); with
+"table" comes "kinds": ["run" or "set" per meld, as the engine holds it].  A set
+is written naturals in suit order (S H D C), then its jokers; the plays of a turn come in the
+order they were made.
 """
 
 from __future__ import annotations
@@ -116,7 +119,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         epilog=_examples("""
             rummylab trace --variant gin --seed 7 --hand 1234
             rummylab trace --variant loba --players 5 --seed 1 --hand 3 --json
-            rummylab trace --variant tonk --players 3 --strategies "simple,random" --hands 0..9 --json > tonk.jsonl
+            rummylab trace --variant tonk --players 3 --strategies "simple,random,simple" --hands 0..9 --json > tonk.jsonl
             rummylab trace --variant basic-rummy --rule ace_high_or_low=on --seed 2 --hands 10..12
         """))
     add_game_options(p)

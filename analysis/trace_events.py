@@ -21,12 +21,11 @@ from collections import Counter
 import numpy as np
 
 from sim.cards import JOKER, card_text, from_mask, is_card
+from sim.open_plan_layout import RUN
 from sim.trace import all_events, new_trace
 
-RUN = 1                  # sim.open_plan_layout.RUN: a table row's kind
 NAMES = {"draw_stock": "draw", "take_pile": "take", "spread": "meld", "hit": "lay_off"}
 TURN_STARTS = ("draw_stock", "take_pile", "pass", "drop")
-TABLE_EVENTS = ("meld", "lay_off", "swap", "move")
 MAX_TRACE_ROWS = 1 << 22
 
 
@@ -90,6 +89,7 @@ class _Hand:
     def show_table(self, e: dict) -> None:
         e["table"] = [_texts(m) for m in self.table]
         e["owners"] = list(self.owners)
+        e["kinds"] = ["set" if lo < 0 else "run" for lo in self.lows]
 
 
 def _table_row(h: _Hand, i: int, a: int, b: int) -> None:
@@ -126,13 +126,14 @@ def _play(h: _Hand, kind: str, seat: int, a: int, b: int) -> None:
     elif kind == "spread":
         h.add(name, seat, sorted(from_mask(a)), meld=len(h.table))
         if b == 0:    # Tonk (single pack, no jokers): the mask is the spread; open games'
-            h.table.append(sorted(int(c) for c in from_mask(a)))    # rows follow the play
+            spread = sorted(int(c) for c in from_mask(a))            # rows follow the play
+            h.table.append(spread)
             h.owners.append(seat)
-            h.lows.append(-1)
+            h.lows.append(-1 if len({c & 15 for c in spread}) == 1 else spread[0] & 15)
             h.show_table(h.events[-1])
     elif kind in ("hit", "swap"):
         e = h.add(name, seat, [a], meld=b)
-        if kind == "hit" and not h.open_table and b < len(h.table):   # Tonk
+        if kind == "hit" and not h.open_table:      # Tonk: b is the spread hit
             h.table[b] = sorted(h.table[b] + [a])
             h.show_table(e)
     elif kind == "move":

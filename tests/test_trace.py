@@ -5,11 +5,13 @@ and bad input is one error line with exit 2."""
 
 import importlib.util
 import json
+import shlex
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from analysis import store
 from analysis.cli import main
 from sim.cards import parse_card
 from sim.runner import make_spec, run_chunk
@@ -120,22 +122,49 @@ def _check_cards(evs):
 
 def _check_open_table(evs):
     """Every table change shows the whole table: a new meld is the next row and holds the
-    meld's cards, a lay-off's or swap's card is on its meld, runs low to high with jokers
-    where they stand (each natural at the place its rank gives it)."""
+    meld's cards, runs low to high with jokers where they stand (each natural at the place its
+    rank gives it), and each change is the play it names and nothing else (:func:`_changed`)."""
     table = []
     for e in evs:
         if e["event"] not in TABLE_EVENTS:
             assert "table" not in e
             continue
         new = e["table"]
-        assert len(new) == len(table) + (e["event"] == "meld") and len(e["owners"]) == len(new)
-        if e["event"] == "meld":
-            assert new[-1] == e["cards"] and e["meld"] == len(table)
-        else:
-            assert e["cards"] == [] or Counter(e["cards"]) <= Counter(new[e["meld"]])
+        assert len(e["owners"]) == len(new) and len(e["kinds"]) == len(new)
+        assert all((k == "set") == _is_set(m) for k, m in zip(e["kinds"], new) if len(set(m) - {"X"}) > 1)
         for meld in new:
             _check_meld(meld)
+        if e["event"] == "meld":
+            assert new[:-1] == table and new[-1] == e["cards"] and e["meld"] == len(table)
+        else:
+            i = e["meld"]
+            assert len(new) == len(table) and new[:i] == table[:i] and new[i + 1:] == table[i + 1:]
+            assert _changed(e, table[i], new[i]), (e, table[i])
         table = new
+
+
+def _is_set(meld) -> bool:
+    ranks = [parse_card(c) & 15 for c in meld if c != "X"]
+    return len(ranks) > 1 and len(set(ranks)) == 1
+
+
+def _changed(e, before, after) -> bool:
+    """Is ``after`` the meld ``before`` with the play ``e`` made on it?  A lay-off goes at an
+    end of a run (a set: anywhere), a swap puts its card where a joker stood, a move puts the
+    filling card (if any) where the joker stood and the joker at the end ``to`` names."""
+    kind, cards, X = e["event"], e["cards"], ["X"]
+    if _is_set(before) or _is_set(after):
+        fill = e.get("fill", [])
+        return Counter(after) == Counter(before) + Counter(cards + fill) - Counter(X * (kind == "swap"))
+    if kind == "lay_off":
+        return after in (cards + before, before + cards)
+    jokers = [j for j, c in enumerate(before) if c == "X"]
+    if kind == "swap":
+        return any(after == before[:j] + cards + before[j + 1:] for j in jokers)
+    if not e["fill"]:        # a joker at one end goes to the other
+        return after == (X + before[:-1] if e["to"] == "low" else before[1:] + X)
+    filled = [before[:j] + e["fill"] + before[j + 1:] for j in jokers]
+    return any(after == (X + f if e["to"] == "low" else f + X) for f in filled)
 
 
 def _check_meld(meld):
@@ -156,6 +185,18 @@ def test_hand_is_simulates_hand_beyond_the_first_chunk(capsys):
     last = json.loads(out.splitlines()[-1])
     spec = make_spec("gin", strategies="simple,tracker", n=8196, seed=11)
     assert last["outcome"] == dict(zip(spec.columns, run_chunk(spec, 8195, 8196)[0].tolist()))
+
+
+@pytest.mark.parametrize("variant,n", [("tonk", 3), ("wrotham", 5)])
+def test_hand_is_the_row_simulate_stores(variant, n, tmp_path, capsys):
+    args = ["--variant", variant, "--players", str(n), "--strategies", _mixed(n), "--rule",
+            "restock=shuffle" if variant == "wrotham" else "no_upcard=on", "--seed", "4"]
+    assert main(["simulate", *args, "--hands", "12", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    _, rows = store.load_run(tmp_path / "run")
+    out = _trace(capsys, *args, "--hands", "0..11", "--json")
+    got = [json.loads(t)["outcome"] for t in out.splitlines() if '"event":"outcome"' in t]
+    assert got == [{c: r[c] for c in got[0]} for r in rows.to_dict("records")]   # the store adds names
 
 
 def test_a_loba_joker_move_names_its_end_and_the_card_in_its_place(capsys):
@@ -199,7 +240,13 @@ def test_bad_input_is_one_error_line_and_exit_2(args, needle, capsys):
     assert len(err) == 1 and err[0].startswith("rummylab: error: ") and needle in err[0], err
 
 
-def test_help_has_examples(capsys):
+def test_every_help_example_runs(capsys):
     with pytest.raises(SystemExit):
         main(["trace", "--help"])
-    assert "examples:" in capsys.readouterr().out
+    examples = capsys.readouterr().out.split("examples:")[1].strip().splitlines()
+    assert len(examples) >= 3
+    for line in examples:
+        args = shlex.split(line.split(">")[0])
+        assert args[:2] == ["rummylab", "trace"]
+        assert main(args[1:]) == 0, line
+        assert capsys.readouterr().out

@@ -253,8 +253,7 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
     ``allow_drop_first`` False the player to move may not drop on this first turn (the
     "draw on" arm of a knock question).  Arrays are updated in place.  Fills ``pay``
     int64[n] (stake change), ``counts`` int64[n] (final counts) and ``info`` int64[I_WIDTH]
-    (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events
-    (:mod:`sim.trace`; ``NO_TRACE`` for none).
+    (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events.
     """
     n = hands.shape[0]
     must = rules[R_MUST_SPREAD] != 0
