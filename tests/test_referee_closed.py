@@ -34,10 +34,13 @@ CONFIGS = [
     # rule options away from their defaults, as the engine plays them
     ("gin", 2, "simple,gin-hunter", 120, ("oklahoma=on", "big_gin=on", "layoff_mode=seed",
                                           "undercut_on_tie=off", "discard_stock_draw=on")),
+    ("gin", 2, "gin-hunter,openspiel-simple", 150, ("openspiel_wall=on", "void_stock_left=10")),
     ("knock-rummy", 3, "simple,strong,rummy-hunter", 200, ("settle=pairwise", "stock_out=showdown")),
     ("tonk", 3, "simple,careful,drop", 150, ("must_spread=on", "no_upcard=on", "knocker_tie_paid=on",
                                              "tonk_out_needs_new_spread=on", "tonk_deal_min=50")),
     ("ramino-klop", 3, "simple,strong,random", 100, ("set_duplicates=on", "knock_below=10")),
+    ("wildcard", 4, "simple,strong,random,keep-wilds", 60, ("packs=2",)),
+    ("cincinnati", 3, "simple,strong,random", 80, ("deal_3p=10", "restock_shuffle=on")),
     # random play: long hands that turn the discard pile over
     ("ramino-klop", 3, "random", 30, ()),
     ("wildcard", 2, "random", 50, ()),
