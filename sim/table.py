@@ -504,8 +504,8 @@ def lay_down_all(hands, first, sp_owner, sp_kind, sp_cards, n_sp, mm, mk, debug,
         _, a, b, hits = lay_down_plan(hands[s], run_hm, book_hm, mm, mk)
         n_old = n_sp
         hands[s], n_sp, _ = lay_plan(hands[s], s, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards, n_sp, debug)
-        for i in range(n_old, n_sp):
-            log(trace, E_SPREAD, s, np.int64(sp_cards[i]), 0)
+        for i in range(n_old, n_sp):           # a new spread as laid: its hits follow
+            log(trace, E_SPREAD, s, np.int64(sp_cards[i] & ~hits), 0)
         log_hits(trace, s, hits, sp_cards, n_sp)
     return n_sp
 

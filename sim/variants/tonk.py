@@ -323,8 +323,8 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             h, n_sp, n_new = lay_plan(h, seat, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards,
                                       ctr[C_SPREADS], debug)
             if trace.shape[0] > 0:
-                for k in range(n_sp - n_new, n_sp):
-                    log(trace, TR.E_SPREAD, seat, np.int64(sp_cards[k]), 0)
+                for k in range(n_sp - n_new, n_sp):   # a new spread as laid: its hits follow
+                    log(trace, TR.E_SPREAD, seat, np.int64(sp_cards[k] & ~hits), 0)
                 log_hits(trace, seat, hits, sp_cards, n_sp)
             ctr[C_SPREADS] = n_sp
             spread_made = n_new > 0

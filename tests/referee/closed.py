@@ -149,7 +149,8 @@ class ClosedWalker(Walker):
     def end_turn(self) -> None:
         if self.seat < 0 or not self.turn_events:
             return
-        kinds = [e["event"] for e in self.turn_events if e["event"] not in ("restock", "turn_over")]
+        kinds = [e["event"] for e in self.turn_events if e["event"] not in ("restock", "turn_over")
+                 and (int(e["seat"]) == self.seat or e["event"] == "end")]
         self.check_turn_shape(kinds)
 
     def check_turn_shape(self, kinds: list[str]) -> None:

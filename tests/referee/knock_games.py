@@ -29,7 +29,7 @@ class GinWalker(ClosedWalker):
 
     def on_pass(self, ev) -> None:
         seat = int(ev["seat"])
-        if self.void_due and self.p.openspiel_wall:
+        if self.at_wall():
             return                     # declining to take the upcard at the wall: the hand is void
         if not self.p.first_upcard_offer or self.turn != 0:
             self.fail("pass", "no pass (no upcard offer)" if not self.p.first_upcard_offer
@@ -39,6 +39,14 @@ class GinWalker(ClosedWalker):
         self.expect("upcard offer: seat passing", order[len(self.passes)] if len(self.passes) < 2
                     else "no third pass", seat)
         self.passes.append(seat)
+
+    def at_wall(self) -> bool:
+        """OpenSpiel's wall: the stock is down to ``void_stock_left`` after a discard without a
+        knock; the next seat may only take the upcard to knock, or pass (the hand is void)."""
+        return bool(self.p.openspiel_wall) and self.turn > 0 and self.stock <= self.p.void_stock_left
+
+    def plays_off_turn(self, ev) -> bool:
+        return self.at_wall() and ev["event"] in ("pass", "end")
 
     def first_seat(self) -> int:
         return self.dealer if self.passes == [self.non_dealer] else self.non_dealer
