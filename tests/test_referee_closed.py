@@ -62,13 +62,6 @@ def trace_lines(variant: str, players: int, strategies: str, hands: int, rules=(
 OLD_RESTOCK = "restock keeps the top discard"
 
 
-def restock_fixed() -> bool:
-    """Has issue 18's restock fix landed (the whole pile turned over, restock_keep_top the old
-    reading)?  Before it, the closed wild-card games keep the top discard, against the rules
-    files and seed 000, and the referee says so."""
-    return "restock_keep_top" in make_spec("cincinnati", rules=[], n=1, seed=1).rules.as_dict()
-
-
 def config(variant: str, players: int):
     return next(c for c in CONFIGS if c[:2] == (variant, players) and not c[4]
                 and c[2] != "random")
@@ -81,17 +74,14 @@ def test_real_traces_have_no_mismatch(variant, players, strategies, hands, rules
     lines = trace_lines(variant, players, strategies, hands, rules)
     assert len(read_hands(lines)) == hands
     mismatches = referee(lines)
-    if not restock_fixed():       # the engine's known restock bug: test_restock_rule_is_refereed
-        mismatches = [m for m in mismatches if OLD_RESTOCK not in m.what]
     assert mismatches == [], "\n".join(map(str, mismatches[:20]))
 
 
 def test_restock_rule_is_refereed():
-    """Before issue 18's restock fix the referee reports the engine's restocks (the top discard
-    kept); after it, the old reading flipped into the referee is reported."""
+    """The restock rule is refereed: with the old reading (the top discard kept back, the engine's
+    behaviour before issue 18's fix) flipped into the referee, the real restocks are reported."""
     hands = read_hands(trace_lines(*config("cincinnati", 4)))[:FLIP_HANDS]
-    flip = {"restock_keep_top": True} if restock_fixed() else None
-    assert any(OLD_RESTOCK in m.what for m in referee(hands, flip))
+    assert any(OLD_RESTOCK in m.what for m in referee(hands, {"restock_keep_top": True}))
 
 
 def test_tonk_spread_hit_in_the_same_play_is_traced_once():
