@@ -8,7 +8,9 @@ a two-pack card), jokers as a pool (jokers held plus jokers swapped out).  Every
 is scored; an explicit stack keeps numba's cache working (no recursion).
 
 Legal order of a plan (what :func:`sim.open_plan.apply_plan` replays): swaps and joker moves,
-then new melds, then layoffs (each run from its old ends outwards).
+then new melds, then layoffs (each run from its old ends outwards); a plan that goes out ends
+with the play that empties the hand (going out ends the hand at once:
+:func:`sim.open_plan_write._end_at_out`).
 
 The score of a final state, lowest best (ties: the first found, in the order above):
 value left after the best legal discard (0 when going out), then going out, then more cards

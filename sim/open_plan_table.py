@@ -192,7 +192,10 @@ def _take(hand, code):
 @njit(cache=True)
 def apply_action(act, hand, tab, n_tm, seat, mr):
     """Carry out one action (int64[ACT_WIDTH]) of a plan; returns the new n_tm.  Raises
-    ValueError when the action is impossible or leaves an illegal meld."""
+    ValueError when the action is impossible, leaves an illegal meld or comes after the
+    hand is empty (going out ends the hand)."""
+    if hand.sum() == 0:
+        raise ValueError("a plan plays on after the hand is empty")
     t = act[A_TYPE]
     if t == A_MELD:
         if act[A_KIND] == RUN:

@@ -1,6 +1,7 @@
 """Writing the planner's choice as a plan (int64[PLAN_WIDTH], :mod:`sim.open_plan_layout`):
 actions in an order that can be carried out legally - swaps and joker moves, new melds,
-then layoffs (each run from its old ends outwards; a set's natural cards before jokers)."""
+then layoffs (each run from its old ends outwards; a set's natural cards before jokers) -
+and that ends with the play that empties the hand when the plays go out."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .cards import JOKER
 from .open_plan_layout import (
     A_C0, A_CODE, A_HI, A_JMASK, A_KEY, A_KIND, A_LAYOFF, A_LO, A_MELD, A_MOVE, A_NJ, A_POS,
     A_ROW, A_SWAP, A_TO, A_TYPE, ACT_WIDTH, END_HIGH, END_LOW, MAX_ACT, PL_AFTER, PL_HEAD,
-    PL_N_ACT, PL_OUT, PL_PLAYED, PL_VALUE, RUN, TM_HI, TM_JMASK, TM_KEY, TM_KIND, TM_LO,
+    OUT_EMPTY, PL_N_ACT, PL_OUT, PL_PLAYED, PL_VALUE, RUN, TM_HI, TM_JMASK, TM_KEY, TM_KIND, TM_LO,
 )
 from .open_plan_options import C_A, C_B, C_C, C_D, C_E, C_JADD, C_JFREE, C_ROW, C_VAL, F_MOVE, C_FLAGS
 from .open_plan_table import run_code
@@ -142,6 +143,43 @@ def _moves(plan, tab, ob, k):
 
 
 @njit(cache=True)
+def _plays_card(plan, a):
+    """Does action ``a`` of the plan put a hand card down (a meld, a layoff, a move's fill)?"""
+    o = PL_HEAD + a * ACT_WIDTH
+    t = plan[o + A_TYPE]
+    return t == A_MELD or t == A_LAYOFF or (t == A_MOVE and plan[o + A_CODE] >= 0)
+
+
+@njit(cache=True)
+def _end_at_out(plan):
+    """Going out ends the hand at once (rules/loba.md, common.md): in a plan that empties the
+    hand no play follows the one that empties it.  Only Loba joker moves that play no card can
+    be written after it (by :func:`_moves`, outwards from a run's ends).  Those of another row
+    go just before it (rows are independent, each row keeps its order); those of its own row
+    are left out: written after that row's last card, they cannot come earlier, and the run as
+    it stands without them is legal (every action leaves legal melds) and scores the same."""
+    n = plan[PL_N_ACT]
+    e = n - 1
+    while e >= 0 and not _plays_card(plan, e):
+        e -= 1
+    if e < 0 or e == n - 1:
+        return
+    oe = PL_HEAD + e * ACT_WIDTH
+    row_e = -1 if plan[oe + A_TYPE] == A_MELD else plan[oe + A_ROW]
+    last = plan[oe:oe + ACT_WIDTH].copy()
+    k = e
+    for a in range(e + 1, n):
+        o = PL_HEAD + a * ACT_WIDTH
+        if plan[o + A_TYPE] != A_MOVE:
+            raise ValueError("open planner: a play other than a joker move after the hand is empty")
+        if plan[o + A_ROW] != row_e:
+            plan[PL_HEAD + k * ACT_WIDTH:PL_HEAD + (k + 1) * ACT_WIDTH] = plan[o:o + ACT_WIDTH]
+            k += 1
+    plan[PL_HEAD + k * ACT_WIDTH:PL_HEAD + (k + 1) * ACT_WIDTH] = last
+    plan[PL_N_ACT] = k + 1
+
+
+@njit(cache=True)
 def write_plan(plan, key, hand_value, njh, vj, tab, ob, choice, nr, cand, melds, nm):
     """Fill ``plan`` from the search's best ``key``, its table options ``choice[:nr]`` (rows
     of ``ob``, -1 none) and new melds ``melds[:nm]`` (rows of ``cand``).  Returns the value
@@ -171,6 +209,8 @@ def write_plan(plan, key, hand_value, njh, vj, tab, ob, choice, nr, cand, melds,
     for t in range(nr):
         if choice[t] >= 0:
             _layoffs(plan, tab, ob, choice[t])
+    if out == OUT_EMPTY:
+        _end_at_out(plan)
     plan[PL_OUT] = out
     plan[PL_VALUE] = value
     plan[PL_AFTER] = after
