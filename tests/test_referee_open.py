@@ -100,6 +100,18 @@ def test_recorded_loba_trace_with_a_move_after_going_out():
     assert found == ["turn 38 seat 3 move: play goes on after seat 3 went out"]
 
 
+def test_two_pack_copy_of_a_taken_card_may_be_discarded():
+    """Loba, 5 players, seed 5, hand 684: seat 3 takes a 7S from the pile, lays it in
+    4S 5S 6S 7S, then goes out discarding its other 7S (the second pack's): legal, the taken
+    copy is on the table.  The referee once called it a discard of the card just taken."""
+    spec = make_spec("loba", rules=[], strategies="simple,random,strong,rummy,simple", n=685, seed=5,
+                     players=5)
+    events = next(iter(trace_stream(spec, range(684, 685))))
+    takes = [e for e in events if e["event"] == "take" and e["seat"] == 3]
+    assert ["7S"] in [e["cards"] for e in takes]
+    assert referee(events).mismatches == []
+
+
 def test_play_after_going_out_is_found():
     events = basic_hand()
     events.insert(15, {**events[12], "cards": ["KS"]})

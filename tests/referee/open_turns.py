@@ -13,6 +13,13 @@ from __future__ import annotations
 from .cards import is_joker
 
 
+def taken_still_held(t: dict, card: str) -> int:
+    """Copies of ``card`` taken from the pile this turn that may still be in the hand.  Copies of
+    a two-pack card are alike: a copy played to the table this turn counts as a taken one (the
+    reading that lets the player discard the other copy), so only the rest are "just taken"."""
+    return max(0, t["taken"].count(card) - t["played"].count(card))
+
+
 class TurnChecks:
     """Per-turn book-keeping of one :class:`~.open_games.OpenWalker` (``h``), whose walker
     keeps the turn counter (``h.turn``, ``h.seat``, ``h.own_turns``) and calls :meth:`begin`
@@ -38,7 +45,7 @@ class TurnChecks:
         if seat != want:
             h.fail(f"turn {h.turn}: the seat to play", want, seat)
         self.last_seat = seat
-        self.t = dict(draws=0, taken=[], discards=0, melds=0, swapped=0, jokers_down=0,
+        self.t = dict(draws=0, taken=[], played=[], discards=0, melds=0, swapped=0, jokers_down=0,
                       plays=0, taken_melded=False, passed=False)
 
     def before(self, ev):
@@ -91,6 +98,7 @@ class TurnChecks:
         if t["discards"]:
             self.h.err(ev, "a play after the discard")
         t["plays"] += 1
+        t["played"] += list(cards)
         t["jokers_down"] += sum(is_joker(c) for c in cards)
         if self.first_play[self.seat] is None:
             self.first_play[self.seat] = self.h.turn
@@ -136,7 +144,7 @@ class TurnChecks:
             self.h.err(ev, "a second discard")
         t["discards"] += 1
         hand = self.h.hands[self.seat]
-        if card in t["taken"] and hand[card] <= t["taken"].count(card):
+        if hand[card] <= taken_still_held(t, card):
             self.h.err(ev, f"discarded {card}, just taken from the pile")
         last = sum(hand.values()) == 1
         if is_joker(card) and r.joker_discard_only_out and not last:
