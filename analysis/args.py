@@ -11,6 +11,9 @@ command line is read, before any work starts (one line ``rummylab: error: ...``,
 from __future__ import annotations
 
 import argparse
+import textwrap
+
+from sim.runner import MAX_UNITS
 
 MAX_INT = 2**63 - 1          # every count and seed ends up in an int64
 MAX_VALUES = 10_000          # values in one range argument (thresholds, player counts, ...)
@@ -120,3 +123,44 @@ def rummylab_version() -> str:
         return version("rummylab")
     except (ImportError, PackageNotFoundError):
         return "unknown"
+
+
+OUT_DIR = out_folder("--out")                      # the usual --out DIR of a stored run or study
+MAX_TEXT = f"at most {MAX_UNITS:,}"
+
+
+# ----------------------------------------------------------------------------------------
+# options many subcommands share (simulate, trace, the studies)
+
+def examples(text: str) -> str:
+    """A ``--help`` epilog: the command lines in ``text``, indented under "examples:"."""
+    return "examples:\n" + textwrap.indent(textwrap.dedent(text).strip(), "  ")
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    """--variant, --players, --rule, --seed: the game and the deals (simulate, trace, ...)."""
+    p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
+    p.add_argument("--players", type=whole("--players", 1), default=None,
+                   help="number of players (default: the variant's usual count)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="rule option, repeatable (see `rummylab variants`)")
+    p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
+
+
+def add_strategies_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategies", default="simple",
+                   help="one spec per seat, comma separated, or one for all (see `rummylab strategies`)")
+
+
+def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
+    add_game_options(p)
+    p.add_argument("--jobs", type=jobs_arg, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--hands", type=whole("--hands", 1, MAX_UNITS), default=hands_default,
+                   help=f"hands to play (games with --game), {MAX_TEXT}; default {hands_default:,}")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
+                   help="parallel backend for --jobs > 1: threads in one process (default), loky "
+                        "processes, or dask (--scheduler ADDRESS, else a local cluster)")
+    p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
+
+

@@ -13,7 +13,8 @@ import textwrap
 from sim.errors import UserInputError
 from sim.runner import MAX_UNITS
 
-from .args import int_values, jobs_arg, out_file, out_folder, rummylab_version, turn_pair, whole
+from .args import (OUT_DIR, add_run_options, add_strategies_option, examples,
+                   int_values, jobs_arg, out_file, rummylab_version, turn_pair, whole, MAX_TEXT)
 from .interrupt import sigterm_as_interrupt
 from .lock import release_all
 from . import json_text
@@ -28,47 +29,10 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"rummylab: error: {message} (see '{self.prog} --help')\n")
 
 
-_int = whole          # converters shared with the studies' parsers (analysis/args.py)
-_jobs = jobs_arg
-_folder = out_folder("--out")
-_range = int_values
-_pair = turn_pair
-MAX_TEXT = f"at most {MAX_UNITS:,}"
-
-
-def _examples(text: str) -> str:
-    return "examples:\n" + textwrap.indent(textwrap.dedent(text).strip(), "  ")
 
 
 # ----------------------------------------------------------------------------------------
 # simulate
-
-def add_game_options(p: argparse.ArgumentParser) -> None:
-    """--variant, --players, --rule, --seed: the game and the deals (simulate, trace, ...)."""
-    p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
-    p.add_argument("--players", type=_int("--players", 1), default=None,
-                   help="number of players (default: the variant's usual count)")
-    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="rule option, repeatable (see `rummylab variants`)")
-    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
-
-
-def add_strategies_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--strategies", default="simple",
-                   help="one spec per seat, comma separated, or one for all (see `rummylab strategies`)")
-
-
-def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
-    add_game_options(p)
-    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--hands", type=_int("--hands", 1, MAX_UNITS), default=hands_default,
-                   help=f"hands to play (games with --game), {MAX_TEXT}; default {hands_default:,}")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
-                   help="parallel backend for --jobs > 1: threads in one process (default), loky "
-                        "processes, or dask (--scheduler ADDRESS, else a local cluster)")
-    p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
-
 
 def cmd_simulate(args) -> int:
     from sim.runner import make_spec
@@ -267,7 +231,7 @@ def cmd_bench(args) -> int:
 def build_parser() -> Parser:
     top = Parser(prog="rummylab", description="Monte Carlo strategy analysis for rummy-family games.",
                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                 epilog=_examples("""
+                 epilog=examples("""
                      rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7
                      rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
                      rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
@@ -281,7 +245,7 @@ def build_parser() -> Parser:
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Play hands between one strategy per seat; print win rates, "
                                    "points per hand, outcome mix and hand length, each with a 95%% CI.",
-                       epilog=_examples("""
+                       epilog=examples("""
                            rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7 --jobs 2
                            rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
                            rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
@@ -295,7 +259,7 @@ def build_parser() -> Parser:
                       help="duplicate deals: each deal played once per position (hands h*n .. h*n+n-1), so "
                            "position effects come free of deal luck")
     p.add_argument("--json", action="store_true", help="print the summary as JSON (keys in the README)")
-    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+    p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
                    help="store outcome rows + metadata in DIR (re-running resumes or reuses it)")
     p.set_defaults(func=cmd_simulate)
 
@@ -308,29 +272,29 @@ def build_parser() -> Parser:
                                    "sweeps, the knock chart (calls Holm-controlled over its cells) and "
                                    "the chart's policy played against the best single threshold on "
                                    "fresh deals.",
-                       epilog=_examples("""
+                       epilog=examples("""
                            rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
                            rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
                            rummylab knock-sweep --variant tonk --players 3 --thresholds 0..20 --by-turn
                            rummylab knock-sweep --variant gin --equilibrium --out runs/gin-equilibrium
                        """))
     add_run_options(p, 200_000)
-    p.add_argument("--thresholds", type=_range, default=None,
+    p.add_argument("--thresholds", type=int_values, default=None,
                    help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default: the game's range, "
                         "see `rummylab variants`); with a step, a chart cell a-b covers deadwood a to b")
     p.add_argument("--by-turn", action="store_true", help="also sweep per own-turn bucket and build the knock chart")
-    p.add_argument("--buckets", type=_pair, default=None,
+    p.add_argument("--buckets", type=turn_pair, default=None,
                    help="where mid and late start: own turns (default 5,9) or, with --bucket-by stock, "
                         "cards left in the stock (default 20,10)")
     p.add_argument("--bucket-by", choices=("turn", "stock"), default="turn",
                    help="turn buckets by own turn number (default) or by stock size (games that allow it)")
-    p.add_argument("--games", type=_int("--games", 0, MAX_UNITS), default=None,
+    p.add_argument("--games", type=whole("--games", 0, MAX_UNITS), default=None,
                    help="also play this many whole games per threshold (games with a whole-game "
                         f"mode; {MAX_TEXT}; default 10,000 there; 0 to skip)")
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")
-    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+    p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
                    help="store the sweep in DIR (rerun resumes/reuses)")
     from .studies.equilibrium_text import HANDS, EquilibriumFlag
     p.add_argument("--equilibrium", action=EquilibriumFlag,
@@ -344,20 +308,20 @@ def build_parser() -> Parser:
                        description="One knock sweep per rule setting (defaults, then each --vary value "
                                    "one rule at a time), same deals everywhere: the best threshold and "
                                    "the thresholds that cannot be told from it, per setting.",
-                       epilog=_examples("""
+                       epilog=examples("""
                            rummylab knock-rules --variant knock-rummy --players 4 --vary knocker_penalty=0,10,20 --vary rummy_bonus=0,25,50
                            rummylab knock-rules --variant gin --vary undercut_bonus=10,25 --hands 100000 --out runs/gin-rules
                        """))
     add_run_options(p, 100_000)
     p.add_argument("--vary", action="append", default=[], metavar="RULE=V1,V2,...",
                    help="a rule and the values to try, repeatable (one rule varied at a time)")
-    p.add_argument("--thresholds", type=_range, default=None, help="thresholds to try (default: the game's range)")
-    p.add_argument("--games", type=_int("--games", 0, MAX_UNITS), default=None,
+    p.add_argument("--thresholds", type=int_values, default=None, help="thresholds to try (default: the game's range)")
+    p.add_argument("--games", type=whole("--games", 0, MAX_UNITS), default=None,
                    help="also judge each setting on this many whole games per threshold (default 0)")
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
-    p.add_argument("--out", type=_folder, default=None, metavar="DIR", help="store the study in DIR")
+    p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR", help="store the study in DIR")
     p.set_defaults(func=cmd_knock_rules)
 
     p = sub.add_parser("compare", help="compare seat 0's strategies on the same deals, by rule setting and player count",
@@ -370,7 +334,7 @@ def build_parser() -> Parser:
                                    "the whole study, with Bonferroni simultaneous intervals; rule settings "
                                    "are compared on hand length, points per hand and the strategies' "
                                    "differences (Welch intervals).",
-                       epilog=_examples("""
+                       epilog=examples("""
                            rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
                            rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
                            rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,strong --out runs/kr-compare
@@ -379,15 +343,15 @@ def build_parser() -> Parser:
     p.add_argument("--strategies", required=True,
                    help="seat 0's strategies, comma separated (see `rummylab strategies`); the first is the reference")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat (default simple)")
-    p.add_argument("--players", type=_range, default=None,
+    p.add_argument("--players", type=int_values, default=None,
                    help="player counts: 4, 4..6 or 4,6 (default: the game's usual count)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=V1[,V2,...]",
                    help="rule option, repeatable; several values: compared as rule settings")
-    p.add_argument("--hands", type=_int("--hands", 2, MAX_UNITS), default=100_000,
+    p.add_argument("--hands", type=whole("--hands", 2, MAX_UNITS), default=100_000,
                    help=f"deals per player count and setting (every strategy plays them), {MAX_TEXT}; default 100,000")
-    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+    p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=jobs_arg, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
                    help="store the comparison in DIR (rerun resumes/reuses; `rummylab report DIR`)")
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
     p.add_argument("--no-progress", action="store_true", help="never show progress")
@@ -398,19 +362,19 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog=_examples("""
+                       epilog=examples("""
                            rummylab tonk-odds
                            rummylab tonk-odds --players 4 --tonk-min 50 --simulate 2000000 --json
                            rummylab tonk-odds --simulate 0          # exact values only
                        """))
-    p.add_argument("--players", type=_range, default=None, help="player counts, e.g. 4 or 2..6 (default 2..6)")
-    p.add_argument("--tonk-min", type=_range, default=None, help="tonk_deal_min values: 49, 50 or 49,50 (default both)")
-    p.add_argument("--simulate", type=_int("--simulate", 0, MAX_UNITS), default=1_000_000,
+    p.add_argument("--players", type=int_values, default=None, help="player counts, e.g. 4 or 2..6 (default 2..6)")
+    p.add_argument("--tonk-min", type=int_values, default=None, help="tonk_deal_min values: 49, 50 or 49,50 (default both)")
+    p.add_argument("--simulate", type=whole("--simulate", 0, MAX_UNITS), default=1_000_000,
                    help=f"deals to simulate for the Monte Carlo check, {MAX_TEXT} "
                         "(default 1,000,000; 0 = exact only)")
-    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--out", type=_folder, default=None, metavar="DIR",
+    p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=jobs_arg, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
                    help="store the simulation (and odds.json for reports) in DIR")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -418,19 +382,19 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog=_examples("""
+                       epilog=examples("""
                            rummylab demo                                  # runs/demo + reports/index.html
                            rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
                        """))
-    p.add_argument("--out", type=_folder, default="runs/demo", metavar="DIR",
+    p.add_argument("--out", type=OUT_DIR, default="runs/demo", metavar="DIR",
                    help="where the stored runs go (default runs/demo)")
     p.add_argument("--html", type=out_file("--html"), default="reports/index.html",
                    help="report file (default reports/index.html)")
     from .demo import SCALE_RANGE, scale_arg
     p.add_argument("--scale", type=scale_arg, default=1.0,
                    help=f"multiply every sample size, {SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g} (default 1)")
-    p.add_argument("--seed", type=_int("--seed", 0), default=1, help="random seed (default 1)")
-    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes; -1 = all cores (default)")
+    p.add_argument("--seed", type=whole("--seed", 0), default=1, help="random seed (default 1)")
+    p.add_argument("--jobs", type=jobs_arg, default=-1, help="worker processes; -1 = all cores (default)")
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")
     p.set_defaults(func=cmd_demo)
 

@@ -58,6 +58,7 @@ from sim.runner import MAX_UNITS
 
 from .trace_events import hand_events, play_traced, text_lines
 from . import json_text
+from .args import add_game_options, add_strategies_option, examples, whole
 
 MAX_TRACE_HANDS = 100_000
 
@@ -104,7 +105,6 @@ def cmd_trace(args) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``trace`` subcommand."""
-    from .cli import _examples, _int, add_game_options, add_strategies_option
     p = subparsers.add_parser(
         "trace", help="what happened in hand I? the hands of a run, play by play (text or JSON lines)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -115,7 +115,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             going out, then the hand's outcome row.  The open-melding games print the whole
             table after every change (melds split by '|', runs low to high, each joker X where
             it stands).  --json: one JSON object per event per line (keys in the README)."""),
-        epilog=_examples("""
+        epilog=examples("""
             rummylab trace --variant gin --seed 7 --hand 1234
             rummylab trace --variant loba --players 5 --seed 1 --hand 3 --json
             rummylab trace --variant tonk --players 3 --strategies "simple,random,simple" --hands 0..9 --json > tonk.jsonl
@@ -124,7 +124,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_game_options(p)
     add_strategies_option(p)
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--hand", type=_int("--hand", 0, MAX_UNITS - 1), default=None, metavar="I",
+    which.add_argument("--hand", type=whole("--hand", 0, MAX_UNITS - 1), default=None, metavar="I",
                        help="the hand to show (0 is the first hand of the run)")
     which.add_argument("--hands", type=hand_range, default=None, metavar="A..B",
                        help=f"hands A to B, both included (at most {MAX_TRACE_HANDS:,})")

@@ -46,6 +46,7 @@ from ..stats import mean_ci, wilson
 from . import balance_stats as B
 from .balance_text import format_table, json_summary
 from .. import json_text
+from ..args import OUT_DIR, examples, jobs_arg, whole
 
 KIND = "balance"
 FILE = "balance.json"
@@ -374,7 +375,6 @@ def parse_players(text: str) -> tuple[int, ...]:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``balance`` subcommand to an argparse subparsers object."""
-    from analysis.cli import _examples, _folder, _int, _jobs  # here: cli imports this module
     p = subparsers.add_parser(
         "balance", help="how balanced is each game? seat edge, skill vs luck, tempo, volatility, rules",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -386,29 +386,29 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             ahead, variance explained by strategy and by the deal; tempo; volatility; and how
             each on/off or text rule option moves the seat edge and the skill gradient.
             Every run is stored in OUT/runs (rerun to resume); the measures in OUT/balance.json."""),
-        epilog=_examples(_EXAMPLES))
+        epilog=examples(_EXAMPLES))
     p.add_argument("--variant", action="append", default=None,
                    help="game, repeatable (default: every game; see `rummylab variants`)")
     p.add_argument("--players", type=parse_players, default=None, metavar="N|A..B",
                    help="player counts (default: every count each game allows)")
-    p.add_argument("--hands", type=_int("--hands", 100), default=None,
+    p.add_argument("--hands", type=whole("--hands", 100), default=None,
                    help=f"hands of the base run (every seat simple); default {DEFAULT_HANDS:,} times the game's "
                         "balance_scale (slow games play fewer; any size given here turns the scaling off)")
-    p.add_argument("--ladder-hands", type=_int("--ladder-hands", 100), default=None,
+    p.add_argument("--ladder-hands", type=whole("--ladder-hands", 100), default=None,
                    help="hands per ladder run (one run per seat of the stronger player); default --hands / 8")
-    p.add_argument("--games", type=_int("--games", 0), default=None,
+    p.add_argument("--games", type=whole("--games", 0), default=None,
                    help=f"whole games of the base run (ladder: a quarter per run); 0: none; default {DEFAULT_GAMES:,}")
-    p.add_argument("--rule-hands", type=_int("--rule-hands", 100), default=None,
+    p.add_argument("--rule-hands", type=whole("--rule-hands", 100), default=None,
                    help="hands per rule-sensitivity run; default --hands / 10")
-    p.add_argument("--dup-hands", type=_int("--dup-hands", 0), default=None,
+    p.add_argument("--dup-hands", type=whole("--dup-hands", 0), default=None,
                    help="hands of the duplicate-deal seat-edge run (each deal once per position); 0: none; "
                         "default --hands / 2")
     p.add_argument("--rule", default=None, metavar="NAME=VALUE",
                    help="one rule change, measured side by side with the defaults (needs --variant)")
     p.add_argument("--no-sensitivity", action="store_true", help="skip the rule-sensitivity runs")
-    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=_jobs, default=-1, help="worker threads; -1 = all cores (default)")
-    p.add_argument("--out", type=_folder, default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
+    p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=jobs_arg, default=-1, help="worker threads; -1 = all cores (default)")
+    p.add_argument("--out", type=OUT_DIR, default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")
     p.add_argument("--json", action="store_true",
                    help="print the measures as JSON: per game and player count, every estimate as "

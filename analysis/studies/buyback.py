@@ -27,6 +27,7 @@ from sim.runner import chunk_ranges, make_spec
 
 from ..errors import SweepError
 from ..stats import mean_ci, paired_rate_difference, wilson
+from ..args import OUT_DIR, examples, whole
 
 DEFAULT_THRESHOLDS = (25, 50, 75)      # between "never" and "always" (Loba's limit is 100)
 
@@ -170,7 +171,6 @@ def add_parser(subparsers):
     import argparse
     import textwrap
 
-    from analysis.cli import _examples, _folder, _int
     p = subparsers.add_parser(
         "buyback", help="what is a buy-back worth? win probability with and without buying back, by score",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -181,16 +181,16 @@ def add_parser(subparsers):
             only in the games where seat 0 faced a buy-back at scores between their thresholds.
             Prints, per arm, seat 0's game win rate and the win probability one buy-back at
             those scores is worth (paired, 95% CIs).  The other seats keep their own decisions."""),
-        epilog=_examples(_EXAMPLES))
+        epilog=examples(_EXAMPLES))
     p.add_argument("--variant", default="loba", help="a game with buy-backs (default loba)")
-    p.add_argument("--players", type=_int("--players", 1), default=None, help="number of players (default: the game's)")
-    p.add_argument("--games", type=_int("--games", 10), default=4000, help="games per arm (default 4,000)")
+    p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")
+    p.add_argument("--games", type=whole("--games", 10), default=4000, help="games per arm (default 4,000)")
     p.add_argument("--thresholds", default=",".join(map(str, DEFAULT_THRESHOLDS)),
                    help="re-entry scores splitting never .. always, rising (default 25,50,75)")
     p.add_argument("--strategies", default="simple", help="one spec per seat or one for all (default simple)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option, repeatable")
-    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
-    p.add_argument("--out", type=_folder, default=None, help="store buyback.json in this folder (for the report)")
+    p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--out", type=OUT_DIR, default=None, help="store buyback.json in this folder (for the report)")
     p.set_defaults(func=cmd)
     return p
 

@@ -104,6 +104,7 @@ from analysis.stats import Estimate
 from analysis.studies import sequential as SQ
 from sim.errors import AdviceError
 from .. import json_text
+from ..args import examples, whole
 
 BATCH = 2000
 FIRST_CALL = 100                # worlds in the first call, which times the kernel
@@ -459,10 +460,6 @@ def _opp_cards_arg(text: str) -> list[int]:
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``knock`` subcommand to an argparse subparsers object."""
     from analysis.args import card_text
-    from analysis.cli import (  # here: cli may import this module at its top
-        _examples,
-        _int,
-    )
     p = subparsers.add_parser(
         "knock", help="should I knock here? knock-now vs play-on EVs for a concrete hand, 95%% CIs",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -485,11 +482,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             --history weighted by how likely their strategies were to play the observed turns;
             Tonk's are uniform over the unseen cards.  Sampling stops on a 95% confidence
             sequence, valid whenever it stops."""),
-        epilog=_examples(_EXAMPLES))
+        epilog=examples(_EXAMPLES))
     p.add_argument("--variant", default="gin", help="a game with a knock advisor (default gin; see "
                                                     "`rummylab variants`)")
     p.add_argument("--hand", required=True, help='your cards, e.g. "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"')
-    p.add_argument("--turn", type=_int("--turn", 1), required=True, help="your own turn number, 1-based")
+    p.add_argument("--turn", type=whole("--turn", 1), required=True, help="your own turn number, 1-based")
     p.add_argument("--upcard", type=card_text("--upcard"), default=None,
                    help="gin, knock-rummy, ramino-klop: the card you discard (top of the pile when the next player "
                         "moves); tonk: the top discard. Default: drawn from the unseen cards")
@@ -497,10 +494,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--spread", action="append", default=[], metavar="[SEAT:]CARDS",
                    help="tonk: a spread on the table, repeatable; SEAT 0 = you (default), 1.. = opponents "
                         "in playing order")
-    p.add_argument("--players", type=_int("--players", 1), default=2, help="players at the table (default 2)")
+    p.add_argument("--players", type=whole("--players", 1), default=2, help="players at the table (default 2)")
     p.add_argument("--opp-cards", type=_opp_cards_arg, default=None, metavar="N[,N...]",
                    help="tonk: cards held by every opponent, or one count per opponent (default 5)")
-    p.add_argument("--stock", type=_int("--stock", 0), default=None,
+    p.add_argument("--stock", type=whole("--stock", 0), default=None,
                    help="cards in the stock (gin, knock-rummy, ramino-klop: after your draw); default "
                         "from --turn")
     p.add_argument("--first-upcard", type=card_text("--first-upcard"), default=None, help="gin with oklahoma: the hand's first upcard")
@@ -524,9 +521,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",
                    help="sampling time budget (default 3); stops earlier once the 95%% confidence "
                         "sequence of the difference excludes 0")
-    p.add_argument("--worlds", type=_int("--worlds", 1), default=None,
+    p.add_argument("--worlds", type=whole("--worlds", 1), default=None,
                    help="sample exactly this many worlds (ignores --budget; reproducible anywhere)")
-    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--json", action="store_true", help="print the advice as JSON")
     p.set_defaults(func=cmd)
     return p

@@ -9,6 +9,7 @@ import textwrap
 import numpy as np
 
 from sim.errors import UserInputError
+from ..args import examples
 
 GOALS = ("shed", "out", "min:K")
 
@@ -100,7 +101,6 @@ def cmd_meld(args) -> int:
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``meld`` subcommand."""
     from analysis.args import card_text, whole
-    from analysis.cli import _examples  # here: cli imports this module at its top
     p = subparsers.add_parser(
         "meld", help="what should I lay down here? the exact open-melding planner on one position",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -109,7 +109,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             the hand after the draw, over every legal combination; prints the plan in an
             order that can be played and the points left in hand.  The table is melds split
             by '|', runs written in order with each joker (X) where it stands."""),
-        epilog=_examples("""
+        epilog=examples("""
             rummylab meld --variant basic-rummy --hand "4S 5S 9H 9D 9C KD 2C" --table "AS 2S 3S | 7H 7D 7C"
             rummylab meld --variant wrotham --hand "6H 8S 9S" --table "5H X 7H"
             rummylab meld --variant wrotham --rule deal=4 --hand "5S 6S 7S X 9D 9H 9C 2D"
