@@ -63,8 +63,8 @@ def whole_process_rate(args: list[str], n: int) -> tuple[float, float]:
 
 
 def deadwood_rate(n: int, repeats: int) -> float:
-    from sim.cards import standard_pack
-    from sim.melds import min_deadwood_masks
+    from sim.core.cards import standard_pack
+    from sim.knock.melds import min_deadwood_masks
     rng = np.random.default_rng(0)
     pack = standard_pack().astype(np.uint64)
     idx = np.argsort(rng.random((n, 52)), axis=1)[:, :10]
@@ -78,7 +78,7 @@ WILD_BENCH = (("ramino-klop", None), ("wildcard", 2), ("cincinnati", 2))   # rul
 
 def wild_deadwood_rates(n: int, repeats: int) -> dict[str, float]:
     """Exact wild min-deadwood evaluations/s, 8-card two-pack hands with 3 wilds, per rule set."""
-    from sim.wild_melds import min_deadwood_counts, random_hands
+    from sim.wild.wild_melds import min_deadwood_counts, random_hands
     rates = {}
     for game, packs in WILD_BENCH:
         hands = random_hands(n, 8, 3, game, packs=packs, seed=1)

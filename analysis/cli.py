@@ -10,7 +10,7 @@ import json
 import sys
 import textwrap
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 from sim.runner import MAX_UNITS
 
 from .args import (OUT_DIR, add_run_options, add_strategies_option, examples,

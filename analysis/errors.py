@@ -1,7 +1,7 @@
 """Input errors of the analysis layer that the CLI reports as one line (exit code 2).
 Kept free of heavy imports so that the CLI and worker processes stay light."""
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 
 
 class SweepError(UserInputError):

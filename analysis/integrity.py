@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 
 SEAL = "sha256"
 

@@ -20,9 +20,9 @@ from collections import Counter
 
 import numpy as np
 
-from sim.cards import JOKER, card_text, from_mask, is_card
-from sim.open_plan_layout import RUN
-from sim.trace import all_events, new_trace
+from sim.core.cards import JOKER, card_text, from_mask, is_card
+from sim.open.open_plan_layout import RUN
+from sim.core.trace import all_events, new_trace
 
 NAMES = {"draw_stock": "draw", "take_pile": "take", "spread": "meld", "hit": "lay_off"}
 TURN_STARTS = ("draw_stock", "take_pile", "pass", "drop")

@@ -69,7 +69,7 @@ def play_rummylab(n: int, seed: int) -> dict:
 
 
 def _min_deadwood(cards) -> int:
-    from sim.melds import min_deadwood
+    from sim.knock.melds import min_deadwood
     return min_deadwood([16 * (c // 13) + c % 13 for c in cards]).deadwood
 
 

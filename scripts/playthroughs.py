@@ -4,7 +4,7 @@
     python scripts/playthroughs.py --check    # compare, print a diff and exit 1 on a change
 
 Each file shows the rules, strategies and seed, every event of the hand (deal, draws,
-discards, knocks, spreads and hits) from the kernel's own trace (:mod:`sim.trace`), and the
+discards, knocks, spreads and hits) from the kernel's own trace (:mod:`sim.core.trace`), and the
 hand's outcome row.  tests/test_playthroughs.py regenerates them and compares exactly, so a
 change in how a game plays shows up in review as a diff of these files (as OpenSpiel's
 playthroughs do).  A deliberate change: rerun this script and commit the new files.

@@ -37,10 +37,10 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from .cards import JOKER, CardError, card_text, parse_cards, standard_pack, to_mask
-from .errors import AdviceError, UserInputError
-from .melds import best_discards, meld_tables
-from .rules import RulesBase
+from .core.cards import JOKER, CardError, card_text, parse_cards, standard_pack, to_mask
+from .core.errors import AdviceError, UserInputError
+from .knock.melds import best_discards, meld_tables
+from .core.rules import RulesBase
 from .strategies import parse_strategy, split_specs
 
 STREAM_WORLD = 32               # world sampling; distinct from deal/game/strategy streams

@@ -20,16 +20,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import rng
-from .errors import UserInputError
-from .games import game_columns
-from .rules import RulesBase
+from .core import rng
+from .core.errors import UserInputError
+from .core.games import game_columns
+from .core.rules import RulesBase
 from .strategies import Strategy, parse_strategies, strategy_matrix
 from .variants import Variant, VariantError, get_variant
 
 CHUNK = 8192          # units per chunk: fixed, part of the store layout (not of the results)
 MAX_UNITS = 10**12    # most hands (or games) one run may ask for
-MODES = ("hands", "games", "duplicate")   # duplicate: hands, each deal once per position (sim.rng)
+MODES = ("hands", "games", "duplicate")   # duplicate: hands, each deal once per position (sim.core.rng)
 HIST_BINS = 256
 
 

@@ -9,7 +9,7 @@ reference in ``tests/naive.py`` (deadwood memoised on frozensets: a hand's deadw
 depend on how we got there).
 
 The only thing borrowed from the fast code is the knocker's *shown* arrangement
-(``sim.melds``): when several minimum-deadwood arrangements exist, the defender's layoffs can
+(``sim.knock.melds``): when several minimum-deadwood arrangements exist, the defender's layoffs can
 depend on which one is spread, and the rules leave that choice to the simulator ("any minimum
 arrangement", or with ``arrange=1`` the one leaving fewest layoff spots).  The borrowed
 arrangement is checked here with the naive code: legal, disjoint melds inside the knocker's
@@ -27,7 +27,7 @@ from itertools import combinations
 import naive
 import numpy as np
 
-from sim.cards import cards_text
+from sim.core.cards import cards_text
 from sim.strategies.knock import PARAMS
 
 VALUES = naive.DEFAULT_VALUES
@@ -163,10 +163,10 @@ def choose_discard(s: dict, hand: frozenset, forbidden: set, opp_picked: set):
 
 
 # --------------------------------------------------------------------------------------------
-# knocker's shown arrangement (borrowed from sim.melds, checked here)
+# knocker's shown arrangement (borrowed from sim.knock.melds, checked here)
 
 def shown_melds(knocker_hand: frozenset, arrange: int) -> list[frozenset]:
-    from sim import melds as M
+    from sim.knock import melds as M
 
     if arrange == 0:
         melds = [frozenset(int(c) for c in m) for m in M.min_deadwood(sorted(knocker_hand)).melds]

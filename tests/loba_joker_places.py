@@ -2,8 +2,8 @@
 escalera: rules/loba.md and seed 000, "nooit lager dan een Aas of hoger dan een Heer" (issue 18).
 
 Each hand is played alone in debug mode.  The engine checks every meld it lays or changes
-(:func:`sim.open_plan_table.apply_action`) and the whole table after every turn
-(:func:`sim.open_plan_table.check_table`) against the meld rules, which forbid a joker in the
+(:func:`sim.open.open_plan_table.apply_action`) and the whole table after every turn
+(:func:`sim.open.open_plan_table.check_table`) against the meld rules, which forbid a joker in the
 ace-high place (``MR_JOKER_A_TO_K``); a position below the low ace does not exist.  So a hand
 in which a joker ever stood there raises ValueError, and the hand is counted with its message.
 

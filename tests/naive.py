@@ -9,7 +9,7 @@ answer for a set of cards does not depend on how we got there) and, for the bulk
 :func:`deadwood_value` which enumerates the set-meld choices and memoises the run-only part per
 suit (runs never leave their suit, so once the sets are fixed the suits are independent).
 
-It deliberately does not import ``sim.melds``; it uses ``sim.cards`` for parsing and constants.
+It deliberately does not import ``sim.knock.melds``; it uses ``sim.core.cards`` for parsing and constants.
 Cards are int codes ``suit * 16 + rank`` (rank 0..12 = A..K, suit 0..3 = S H D C).
 """
 
@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.cards import (
+from sim.core.cards import (
     JOKER,
     N_RANKS,
     N_SUITS,

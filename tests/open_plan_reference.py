@@ -1,4 +1,4 @@
-"""Slow pure-Python reference for the open-melding planner (sim/open_plan*.py).
+"""Slow pure-Python reference for the open-melding planner (sim/open/open_plan*.py).
 
 Written from the rules, not from the kernels: a state is (hand, table, turn flags); the
 legal single actions are "lay one meld from hand", "lay off one card", "swap one joker",
@@ -6,7 +6,7 @@ legal single actions are "lay one meld from hand", "lay off one card", "swap one
 state: the best over every reachable state) and scores every state the turn may stop in, exactly as plan_turn's doc says:
 (value after the best legal discard, not out, -cards played, -jokers kept), lowest best.
 
-Melds: ``("R", suit, lo, hi, jmask)`` (positions as sim/open_plan_layout.py: p holds rank
+Melds: ``("R", suit, lo, hi, jmask)`` (positions as sim/open/open_plan_layout.py: p holds rank
 p % 13, 13 = ace high; round-the-corner runs keep 0 <= lo <= 12) and
 ``("S", rank, (c0, c1, c2, c3), jokers)``.  The rules vector ``mr`` gives the game's rules.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
-from sim.cards import JOKER
-from sim import open_plan_layout as L
+from sim.core.cards import JOKER
+from sim.open import open_plan_layout as L
 
 BIG = (10 ** 9,)
 

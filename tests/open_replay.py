@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.open_rummy_plays import SPREAD_CARDS
+from sim.open.open_rummy_plays import SPREAD_CARDS
 from tests.wild_replay import traced_hand  # shared: plays one traced hand
 
 __all__ = ["JOKER", "Replay", "count", "replay", "settle", "spread_cards", "traced_hand"]

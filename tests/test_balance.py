@@ -14,7 +14,7 @@ from analysis.cli import main
 from analysis.stats import mean_ci
 from analysis.studies import balance as BS
 from analysis.studies import balance_stats as B
-from sim import trace as TR
+from sim.core import trace as TR
 from sim.runner import make_spec, play_hands
 from sim.variants import available, get_variant
 
@@ -343,7 +343,7 @@ def test_demo_balance_is_every_game_at_its_default_count(tmp_path):
 
 
 def test_uniform_random_choices_are_uniform_and_legal():
-    from sim.rng import new_state
+    from sim.core.rng import new_state
     from sim.strategies.random_play import coin, uniform_card, uniform_choice
     st = new_state(5, 0, 0)
     mask = np.uint64((1 << 3) | (1 << 17) | (1 << 40) | (1 << 63))

@@ -4,8 +4,8 @@
 import numpy as np
 import pytest
 
-from sim.cards import value_table
-from sim.errors import UserInputError
+from sim.core.cards import value_table
+from sim.core.errors import UserInputError
 from sim.runner import make_spec, play_hands
 from tests.open_replay import count, replay, settle, traced_hand
 

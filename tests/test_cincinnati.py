@@ -5,7 +5,7 @@ turn); refused configurations."""
 import numpy as np
 import pytest
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 from sim.runner import make_spec, play_hands
 from sim.variants import cincinnati as CI
 from tests import wild_reference as REF

@@ -4,10 +4,10 @@ the wild-removal bound against the exact deadwood, the pile rule's "touches no m
 import numpy as np
 import pytest
 
-from sim import closed_wild as CW
+from sim.wild import closed_wild as CW
 from sim.strategies import parse_strategy
 from sim.strategies import wild as W
-from sim.wild_melds import _discards, new_workspace, random_hands, ws_deadwood
+from sim.wild.wild_melds import _discards, new_workspace, random_hands, ws_deadwood
 
 RULES = [("ramino-klop", None), ("wildcard", 1), ("wildcard", 2), ("cincinnati", 1), ("cincinnati", 2)]
 

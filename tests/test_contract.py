@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from analysis import engine
-from sim.games import game_columns
+from sim.core.games import game_columns
 from sim.runner import make_spec, run_chunk
 from sim.variants import SCORE_UNITS, available, get_variant
 

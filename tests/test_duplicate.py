@@ -1,4 +1,4 @@
-"""Duplicate deals (``mode="duplicate"``, :func:`sim.rng.hand_slot`): each deal is replayed once per
+"""Duplicate deals (``mode="duplicate"``, :func:`sim.core.rng.hand_slot`): each deal is replayed once per
 position, dealt by seat ``r`` in rotation ``r``, with every position receiving the cards of the
 position ``r`` further on; plain hands are untouched."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import rng
+from sim.core import rng
 from sim.runner import make_spec, run_chunk
-from sim.trace import events, new_trace
+from sim.core.trace import events, new_trace
 from sim.variants import available, get_variant
 
 

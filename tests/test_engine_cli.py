@@ -133,7 +133,7 @@ def test_cli_game_mode_and_listings(capsys):
 
 
 def test_card_text_errors_name_the_token():
-    from sim.cards import CardError, parse_cards
+    from sim.core.cards import CardError, parse_cards
     with pytest.raises(CardError, match="'1S'"):
         parse_cards("AS 1S")
     with pytest.raises(CardError, match="AS appears 2 times"):
@@ -228,9 +228,9 @@ def test_every_user_error_is_a_user_input_error():
     from analysis.cli import UserError
     from analysis.errors import OddsError, SweepError
     from analysis.studies.knock_advice import AdviceError
-    from sim.cards import CardError
-    from sim.errors import UserInputError
-    from sim.rules import RulesError
+    from sim.core.cards import CardError
+    from sim.core.errors import UserInputError
+    from sim.core.rules import RulesError
     from sim.runner import SpecError
     from sim.strategies import StrategyError
     from sim.variants import VariantError

@@ -1,10 +1,10 @@
-"""Whole-game machinery of sim.games, independent of any real card game.
+"""Whole-game machinery of sim.core.games, independent of any real card game.
 
 A synthetic one-hand function draws per-seat scores from the game generator; the game loop
-of sim.games around it and :func:`sim.games.game_kernel` turn it into whole games of each shape
+of sim.core.games around it and :func:`sim.core.games.game_kernel` turn it into whole games of each shape
 (``target``, ``elimination`` with buy-backs, ``deals``) for 2..6 seats.  The game rows are
 compared column by column with a plain-Python reference written from the docstring of
-sim/games.py, which replays the same hands by calling the synthetic function on generators it
+sim/core/games.py, which replays the same hands by calling the synthetic function on generators it
 derives itself; the synthetic function also logs what it was called with (dealer, seats in
 play, void or not, turns, winner) so rotation and counts are checked on their own.  Scripted
 hands (penalties read from an array) pin the buy-back and elimination rules on cases worked
@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim import games, rng
-from sim.games import KINDS, game_columns, game_kernel
-from sim.rules import RulesBase, option
+from sim.core import games, rng
+from sim.core.games import KINDS, game_columns, game_kernel
+from sim.core.rules import RulesBase, option
 from sim.variants import COL_DEALER, COL_OUTCOME, COL_SCORE, COL_TURNS, WholeGame, col_extra, hand_columns
 
 SEATS = (2, 3, 4, 5, 6)
@@ -148,7 +148,7 @@ def synth_deal(rules, strat, ctx, dst, dealer, active, st, row, debug):
 
 @njit(cache=True)
 def synth_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
-    """The game loop of sim.games around the synthetic hand."""
+    """The game loop of sim.core.games around the synthetic hand."""
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
     for i in range(out.shape[0]):
         dst = games.begin_game(per, sc, st, seed, first_game + i)
@@ -177,7 +177,7 @@ def log_entries(ctx):
 
 
 def play_kernel(shape, rules, n, seed, first, count, buyback=None, ctx=None, buyback_below=None):
-    """Game rows ``first .. first + count - 1`` from sim.games (and the ctx holding the log)."""
+    """Game rows ``first .. first + count - 1`` from sim.core.games (and the ctx holding the log)."""
     ctx = new_ctx() if ctx is None else ctx
     kernel = game_kernel(synth_chunk, ctx, GAMES[shape], SynthRules, EXTRA)
     out = np.full((count, len(game_columns(n))), -999, dtype=np.int64)   # every column is written
@@ -186,7 +186,7 @@ def play_kernel(shape, rules, n, seed, first, count, buyback=None, ctx=None, buy
 
 
 # ----------------------------------------------------------------------------------------
-# the reference, from the docstring of sim/games.py
+# the reference, from the docstring of sim/core/games.py
 
 def _rule(rules, name):
     return 0 if name is None else int(getattr(rules, name))
@@ -686,7 +686,7 @@ def test_random_buyback_thresholds_match_the_reference(n):
 
 
 def test_buyback_thresholds_from_a_strategy_parameter():
-    from sim.games import ALWAYS_BUY, buyback_thresholds
+    from sim.core.games import ALWAYS_BUY, buyback_thresholds
     from sim.strategies import parse_strategies, strategy_matrix
     mat = strategy_matrix(parse_strategies("simple", "ramino-klop", 2))
     assert list(buyback_thresholds(mat, None)) == [ALWAYS_BUY] * 2

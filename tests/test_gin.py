@@ -5,13 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import rng
-from sim.cards import parse_cards, standard_pack, value_table
-from sim.melds import min_deadwood
-from sim.games import game_columns
+from sim.core import rng
+from sim.core.cards import parse_cards, standard_pack, value_table
+from sim.knock.melds import min_deadwood
+from sim.core.games import game_columns
 from sim.runner import make_spec, run_chunk
 from sim.strategies import parse_strategies, strategy_matrix
-from sim.trace import NO_TRACE
+from sim.core.trace import NO_TRACE
 from sim.variants import gin
 
 COLS = gin.VARIANT.columns(2)

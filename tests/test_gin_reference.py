@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from test_gin import deck_for
 
-from sim.cards import cards_text, standard_pack
+from sim.core.cards import cards_text, standard_pack
 from sim.strategies import parse_strategies, strategy_matrix
-from sim.trace import NO_TRACE
+from sim.core.trace import NO_TRACE
 from sim.variants import gin
 
 COLS = gin.VARIANT.columns(2)

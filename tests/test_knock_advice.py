@@ -11,9 +11,9 @@ from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
 from sim.advisors import gin as GA, history as HI, knock_rummy as KRA, tonk as TA
-from sim import rng, trace as TR
-from sim.cards import CardError, card_text, from_mask, parse_cards, standard_pack, to_mask, value_table
-from sim.melds import deadwood, layoff, min_deadwood
+from sim.core import rng, trace as TR
+from sim.core.cards import CardError, card_text, from_mask, parse_cards, standard_pack, to_mask, value_table
+from sim.knock.melds import deadwood, layoff, min_deadwood
 from sim.strategies import knock as KS, parse_strategies, strategy_matrix
 from sim.variants import VariantError
 from sim.variants import gin as G, knock_rummy as KR, tonk as TK
@@ -109,7 +109,7 @@ def _world(seed, w, pool):
 
 
 def test_knock_scores_match_a_plain_reference():
-    """Option A on sampled worlds equals the rules computed with sim.melds in plain Python."""
+    """Option A on sampled worlds equals the rules computed with sim.knock.melds in plain Python."""
     r, s = G.GinRules().to_array(), strategy_matrix(parse_strategies("simple", "gin", 2))
     hand, up = parse_cards(GIN_8), int(parse_cards("5C")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)

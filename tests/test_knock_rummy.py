@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.trace import NO_TRACE
-from sim import rng
-from sim.bits import popcount
-from sim.cards import parse_cards, standard_pack
-from sim.melds import min_deadwood, min_deadwood_masks
-from sim.rules import RulesError
+from sim.core.trace import NO_TRACE
+from sim.core import rng
+from sim.core.bits import popcount
+from sim.core.cards import parse_cards, standard_pack
+from sim.knock.melds import min_deadwood, min_deadwood_masks
+from sim.core.rules import RulesError
 from sim.runner import make_spec, run_chunk
 from sim.strategies import parse_strategies, parse_strategy, strategy_matrix
 from sim.strategies import knock as K

@@ -5,7 +5,7 @@ buy-backs, and the buy-back study."""
 import numpy as np
 import pytest
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 from sim.runner import make_spec, play_hands
 from sim.variants import get_variant
 from sim.variants import loba as LB
@@ -90,13 +90,13 @@ def test_buyback_study_pairs_arms_on_the_same_games():
 # dan een Aas of hoger dan een Heer"); position 13 is the ace-high place above the king
 
 def _jokers_at(tab, i):
-    from sim.open_plan import TM_JMASK
+    from sim.open.open_plan import TM_JMASK
     return [p for p in range(14) if (int(tab[i, TM_JMASK]) >> p) & 1]
 
 
 def test_table_checks_refuse_a_joker_above_the_king():
-    from sim.open_plan import MeldError, add_run, check_table, empty_table, meld_rules, parse_table
-    from sim.open_plan_table import run_legal
+    from sim.open.open_plan import MeldError, add_run, check_table, empty_table, meld_rules, parse_table
+    from sim.open.open_plan_table import run_legal
     mr = meld_rules("loba")
     assert not run_legal(mr, 10, 13, 1 << 13) and run_legal(mr, 9, 12, 1 << 9)
     with pytest.raises(MeldError, match="not legal"):
@@ -113,9 +113,9 @@ def test_table_checks_refuse_a_joker_above_the_king():
 
 
 def test_new_melds_never_put_a_joker_above_the_king():
-    from sim.open_plan import meld_rules, planner_values
-    from sim.open_plan_options import C_D, C_ROW, MAX_EXT, NCOL, new_melds
-    from sim.open_plan_layout import RUN
+    from sim.open.open_plan import meld_rules, planner_values
+    from sim.open.open_plan_options import C_D, C_ROW, MAX_EXT, NCOL, new_melds
+    from sim.open.open_plan_layout import RUN
     from tests.test_open_plan import counts
     mr = meld_rules("loba")
     hand = counts("JH QH KH X X 5C")

@@ -1,4 +1,4 @@
-"""The fast meld kernels in sim/melds.py against the slow reference in tests/naive.py.
+"""The fast meld kernels in sim/knock/melds.py against the slow reference in tests/naive.py.
 
 (a) hand-picked cases with hand-computed answers, (b) hypothesis property tests,
 (c) a bulk 100k-hand cross-check of ``min_deadwood_masks``, (d) ``best_discard`` on 5,000
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim import melds
-from sim.cards import CardError, card_code, cards_text, parse_cards, value_table
+from sim.knock import melds
+from sim.core.cards import CardError, card_code, cards_text, parse_cards, value_table
 
 VALUES = [int(v) for v in value_table()]
 ALL_CARDS = list(naive.ALL_CARDS)
@@ -412,14 +412,14 @@ def test_bulk_layoff_2000():
 
 
 def _spots(mask, recs, n):
-    from sim.melds import layoff_spots
+    from sim.knock.melds import layoff_spots
     return int(layoff_spots(np.uint64(mask), recs, n))
 
 
 def test_fewest_spots_arrangement_keeps_min_deadwood_and_never_more_spots():
     """rules/gin.md [choice]: among equal-deadwood arrangements, the knocker may show the one
     leaving the fewest layoff spots."""
-    from sim.melds import MAX_MELDS, arrangement, arrangement_fewest_spots, meld_cards, meld_tables
+    from sim.knock.melds import MAX_MELDS, arrangement, arrangement_fewest_spots, meld_cards, meld_tables
     t = meld_tables()
     rng = np.random.default_rng(77)
     strictly_fewer = 0

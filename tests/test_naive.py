@@ -12,7 +12,7 @@ import random
 import naive
 import pytest
 
-from sim.cards import CardError, parse_cards, rank_of, suit_of, value_table
+from sim.core.cards import CardError, parse_cards, rank_of, suit_of, value_table
 
 
 def C(text: str) -> frozenset[int]:

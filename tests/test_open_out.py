@@ -3,8 +3,8 @@ that empties the hand.  The issue 18 referee found the Loba planner writing a jo
 the lay-off of the seat's last card (``rummylab trace --variant loba --players 4 --seed 1 --hand
 1381``: seat 3 lays off the JC, then moved that run's joker; 1 hand in 2,400 with simple play,
 2 in 2,000 with mixed strategies).  A plan that goes out now ends with the play that empties the
-hand (``sim/open_plan_write.py:_end_at_out``), and carrying out a play on an empty hand is an
-error (``sim/open_plan_table.py:apply_action``)."""
+hand (``sim/open/open_plan_write.py:_end_at_out``), and carrying out a play on an empty hand is an
+error (``sim/open/open_plan_table.py:apply_action``)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from analysis.trace_cmd import trace_stream
-from sim.open_plan import (
+from sim.open.open_plan import (
     A_CODE, A_LAYOFF, A_MOVE, A_POS, A_ROW, A_TO, A_TYPE, ACT_WIDTH, PL_HEAD, PL_N_ACT, PLAN_WIDTH, TM_LO,
     apply_plan, meld_rules, parse_table,
 )
-from sim.open_plan_layout import END_HIGH
-from sim.open_plan_write import _end_at_out
+from sim.open.open_plan_layout import END_HIGH
+from sim.open.open_plan_write import _end_at_out
 from sim.runner import make_spec
 from tests.referee.open_games import referee
 

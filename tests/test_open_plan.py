@@ -1,4 +1,4 @@
-"""The open-melding planner (sim/open_plan*.py) against the brute-force reference
+"""The open-melding planner (sim/open/open_plan*.py) against the brute-force reference
 (tests/open_plan_reference.py) on random positions of every rule set, the issue's edge
 cases, and its plans replayed: every action legal in order, a legal table, cards conserved.
 ``OPEN_PLAN_SCALE`` multiplies the random positions per rule set (default 1: about 35 s on a quiet machine; the
@@ -11,9 +11,9 @@ import os
 import numpy as np
 import pytest
 
-from sim.cards import JOKER, parse_cards, value_table
-from sim.errors import UserInputError
-from sim.open_plan import (
+from sim.core.cards import JOKER, parse_cards, value_table
+from sim.core.errors import UserInputError
+from sim.open.open_plan import (
     A_CODE, A_C0, A_HI, A_JMASK, A_KEY, A_KIND, A_LAYOFF, A_LO, A_MELD, A_MOVE, A_NJ, A_POS,
     A_ROW, A_SWAP, A_TO, A_TYPE, ACT_WIDTH, GAME_PACK, MIN_CARDS, NO_PLAN, OUT_ONLY, PL_AFTER,
     PL_HEAD, PL_N_ACT, PL_OUT, PL_PLAYED, PL_VALUE, PLAN_WIDTH, RUN, SHED, MeldError,
@@ -97,10 +97,10 @@ def random_position(rng, game, opts):
             pool[c] -= 1
         if m[0] == "R":
             tab[n_tm, :] = 0
-            from sim.open_plan import add_run, add_set
+            from sim.open.open_plan import add_run, add_set
             n_tm = add_run(tab, n_tm, int(rng.integers(4)), m[1], m[2], m[3], m[4])
         else:
-            from sim.open_plan import add_set
+            from sim.open.open_plan import add_set
             n_tm = add_set(tab, n_tm, int(rng.integers(4)), m[1], *m[2], m[3])
     cards = [c for c, n in pool.items() for _ in range(n)]
     rng.shuffle(cards)
@@ -383,8 +383,8 @@ def test_plan_turn_leaves_its_inputs_alone():
 # dealt positions (a random table laid from part of the pack, the hand from the rest)
 
 def _bench_positions(game, hand_n, n_melds, count, seed=5):
-    from sim.cards import standard_pack
-    from sim.open_plan import MAX_TM, TM_WIDTH, add_run, add_set
+    from sim.core.cards import standard_pack
+    from sim.open.open_plan import MAX_TM, TM_WIDTH, add_run, add_set
     mr = meld_rules(game)
     n_packs, n_jokers = GAME_PACK[game]
     rng = np.random.default_rng(seed)

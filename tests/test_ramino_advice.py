@@ -8,9 +8,9 @@ from analysis.cli import main
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
 from sim.advisors import ramino_klop as RA
-from sim.cards import CardError, parse_cards, standard_pack
-from sim.errors import UserInputError
-from sim.wild_melds import min_deadwood
+from sim.core.cards import CardError, parse_cards, standard_pack
+from sim.core.errors import UserInputError
+from sim.wild.wild_melds import min_deadwood
 
 FULL = np.bincount(standard_pack(2, 4), minlength=64)
 HAND_5 = "AS 2S 3S X 7H 7D 5C"          # deadwood 5 (5C)

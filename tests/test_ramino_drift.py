@@ -4,7 +4,7 @@ pure-Python reference (tests/drift_loba_reference.py) on replayed traces, and wh
 import numpy as np
 import pytest
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 from sim.runner import make_spec, play_hands
 from sim.variants import get_variant
 from sim.variants import ramino_drift as RD

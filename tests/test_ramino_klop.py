@@ -4,10 +4,10 @@ deal sizes, refused strategies, elimination games."""
 import numpy as np
 import pytest
 
-from sim import closed_wild as CW
-from sim.errors import UserInputError
+from sim.wild import closed_wild as CW
+from sim.core.errors import UserInputError
 from sim.runner import make_spec, play_hands
-from sim.trace import events, new_trace
+from sim.core.trace import events, new_trace
 from sim.variants import ramino_klop as RK
 from tests import wild_reference as REF
 from tests.wild_replay import replay, traced_hand
@@ -93,7 +93,7 @@ def test_a_hand_deals_to_and_plays_only_the_seats_in_play():
     cfg, tabs = RK._setup(spec.rules.to_array())
     strat = spec.arrays()[1]
     seats = np.array([0, 2, 3], dtype=np.int64)
-    from sim import rng
+    from sim.core import rng
     for h in range(5):
         deck = np.empty(108, dtype=np.int64)
         dst = rng.new_state(9, rng.STREAM_DEAL, h)

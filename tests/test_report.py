@@ -24,7 +24,7 @@ from analysis.store import StoreError
 from analysis.studies.knock_sweep import BUCKETS, knock_chart, load_sweep
 from analysis.studies.sweep_stats import bucket_label, policy_summary
 from analysis.studies.tonk_odds import PROB_KEYS, exact_tonk_odds
-from sim.cards import standard_pack, value_table
+from sim.core.cards import standard_pack, value_table
 
 ROOT = Path(__file__).resolve().parent.parent
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

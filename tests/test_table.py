@@ -1,4 +1,4 @@
-"""The open table on its own (sim.table): spreads, hits, hit closure, the turn planner.
+"""The open table on its own (sim.knock.table): spreads, hits, hit closure, the turn planner.
 
 Every kernel is checked against plain Python written here or in tests/tonk_reference.py:
 a spread is legal when ``ref.is_spread`` says so, a hit is a card whose addition keeps a
@@ -15,8 +15,8 @@ import tonk_reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim import table as TB
-from sim.cards import card_code, parse_cards
+from sim.knock import table as TB
+from sim.core.cards import card_code, parse_cards
 
 ALL = [card_code(r, s) for s in range(4) for r in range(13)]
 SOME = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,5 +1,5 @@
 """Tonk engine (sim.variants.tonk), its strategy family (sim.strategies.tonk) and the open
-table it plays on (sim.table)."""
+table it plays on (sim.knock.table)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import tonk_reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim import table as TB
-from sim.cards import card_code, parse_cards, standard_pack
-from sim.rules import RulesError
+from sim.knock import table as TB
+from sim.core.cards import card_code, parse_cards, standard_pack
+from sim.core.rules import RulesError
 from sim.strategies import (
     StrategyError,
     parse_strategies,
@@ -21,7 +21,7 @@ from sim.strategies import (
     strategy_matrix,
 )
 from sim.strategies import tonk as ST
-from sim.trace import NO_TRACE
+from sim.core.trace import NO_TRACE
 from sim.variants import get_variant, hand_columns
 from sim.variants import tonk as TK
 

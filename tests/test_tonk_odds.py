@@ -19,7 +19,7 @@ from analysis.studies.tonk_odds import (
     tonk_odds_table,
     value_class_sizes,
 )
-from sim.cards import standard_pack, value_table
+from sim.core.cards import standard_pack, value_table
 
 PLAYERS = range(2, 7)
 TONK_MINS = range(45, 51)

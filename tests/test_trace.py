@@ -13,7 +13,7 @@ import pytest
 
 from analysis import store
 from analysis.cli import main
-from sim.cards import parse_card
+from sim.core.cards import parse_card
 from sim.runner import make_spec, run_chunk
 from sim.variants import available, get_variant
 

@@ -1,10 +1,10 @@
-"""sim/wild_melds.py (multiset hands with wild cards) against two independent references:
+"""sim/wild/wild_melds.py (multiset hands with wild cards) against two independent references:
 tests/wild_reference.py (pure Python, slow, obviously correct) and tests/wild_fast_reference.py
 (numba brute force over subsets, checked here against the first).
 
 (a) hand-made edge cases, (b) hypothesis hands per rule set with the arrangement checked,
 (c) numpy random batches (plain and wild-rich) of the batch kernel, (d) best discard and going
-out, (e) errors and the ``game=`` dispatch of sim.melds.min_deadwood, (f) the big run: 100,000
+out, (e) errors and the ``game=`` dispatch of sim.knock.melds.min_deadwood, (f) the big run: 100,000
 hands per rule set against the fast reference (deadwood, the kernel API's discards, going out).
 """
 
@@ -21,9 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from sim import melds, wild_melds
-from sim.cards import JOKER, CardError, card_code, parse_cards
-from sim.errors import UserInputError
+from sim.knock import melds
+from sim.wild import wild_melds
+from sim.core.cards import JOKER, CardError, card_code, parse_cards
+from sim.core.errors import UserInputError
 
 # (game, keyword options, reference key)
 CONFIGS = [

@@ -4,8 +4,8 @@ the winner's points against a slow reference, keep-wilds strategies, restock."""
 import numpy as np
 import pytest
 
-from sim.closed_wild import go_out_deal_size, packs_for
-from sim.errors import UserInputError
+from sim.wild.closed_wild import go_out_deal_size, packs_for
+from sim.core.errors import UserInputError
 from sim.runner import make_spec, play_hands
 from sim.variants import wildcard as WC
 from tests import wild_reference as REF

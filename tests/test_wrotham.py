@@ -5,7 +5,7 @@ first draw, the 55-card pack, joker swaps and the all-seven deals 4-6."""
 import numpy as np
 import pytest
 
-from sim.cards import standard_pack, value_table
+from sim.core.cards import standard_pack, value_table
 from sim.runner import play_hands
 from tests.open_replay import count, replay, settle, traced_hand
 

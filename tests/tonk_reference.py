@@ -1,7 +1,7 @@
 """Slow, obviously-correct pure-Python reference for Tonk (rules/tonk.md).
 
 Cards are int codes ``suit * 16 + rank`` (rank 0..12 = A..K).  Nothing here imports
-``sim.variants.tonk``, ``sim.table`` or ``sim.strategies.tonk``: payouts are written as lists of (payer, payee, units) transfers read off
+``sim.variants.tonk``, ``sim.knock.table`` or ``sim.strategies.tonk``: payouts are written as lists of (payer, payee, units) transfers read off
 the rule text, and the best spreads-and-hits of a turn are found by trying every sequence of
 actions (lay any legal spread, hit any card on any spread, the turn's new ones included).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from sim.cards import value_table
+from sim.core.cards import value_table
 
 VALUES = tuple(int(v) for v in value_table())
 

@@ -1,12 +1,12 @@
 """Slow, obviously-correct reference for wild-card melds on multiset hands (two packs).
 
-Independent of ``sim.wild_melds``: a meld is legal if some choice of which Wildcard 2s play
+Independent of ``sim.wild.wild_melds``: a meld is legal if some choice of which Wildcard 2s play
 wild, and some assignment of a card to every wild, turns it into a legal natural meld (a set
 or a run as the rules define it) with at least one natural card.  The stand-in cards tried for
 the wilds are all cards sharing a suit or a rank with every natural card (a meld's cards share
 its suit or its rank).  The minimum deadwood is a memoised recursion on the multiset of cards
 left: the smallest card is either deadwood or lies in a legal meld of the remaining cards.
-Cards are ``sim.cards`` codes (13 = joker); hands are sorted tuples of codes.
+Cards are ``sim.core.cards`` codes (13 = joker); hands are sorted tuples of codes.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
-from sim.cards import JOKER, card_code
+from sim.core.cards import JOKER, card_code
 
 NATURALS = tuple(card_code(r, s) for s in range(4) for r in range(13))
 

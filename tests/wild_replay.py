@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.runner import make_spec
-from sim.trace import events, new_trace
+from sim.core.trace import events, new_trace
 
 
 def traced_hand(variant, players, hand, *, seed=1, strategies="simple", rules=None):

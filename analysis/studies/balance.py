@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 from sim.runner import make_spec
 from sim.variants import available, get_variant
 

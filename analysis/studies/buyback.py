@@ -22,7 +22,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from sim.games import ALWAYS_BUY, NEVER_BUY, buyback_thresholds
+from sim.core.games import ALWAYS_BUY, NEVER_BUY, buyback_thresholds
 from sim.runner import chunk_ranges, make_spec
 
 from ..errors import SweepError

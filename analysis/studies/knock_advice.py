@@ -102,7 +102,7 @@ import numpy as np
 
 from analysis.stats import Estimate
 from analysis.studies import sequential as SQ
-from sim.errors import AdviceError
+from sim.core.errors import AdviceError
 from .. import json_text
 from ..args import examples, whole
 

@@ -8,7 +8,7 @@ import textwrap
 
 import numpy as np
 
-from sim.errors import UserInputError
+from sim.core.errors import UserInputError
 from ..args import examples
 
 GOALS = ("shed", "out", "min:K")
@@ -37,7 +37,7 @@ def _setup(args):
 
 
 def _goal(text: str, keep: int):
-    from sim.open_plan import MIN_CARDS, OUT_ONLY, SHED, make_goal
+    from sim.open.open_plan import MIN_CARDS, OUT_ONLY, SHED, make_goal
     t = text.strip().lower()
     if t == "shed":
         return make_goal(SHED, keep=keep)
@@ -49,8 +49,8 @@ def _goal(text: str, keep: int):
 
 
 def cmd_meld(args) -> int:
-    from sim.cards import JOKER, card_text, parse_card, parse_cards
-    from sim import open_plan as op
+    from sim.core.cards import JOKER, card_text, parse_card, parse_cards
+    from sim.open import open_plan as op
     v, n, ms = _setup(args)
     game, mr = ms.game, ms.mr
     n_packs, n_jokers = op.GAME_PACK[game]

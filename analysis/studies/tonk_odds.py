@@ -58,7 +58,7 @@ from math import comb
 
 import numpy as np
 
-from sim.cards import standard_pack, value_table
+from sim.core.cards import standard_pack, value_table
 
 from ..errors import OddsError
 

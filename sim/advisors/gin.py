@@ -16,12 +16,12 @@ from numba import njit
 
 from .. import advice as A
 from . import history as HI
-from .. import rng
-from ..bits import bit as _bit
-from ..cards import card_text, cards_text, to_mask
-from ..melds import min_deadwood
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.cards import card_text, cards_text, to_mask
+from ..knock.melds import min_deadwood
 from ..strategies import parse_strategy, strategy_matrix
-from ..trace import no_trace
+from ..core.trace import no_trace
 from ..variants import column_index
 from ..variants import gin as G
 

@@ -46,11 +46,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .. import rng
-from ..bits import bit as _bit
-from ..cards import CardError, card_text, parse_cards, standard_pack
-from ..errors import AdviceError
-from ..melds import deadwood
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.cards import CardError, card_text, parse_cards, standard_pack
+from ..core.errors import AdviceError
+from ..knock.melds import deadwood
 from ..strategies.knock import P_RANDOM_TIES, choose_discard, wants_upcard
 
 SYNTAX = ("write 'up CARD' first, then one item per turn: 'SEAT:take CARD discard CARD' or "

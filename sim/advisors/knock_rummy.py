@@ -30,13 +30,13 @@ from numba import njit
 
 from .. import advice as A
 from . import history as HI
-from .. import rng
-from ..bits import bit as _bit
-from ..cards import card_text, cards_text, to_mask
-from ..melds import deadwood, min_deadwood
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.cards import card_text, cards_text, to_mask
+from ..knock.melds import deadwood, min_deadwood
 from ..strategies import parse_strategy, strategy_matrix
 from ..strategies.knock import choose_discard, knock_threshold_opp
-from ..trace import no_trace
+from ..core.trace import no_trace
 from ..variants import COL_SCORE, column_index
 from ..variants import knock_rummy as KR
 

@@ -32,16 +32,16 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
-from .. import closed_wild as CW
-from .. import rng
-from ..cards import card_text, cards_text
+from ..wild import closed_wild as CW
+from ..core import rng
+from ..core.cards import card_text, cards_text
 from ..strategies import parse_strategy, strategy_matrix
 from ..strategies import wild as W
 from ..strategies.random_play import coin
-from ..trace import no_trace
+from ..core.trace import no_trace
 from ..variants import COL_SCORE, column_index
 from ..variants import ramino_klop as RK
-from ..wild_melds import best_discard, min_deadwood, ws_deadwood
+from ..wild.wild_melds import best_discard, min_deadwood, ws_deadwood
 
 PACKS, JOKERS = 2, 4
 N_CARDS = 52 * PACKS + JOKERS

@@ -18,13 +18,13 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
-from .. import rng
-from ..bits import bit as _bit
-from ..cards import card_text, cards_text, to_mask, value_table
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.cards import card_text, cards_text, to_mask, value_table
 from ..strategies import parse_strategy, strategy_matrix
-from .. import table as TB
+from ..knock import table as TB
 from . import tonk_history as TH
-from ..trace import no_trace
+from ..core.trace import no_trace
 from ..variants import tonk as TK
 
 

@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .. import rng
-from ..bits import bit
-from ..cards import card_text
-from ..errors import AdviceError
+from ..core import rng
+from ..core.bits import bit
+from ..core.cards import card_text
+from ..core.errors import AdviceError
 from ..strategies.tonk import choose_discard, wants_drop, wants_take
-from ..table import (MAX_SPREADS, U0, hand_value, is_legal_spread, meld_cards, spread_kind,
+from ..knock.table import (MAX_SPREADS, U0, hand_value, is_legal_spread, meld_cards, spread_kind,
                      table_hit_masks)
 from .history import _UP, _card, take_top
 

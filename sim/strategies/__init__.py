@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UserInputError
+from ..core.errors import UserInputError
 
 PARAM_WIDTH = 32  # columns of a strategy row: code + up to 31 parameters
 

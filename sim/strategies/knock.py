@@ -43,10 +43,10 @@ The decision kernels (njit, shared by every knock game): :func:`knock_threshold`
 import numpy as np
 from numba import njit
 
-from .. import rng
-from ..bits import bit as _bit
-from ..cards import N_RANKS, SUIT_SHIFT
-from ..melds import deadwood
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.cards import N_RANKS, SUIT_SHIFT
+from ..knock.melds import deadwood
 
 from . import Param, StrategyFamily, register
 from .random_play import PARAM_HELP, uniform_card

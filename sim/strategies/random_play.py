@@ -18,8 +18,8 @@ A family wires it in with the kernels here, called where its decisions are made:
 import numpy as np
 from numba import njit
 
-from .. import rng
-from ..bits import bit
+from ..core import rng
+from ..core.bits import bit
 
 PARAM_HELP = "1: every decision is a uniform random legal choice (the `random` preset); 0: the heuristics"
 

@@ -41,9 +41,9 @@ Any preset or the family name takes overrides:
 
 from numba import njit
 
-from .. import rng
-from ..bits import bit
-from ..table import (
+from ..core import rng
+from ..core.bits import bit
+from ..knock.table import (
     RANKS13,
     U1,
     U2,

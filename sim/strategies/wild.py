@@ -41,7 +41,7 @@ lowers the deadwood by 3 or more); it beats ``simple`` in each game (numbers in 
 import numpy as np
 from numba import njit
 
-from ..wild_melds import ws_deadwood, ws_discards
+from ..wild.wild_melds import ws_deadwood, ws_discards
 from . import Param, StrategyFamily, register
 from .random_play import PARAM_HELP, uniform_choice
 

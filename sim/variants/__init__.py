@@ -39,12 +39,11 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from numba import njit
+from ..core.columns import (BASE_COLUMNS, COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE,  # noqa: F401
+                            COL_STOCK_LEFT, COL_TURNS, MAX_SEATS, col_deadwood, col_extra, column_index,
+                            hand_columns)
+from ..core.errors import UserInputError
 
-from ..errors import UserInputError
-
-BASE_COLUMNS = ("dealer", "ender", "outcome", "turns", "stock_left")
-MAX_SEATS = 8
 SCORE_UNITS = ("points", "stakes", "penalty")
 
 
@@ -154,34 +153,6 @@ class Variant:
             allowed = (f"exactly {self.min_players}" if self.min_players == self.max_players
                        else f"{self.min_players} to {self.max_players}")
             raise VariantError(f"{self.name} is played by {allowed} players, not {n} (set --players)")
-
-
-def hand_columns(n_seats: int, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """Outcome columns: base columns, score per seat, deadwood/count per seat, extras."""
-    return (BASE_COLUMNS + tuple(f"score{s}" for s in range(n_seats))
-            + tuple(f"deadwood{s}" for s in range(n_seats)) + tuple(extra))
-
-
-def column_index(n_seats: int, extra: tuple[str, ...] = ()) -> dict[str, int]:
-    """Column name -> index of a hand row (kernels take these as compile-time constants)."""
-    return {c: i for i, c in enumerate(hand_columns(n_seats, extra))}
-
-
-# column offsets shared by every hand row (the functions work in kernels and in Python)
-COL_DEALER, COL_ENDER, COL_OUTCOME, COL_TURNS, COL_STOCK_LEFT = range(len(BASE_COLUMNS))
-COL_SCORE = len(BASE_COLUMNS)             # score{s} = COL_SCORE + s
-
-
-@njit(cache=True)
-def col_deadwood(n_seats):
-    """Index of ``deadwood0`` in a hand row of ``n_seats`` seats."""
-    return COL_SCORE + n_seats
-
-
-@njit(cache=True)
-def col_extra(n_seats):
-    """Index of the first extra column in a hand row of ``n_seats`` seats."""
-    return COL_SCORE + 2 * n_seats
 
 
 _MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",

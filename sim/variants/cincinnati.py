@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import closed_wild as CW
+from ..wild import closed_wild as CW
 from . import Knob, Variant
 
 OUTCOMES = ("out", "out_no_discard", "turn_limit")

@@ -37,20 +37,20 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import rng
-from ..bits import bit as _bit
-from ..bits import check_closed_hands
-from ..cards import standard_pack
-from ..melds import (MAX_MELDS, arrangement, arrangement_fewest_spots, best_discards, deadwood, layoff_deadwood,
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.bits import check_closed_hands
+from ..core.cards import standard_pack
+from ..knock.melds import (MAX_MELDS, arrangement, arrangement_fewest_spots, best_discards, deadwood, layoff_deadwood,
                      meld_tables)
-from ..rules import RulesBase, RulesError, option
+from ..core.rules import RulesBase, RulesError, option
 from ..strategies import knock as K
-from .. import games
-from .. import trace as TR
+from ..core import games
+from ..core import trace as TR
 from ..advice import AdvisorSpec
 from ..strategies.knock import choose_discard, knock_threshold, wants_upcard
 from ..strategies.random_play import coin
-from ..trace import NO_TRACE, log, no_trace
+from ..core.trace import NO_TRACE, log, no_trace
 from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_STOCK_LEFT, COL_TURNS, Knob, Variant, WholeGame, column_index
 
 OUTCOMES = ("knock", "gin", "undercut", "void", "big_gin")

@@ -67,18 +67,18 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import games, rng
-from .. import trace as TR
+from ..core import games, rng
+from ..core import trace as TR
 from ..advice import AdvisorSpec
-from ..bits import bit as _bit
-from ..bits import check_closed_hands
-from ..cards import standard_pack
-from ..melds import deadwood, meld_tables
-from ..rules import RulesBase, option
+from ..core.bits import bit as _bit
+from ..core.bits import check_closed_hands
+from ..core.cards import standard_pack
+from ..knock.melds import deadwood, meld_tables
+from ..core.rules import RulesBase, option
 from ..strategies import knock as K
 from ..strategies.knock import choose_discard, knock_threshold_opp, wants_upcard
 from ..strategies.random_play import coin
-from ..trace import NO_TRACE, log, no_trace
+from ..core.trace import NO_TRACE, log, no_trace
 from . import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
                Knob, Variant, WholeGame, col_deadwood, col_extra, hand_columns)
 

@@ -94,12 +94,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import games
-from .. import open_plan as OP
-from .. import open_rummy as OR
-from ..cards import value_table
-from ..open_rummy_setup import game_chunks, hand_chunk, tables
-from ..rules import RulesBase, option
+from ..core import games
+from ..open import open_plan as OP
+from ..open import open_rummy as OR
+from ..core.cards import value_table
+from ..open.open_rummy_setup import game_chunks, hand_chunk, tables
+from ..core.rules import RulesBase, option
 from . import Variant, WholeGame
 
 OUTCOMES = ("out", "void")

@@ -63,12 +63,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import closed_wild as CW
+from ..wild import closed_wild as CW
 from ..advice import AdvisorSpec
-from .. import games
-from ..rules import RulesBase, option
+from ..core import games
+from ..core.rules import RulesBase, option
 from ..strategies import StrategyError
-from ..trace import NO_TRACE
+from ..core.trace import NO_TRACE
 from . import Knob, Variant, WholeGame, hand_columns
 
 OUTCOMES = ("knock", "rummy", "turn_limit")

@@ -90,14 +90,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import rng
-from ..bits import bit as _bit
-from ..bits import popcount
-from ..cards import parse_cards, standard_pack
-from ..rules import RulesBase, RulesError, option
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.bits import popcount
+from ..core.cards import parse_cards, standard_pack
+from ..core.rules import RulesBase, RulesError, option
 from ..advice import AdvisorSpec
 from ..strategies import tonk as T
-from ..table import (
+from ..knock.table import (
     MAX_MELDS,
     MAX_SPREADS,
     U0,
@@ -113,8 +113,8 @@ from ..table import (
     spread_kind,
     table_hit_masks,
 )
-from .. import trace as TR
-from ..trace import NO_TRACE, log
+from ..core import trace as TR
+from ..core.trace import NO_TRACE, log
 from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS
 from . import Knob, Variant, col_deadwood, col_extra, hand_columns
 

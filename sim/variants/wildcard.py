@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import closed_wild as CW
+from ..wild import closed_wild as CW
 from . import Variant
 
 OUTCOMES = ("rummy", "rummy_no_discard", "turn_limit")

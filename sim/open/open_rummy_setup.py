@@ -1,4 +1,4 @@
-"""Python side of the open-melding engine (:mod:`sim.open_rummy`): what every game module's
+"""Python side of the open-melding engine (:mod:`sim.open.open_rummy`): what every game module's
 ``play_chunk`` and ``play_game_chunk`` share (argument checks, cached tables, the choice of
 the whole-game shape by the rules)."""
 
@@ -8,13 +8,13 @@ from typing import Callable
 
 import numpy as np
 
-from . import games
+from ..core import games
 from . import open_plan_layout as L
 from . import open_rummy as OR
-from .cards import standard_pack
-from .strategies import open_play as S
-from .trace import NO_TRACE
-from .variants import hand_columns
+from ..core.cards import standard_pack
+from ..strategies import open_play as S
+from ..core.trace import NO_TRACE
+from ..core.columns import hand_columns
 
 _TABS: dict = {}
 
@@ -57,7 +57,7 @@ def hand_chunk(name: str, setup: Callable, extra_columns: tuple[str, ...]) -> Ca
     """The contract's ``play_chunk`` of a game whose ``setup(rules_arr) -> (cfg, tabs)``."""
     def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=None):
         """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
-        :func:`sim.open_rummy.play_chunk_kernel`); ``debug`` checks card conservation and the
+        :func:`sim.open.open_rummy.play_chunk_kernel`); ``debug`` checks card conservation and the
         table after every turn (ValueError), ``trace`` records the events."""
         cfg, tabs = setup(rules_arr)
         check_cfg(name, cfg, tabs)
@@ -85,7 +85,7 @@ def game_chunks(name: str, setup: Callable, rules_cls, extra_columns: tuple[str,
 
     def play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False, buyback=None,
                         buyback_below=None):
-        """Whole games ``first_game ..`` (:mod:`sim.games`), in the shape the rules ask for."""
+        """Whole games ``first_game ..`` (:mod:`sim.core.games`), in the shape the rules ask for."""
         return kernels[pick(rules_arr)](rules_arr, strat_mat, seed, first_game, out, debug=debug,
                                         buyback=buyback, buyback_below=buyback_below)
     return play_game_chunk

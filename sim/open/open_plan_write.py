@@ -1,4 +1,4 @@
-"""Writing the planner's choice as a plan (int64[PLAN_WIDTH], :mod:`sim.open_plan_layout`):
+"""Writing the planner's choice as a plan (int64[PLAN_WIDTH], :mod:`sim.open.open_plan_layout`):
 actions in an order that can be carried out legally - swaps and joker moves, new melds,
 then layoffs (each run from its old ends outwards; a set's natural cards before jokers) -
 and that ends with the play that empties the hand when the plays go out."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .cards import JOKER
+from ..core.cards import JOKER
 from .open_plan_layout import (
     A_C0, A_CODE, A_HI, A_JMASK, A_KEY, A_KIND, A_LAYOFF, A_LO, A_MELD, A_MOVE, A_NJ, A_POS,
     A_ROW, A_SWAP, A_TO, A_TYPE, ACT_WIDTH, END_HIGH, END_LOW, MAX_ACT, PL_AFTER, PL_HEAD,

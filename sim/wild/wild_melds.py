@@ -37,12 +37,12 @@ less 1 wilds).  With at most one wild (jokers and Wildcard 2s together), a card 
 three-position window in its suit holding ``3 - wilds`` naturals and fewer than ``3 - wilds``
 naturals at its rank can be in no core: it is set aside as deadwood before the search.
 
-Every discard at once (``sim.wild_discards``): one search of the whole hand; the cards its
+Every discard at once (``sim.wild.wild_discards``): one search of the whole hand; the cards its
 best arrangement leaves out are worth its deadwood less their value (a lower bound for every
 discard); the rest are the targets of one more search in "discard mode", each leaf scored for
 each target it leaves out.
 
-Kernels live in ``sim.wild_search`` and ``sim.wild_discards`` (plain arrays, one int64
+Kernels live in ``sim.wild.wild_search`` and ``sim.wild.wild_discards`` (plain arrays, one int64
 workspace, an explicit stack instead of recursion, all ``cache=True``); game kernels use the
 public part, re-exported here: ``new_workspace(params, values)``, ``ws_deadwood(ws)`` and
 ``ws_discards(ws, out)``.
@@ -65,7 +65,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import JOKER, CardError, card_code, cards_text, parse_cards, value_table
+from ..core.cards import JOKER, CardError, card_code, cards_text, parse_cards, value_table
 from .wild_discards import _discards, ws_discards  # noqa: F401  (ws_discards: the kernel API)
 from .wild_search import (_P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, _P_SUIT_LIMIT, _P_TWOS_WILD, MAX_DEPTH,
                           _deadwood_many, _min_deadwood)
@@ -83,7 +83,7 @@ class Game(NamedTuple):
 def game_rules(game: str = "ramino-klop", *, packs: int | None = None,
                set_duplicates: bool = False) -> Game:
     """Kernel tables of a rule set; raises ValueError (UserInputError) for unknown names."""
-    from .errors import UserInputError
+    from ..core.errors import UserInputError
     if game == "ramino-klop":
         if packs not in (None, 2):
             raise UserInputError("ramino-klop is played with two packs (packs=2)")
@@ -289,7 +289,7 @@ def random_hands(n: int, n_cards: int, n_wilds: int, game: str = "ramino-klop", 
         wilds += [c for c in naturals if c & 15 == 1]
         naturals = [c for c in naturals if c & 15 != 1]
     if not 0 <= n_wilds <= min(len(wilds), n_cards):
-        from .errors import UserInputError
+        from ..core.errors import UserInputError
         raise UserInputError(f"{n_wilds} wilds asked; {game} with {g.packs} pack(s) has {len(wilds)}")
     wilds, naturals = np.array(wilds), np.array(naturals)
     out = np.zeros((n, 64), dtype=np.uint8)

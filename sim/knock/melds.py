@@ -23,7 +23,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from numba import njit
 
-from .cards import (
+from ..core.cards import (
     JOKER,
     N_RANKS,
     SUIT_SHIFT,
@@ -463,7 +463,7 @@ def deadwood_many(masks, run_value, suit_total, rank_value, out):
 
 def _text(codes) -> str:
     """Card text of codes for a repr (``none`` if there are none)."""
-    from .cards import cards_text
+    from ..core.cards import cards_text
     return cards_text(codes) or "none"
 
 
@@ -526,11 +526,11 @@ def min_deadwood(cards, *, ace_high: bool = False, game: str | None = None,
     """Exact minimum deadwood of up to 13 cards, with one minimum arrangement.
 
     With ``game`` ("ramino-klop", "wildcard", "cincinnati") the hand is a multiset with wild
-    cards and ``sim.wild_melds.min_deadwood`` answers (a ``WildArrangement``); without it,
+    cards and ``sim.wild.wild_melds.min_deadwood`` answers (a ``WildArrangement``); without it,
     the single-pack no-wild rules below (Gin, Tonk, Knock Rummy).
     """
     if game is not None:
-        from . import wild_melds
+        from ..wild import wild_melds
         return wild_melds.min_deadwood(cards, game, packs=packs, set_duplicates=set_duplicates)
     t = meld_tables(ace_high)
     mask = _mask_of(cards, 13)
@@ -568,7 +568,7 @@ def melds_to_records(melds: Sequence) -> np.ndarray:
                 ranks[1:] == list(range(13 - len(ranks) + 1, 13)):
             recs[i] = (RUN, suits[0], 13 - len(ranks) + 1, 13)  # ...Q-K-A
         else:
-            from .cards import cards_text
+            from ..core.cards import cards_text
             raise CardError(f"not a legal meld: {cards_text(codes)}")
     return recs
 
@@ -582,7 +582,7 @@ def layoff(defender_cards, knocker_melds: Sequence, *, max_run: int = 13) -> Lay
     for i in range(len(knocker_melds)):
         for c in meld_cards(recs[i]):
             if (used | mask) >> c & 1:
-                from .cards import card_text
+                from ..core.cards import card_text
                 raise CardError(f"card {card_text(c)} is in two places (defender hand / knocker melds)")
             used |= 1 << c
     dw, laid = layoff_deadwood(np.uint64(mask), recs, len(knocker_melds), t.run_value,

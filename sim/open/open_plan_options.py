@@ -1,4 +1,4 @@
-"""The pieces the planner combines (:mod:`sim.open_plan_search`): for each table meld every
+"""The pieces the planner combines (:mod:`sim.open.open_plan_search`): for each table meld every
 way the hand can add to it (layoffs at both run ends, chains included, joker swaps, Loba
 joker moves), and every new meld the hand can lay down.  One row of ``ob`` (int64[cap, NCOL])
 per piece:
@@ -12,7 +12,7 @@ per piece:
   ``C_B`` the set's final jokers, ``C_C`` jokers swapped out;
 * new melds: ``C_ROW`` the kind, ``C_A`` the key; runs ``C_B`` lo, ``C_C`` hi, ``C_D`` joker
   positions; sets ``C_B`` natural counts (2 bits per suit), ``C_C`` jokers.
-Positions and ranks: :mod:`sim.open_plan_layout`."""
+Positions and ranks: :mod:`sim.open.open_plan_layout`."""
 
 from __future__ import annotations
 

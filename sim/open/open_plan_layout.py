@@ -1,4 +1,4 @@
-"""Array layouts of the open-melding play planner (:mod:`sim.open_plan`): the table, the
+"""Array layouts of the open-melding play planner (:mod:`sim.open.open_plan`): the table, the
 meld rules vector ``mr``, the goal and the plan.  Plain integer constants only, so every
 kernel module and the Python helpers share one definition.
 

@@ -2,7 +2,7 @@
 Ramino Drift and Loba (numpy + numba only; rules in shared/rules/).
 
 Everything game-specific is data: the ``cfg`` int64 vector (below) and the planner's meld
-rules ``mr`` (:func:`sim.open_plan.meld_rules`), two rows of them (``mrs[0]`` for the early
+rules ``mr`` (:func:`sim.open.open_plan.meld_rules`), two rows of them (``mrs[0]`` for the early
 deals, ``mrs[1]`` from deal ``cfg[C_LATE_DEAL]`` on: Wrotham's all-seven deals 4-6).  The game
 modules only build ``cfg``, ``mrs``, the pack and the values, and declare their Variant.
 
@@ -12,7 +12,7 @@ writer).  A turn (:func:`_take_turn`):
 
 1. the draw: the top discard (when the seat's strategy wants it and the rules allow it: the
    take rule ``C_TAKE_RULE`` free, or only to meld it at once, Loba, asked of
-   :func:`sim.open_plan.can_take`) or the top of the stock.  Wrotham's starting player skips
+   :func:`sim.open.open_plan.can_take`) or the top of the stock.  Wrotham's starting player skips
    the draw of its first turn (``C_STARTER_NO_DRAW``; it was dealt ``C_STARTER_EXTRA`` more
    cards).  An empty stock when the seat does not take the discard: the hand ends
    (``restock=block``, or ``C_MAX_RESTOCKS`` restocks made already), else the pile is turned
@@ -20,7 +20,7 @@ writer).  A turn (:func:`_take_turn`):
    (``shuffle``: every discard but the top one, which stays as the pile) into a new stock;
    nothing to turn over also ends the hand.
 2. the plays: the planner's best plays for the goal the strategy picks
-   (:mod:`sim.strategies.open_play`), carried out by :func:`sim.open_plan.apply_plan`.
+   (:mod:`sim.strategies.open_play`), carried out by :func:`sim.open.open_plan.apply_plan`.
 3. the discard (unless the plays emptied the hand): never the card just taken from the pile
    (``C_TAKEN_NO_DISCARD``), a joker only as the discard that ends the hand
    (``C_JOKER_LAST_ONLY``, Loba).  [choice] If a hand holds nothing else (Loba: jokers only),
@@ -38,7 +38,7 @@ share [choice]), penalty (every seat scores minus its count) or void.  A hand re
 ``MAX_TURNS`` turns is void (no score; redealt in a whole game).
 
 Kernels take plain arrays: ``cfg``, ``strat`` (one ``open`` strategy row per seat), ``tabs``
-= ``(pack, vals, mrs)``; whole games are :func:`game_chunk_kernel` (:mod:`sim.games` step
+= ``(pack, vals, mrs)``; whole games are :func:`game_chunk_kernel` (:mod:`sim.core.games` step
 kernels), which passes the deal number (1, 2, ...) to every hand.
 """
 
@@ -47,15 +47,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import games, rng
+from ..core import games, rng
 from . import open_plan as OP
 from . import open_plan_layout as L
-from . import trace as TR
-from .strategies import open_play as S
-from .strategies.random_play import coin
+from ..core import trace as TR
+from ..strategies import open_play as S
+from ..strategies.random_play import coin
 from .open_rummy_plays import may_play, plan_melds, plan_uses, play_plan, set_goal
-from .trace import log, no_trace
-from .variants import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
+from ..core.trace import log, no_trace
+from ..core.columns import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
 
 # end kinds (each mapped to the game's outcome code by cfg[C_OUTCOME + kind], -1: none)
 K_OUT, K_RUMMY, K_STOCK_OUT, K_TURN_LIMIT = range(4)
@@ -109,7 +109,7 @@ def make_cfg(outcome_of_end: tuple[int, int, int, int], extras: dict[str, int], 
 @njit(cache=True)
 def check_cards(hands, deck, sp, pile, npile, tab, n_tm, mr, pack):
     """Raise ValueError unless hands + pile + stock + table hold exactly the pack and every
-    meld on the table is legal (:func:`sim.open_plan.check_table`)."""
+    meld on the table is legal (:func:`sim.open.open_plan.check_table`)."""
     off = np.zeros(64, dtype=np.int64)
     full = np.zeros(64, dtype=np.int64)
     for c in pack:
@@ -501,7 +501,7 @@ def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
 
 @njit(cache=True, nogil=True)
 def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
-    """Whole games ``first_game ..`` (the loop of :mod:`sim.games`): each hand is dealt to the
+    """Whole games ``first_game ..`` (the loop of :mod:`sim.core.games`): each hand is dealt to the
     seats still in play, as deal number 1 + the scoring hands before it."""
     pack = tabs[0]
     n = strat.shape[0]

@@ -19,7 +19,7 @@ EVENTS = ("deal", "upcard", "draw_stock", "take_pile", "pass", "discard", "knock
  E_END, E_RESTOCK, E_SWAP, E_MOVE, E_TURN_OVER, E_PACK, E_TABLE) = range(len(EVENTS))
 # bookkeeping rows, not plays: ``pack`` (a: one card of the shuffled pack, logged before the
 # deal) and ``table`` (seat: a table row, a and b: that meld as it stands after a play, see
-# :func:`sim.open_rummy_plays.log_row`); :func:`events` leaves them out
+# :func:`sim.open.open_rummy_plays.log_row`); :func:`events` leaves them out
 BOOKKEEPING = ("pack", "table")
 NO_TRACE = np.zeros((0, 4), dtype=np.int64)
 TRACE_ROWS = 4096

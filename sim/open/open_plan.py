@@ -2,11 +2,11 @@
 Drift, Loba): the table layout, the meld rules, the planner kernels and Python helpers.
 
 * layout constants (table rows ``TM_*``, rules ``MR_*``, goal ``GOAL_*``, plan ``PL_*`` /
-  ``A_*``): :mod:`sim.open_plan_layout`;
+  ``A_*``): :mod:`sim.open.open_plan_layout`;
 * :func:`meld_rules` builds the rules vector ``mr`` of a game and its options;
-* kernels: :func:`plan_turn` / :func:`can_take` (:mod:`sim.open_plan_search`),
+* kernels: :func:`plan_turn` / :func:`can_take` (:mod:`sim.open.open_plan_search`),
   :func:`apply_plan` (the only writer of the table) and :func:`check_table`
-  (:mod:`sim.open_plan_table`);
+  (:mod:`sim.open.open_plan_table`);
 * Python helpers: :func:`parse_table` / :func:`describe_table` (``"AS 2S 3S | 7H 7D X"``),
   :func:`describe_plan`, :func:`make_goal`, :func:`empty_table`, :func:`planner_values`,
   :func:`check_cards`; an illegal meld raises
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import JOKER, card_text, check_pack_limits, parse_cards, value_table
-from .errors import UserInputError
+from ..core.cards import JOKER, card_text, check_pack_limits, parse_cards, value_table
+from ..core.errors import UserInputError
 from .open_plan_layout import *  # noqa: F401,F403  (the layout is part of this module's API)
 from .open_plan_layout import (
     A_C0, A_CODE, A_HI, A_JMASK, A_KEY, A_KIND, A_LO, A_MELD, A_MOVE, A_NJ, A_POS, A_ROW,

@@ -1,14 +1,14 @@
-"""The plays of a turn as the open-melding engine (:mod:`sim.open_rummy`) reads them from the
-planner's ``plan`` (layout: :mod:`sim.open_plan_layout`): the goal it asks for, whether a
+"""The plays of a turn as the open-melding engine (:mod:`sim.open.open_rummy`) reads them from the
+planner's ``plan`` (layout: :mod:`sim.open.open_plan_layout`): the goal it asks for, whether a
 plan lays a new meld or a given card, and carrying the plays out with their trace."""
 
 import numpy as np
 from numba import njit
 
 from . import open_plan_layout as L
-from . import trace as TR
+from ..core import trace as TR
 from .open_plan_table import apply_action, apply_plan
-from .trace import log
+from ..core.trace import log
 
 SPREAD_CARDS = 100      # trace: b of a spread event = SPREAD_CARDS * cards + jokers
 
@@ -32,7 +32,7 @@ def plan_melds(plan):
 
 @njit(cache=True)
 def play_plan(plan, hand, tab, n_tm, seat, mr, trace):
-    """Carry out the plan (:func:`sim.open_plan.apply_plan`); returns the new number of table
+    """Carry out the plan (:func:`sim.open.open_plan.apply_plan`); returns the new number of table
     rows.  Traced, each action is logged (:func:`log_action`) and then the row it changed
     (:func:`log_row`), so a trace shows the whole table after every play."""
     if trace.shape[0] == 0:

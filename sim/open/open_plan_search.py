@@ -7,10 +7,10 @@ larger new meld).  Natural cards are claimed through two bit masks (one copy / b
 a two-pack card), jokers as a pool (jokers held plus jokers swapped out).  Every combination
 is scored; an explicit stack keeps numba's cache working (no recursion).
 
-Legal order of a plan (what :func:`sim.open_plan.apply_plan` replays): swaps and joker moves,
+Legal order of a plan (what :func:`sim.open.open_plan.apply_plan` replays): swaps and joker moves,
 then new melds, then layoffs (each run from its old ends outwards); a plan that goes out ends
 with the play that empties the hand (going out ends the hand at once:
-:func:`sim.open_plan_write._end_at_out`).
+:func:`sim.open.open_plan_write._end_at_out`).
 
 The score of a final state, lowest best (ties: the first found, in the order above):
 value left after the best legal discard (0 when going out), then going out, then more cards
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import JOKER
+from ..core.cards import JOKER
 from .open_plan_layout import (
     GOAL_K, GOAL_KEEP, GOAL_LAYOFF, GOAL_MODE, JD_OUT_ONLY, LAYOFF_OWN_MELD,
     LAYOFF_RUN_OWN_MELD, MIN_CARDS, MR_ALL_AT_ONCE, MR_JOKER_DISCARD, MR_JOKER_MOVE,
@@ -340,7 +340,7 @@ def plan_turn(hand, taken, tab, n_tm, seat, has_melded, mr, vals, goal, plan):
     """The best legal plays of ``seat`` this turn (module doc).  ``hand`` int64[64] after the
     draw (not modified), ``taken`` the code taken from the pile or -1, ``tab``/``n_tm`` the
     table, ``has_melded`` 1 if the seat laid a meld earlier in the hand, ``mr`` from
-    :func:`sim.open_plan.meld_rules`, ``vals`` int64[64] card values, ``goal``
+    :func:`sim.open.open_plan.meld_rules`, ``vals`` int64[64] card values, ``goal``
     int64[GOAL_WIDTH].  Writes ``plan`` (int64[PLAN_WIDTH]) and returns the value left in
     hand after the plays (before the discard), or NO_PLAN when no legal turn exists (Loba:
     the taken card cannot go into a new meld).  Should no turn be legal only because of

@@ -11,14 +11,14 @@ The three games differ in a few integer-coded places, each decided once here:
   (penalty); Wildcard the winner scores the others' exact deadwood; Cincinnati the winner
   scores the value of its own melds; a hand reaching ``MAX_TURNS`` is void (no score).
 
-Hands are count vectors in one meld workspace per seat (:func:`sim.wild_melds.new_workspace`,
+Hands are count vectors in one meld workspace per seat (:func:`sim.wild.wild_melds.new_workspace`,
 the counts in ``ws[:64]``, index 13 = jokers).  A turn: draw the stock top or take the pile
 top (the strategy, :mod:`sim.strategies.wild`), discard (never a copy of the code just taken
 from the pile: with two packs the twin of the taken card is the same card to the table).
 **Restock** (the seed): when the stock is empty and the seat to move does not take the top
 discard, the whole discard pile is turned over to form the new stock (the first discard on
 top; shuffled with the option ``restock_shuffle``) and the seat draws from it ([choice]: the
-seat may still take the top discard first, as in :mod:`sim.open_rummy`).  **[choice]**
+seat may still take the top discard first, as in :mod:`sim.open.open_rummy`).  **[choice]**
 option ``restock_keep_top`` (the engine's reading before issue 18): as soon as a seat finds the
 stock empty, every discard but the top one is turned over and the top discard stays as the
 pile (if no card could be turned over, the seat takes the pile top).  Nothing to turn over at
@@ -26,13 +26,13 @@ all is a guard only: the hands of these games never hold all but two cards of th
 
 Random play (the ``random`` preset, ``random_play``): every seat draws its coins and random
 discards from its strategy generator ``st[seat]`` (``st`` uint64[n, 1]; per hand ``(seed,
-STREAM_STRATEGY + seat, h)``, per game :func:`sim.games.begin_game`); other strategies draw
+STREAM_STRATEGY + seat, h)``, per game :func:`sim.core.games.begin_game`); other strategies draw
 nothing.
 
 Kernels take plain arrays: ``cfg`` int64[C_WIDTH] (game code, players, deal size, knock
 limit, restock, the extra-column offsets and the end-kind -> outcome map), ``tabs`` a tuple
 ``(pack, P, vals, wild, order)`` (the pack's codes, the meld parameters and values of
-:func:`sim.wild_melds.game_rules`, wild flags by code, held codes by value high to low).
+:func:`sim.wild.wild_melds.game_rules`, wild flags by code, held codes by value high to low).
 """
 
 from __future__ import annotations
@@ -42,17 +42,17 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from . import rng
-from . import trace as TR
-from .cards import standard_pack
-from .rules import RulesBase, RulesError, option
-from .strategies import wild as W
-from .strategies.random_play import coin
-from .trace import log, no_trace
-from .variants import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
-                       hand_columns)
+from ..core import rng
+from ..core import trace as TR
+from ..core.cards import standard_pack
+from ..core.rules import RulesBase, RulesError, option
+from ..strategies import wild as W
+from ..strategies.random_play import coin
+from ..core.trace import log, no_trace
+from ..core.columns import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS,
+                            MAX_SEATS, hand_columns)
 from .wild_melds import game_rules, new_workspace, ws_deadwood
-from . import games
+from ..core import games
 
 GAME_RAMINO, GAME_WILDCARD, GAME_CINCINNATI = range(3)
 END_KNOCK, END_OUT, END_OUT_NO_DISCARD, END_TURN_LIMIT = range(4)
@@ -473,7 +473,7 @@ def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
 
 @njit(cache=True, nogil=True)
 def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
-    """Whole games ``first_game ..`` (the loop of :mod:`sim.games`): each hand is dealt to
+    """Whole games ``first_game ..`` (the loop of :mod:`sim.core.games`): each hand is dealt to
     the seats still in play (``per[P_ACTIVE]``)."""
     pack = tabs[0]
     n = strat.shape[0]
@@ -581,7 +581,7 @@ def go_out_play_chunk(rules_cls, game_name: str, game_code: int, outcome_of_end,
     """The contract's ``play_chunk`` of a Wildcard-like game (:func:`go_out_setup`)."""
     def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=None):
         """Hand rows ``first_hand .. first_hand + len(out) - 1`` (the sim.variants contract;
-        :func:`sim.closed_wild.play_chunk_kernel`); ``debug`` checks card conservation after
+        :func:`sim.wild.closed_wild.play_chunk_kernel`); ``debug`` checks card conservation after
         every turn (ValueError), ``trace`` records the events."""
         cfg, tabs = go_out_setup(rules_cls, game_name, game_code, rules_arr, outcome_of_end)
         width = len(hand_columns(int(cfg[C_PLAYERS]), extra_columns))

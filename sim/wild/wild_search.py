@@ -1,4 +1,4 @@
-"""The wild-card meld search kernels behind ``sim.wild_melds`` (whose docstring gives the
+"""The wild-card meld search kernels behind ``sim.wild.wild_melds`` (whose docstring gives the
 rules and the method).
 
 Kernels take plain arrays: a rule set's parameter vector ``params`` int64[8] (``_P_*``) and
@@ -10,7 +10,7 @@ kernel is cached: a fresh process loads them in well under a second instead of c
 ~15 s.  A frame holds a node (its first card, dead value, wilds used, room, wilds, undecided
 Wildcard 2s, record depth), its phase (sets, runs up, runs down from an ace high, the card
 left out) and the phase's counters; it undoes its move when its child returns.  Discard mode
-(``sim.wild_discards``) scores the leaves for each target discard instead.  Meld records are
+(``sim.wild.wild_discards``) scores the leaves for each target discard instead.  Meld records are
 int64 rows
 ``(kind, suit, anchor, naturals, wilds, direction)``: a set ``(0, -, rank, 2-bit copies per
 suit, wilds, 0)``; a run ``(1, suit, anchor position, bitmask of natural offsets from the

@@ -1,5 +1,5 @@
 """Every discard of a hand at once: the kernel behind ``best_discard``, ``go_out`` and the
-game kernels' discard choice (``ws_discards``), on the workspace of ``sim.wild_search``.
+game kernels' discard choice (``ws_discards``), on the workspace of ``sim.wild.wild_search``.
 
 A search of the whole hand gives its deadwood ``d0`` and a best arrangement.  ``d0`` less a
 card's value is a lower bound of the deadwood after discarding it (put the card back as

@@ -8,7 +8,7 @@ so that it stays legal, a run at either end, a book up to four cards.  Hits chai
 onto a run end makes the next card hittable in the same turn (:func:`hit_closure`).
 
 State (plain arrays, one 52-card pack): a card is bit ``code = suit*16 + rank`` of a uint64
-(:mod:`sim.cards`), a hand is a uint64 mask.  The table is three arrays of length
+(:mod:`sim.core.cards`), a hand is a uint64 mask.  The table is three arrays of length
 ``MAX_SPREADS`` of which the first ``n_sp`` entries are used (the variant keeps ``n_sp``):
 ``sp_owner`` int64 (seat), ``sp_kind`` int64 (``BOOK``/``RUN``), ``sp_cards`` uint64 (mask).
 Melds a hand could lay down are listed into ``mm`` uint64[MAX_MELDS] (masks) and ``mk``
@@ -51,9 +51,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import bit, claim_cards, popcount
-from .cards import N_RANKS, N_SUITS, SUIT_SHIFT, value_table
-from .trace import E_HIT, E_SPREAD, log
+from ..core.bits import bit, claim_cards, popcount
+from ..core.cards import N_RANKS, N_SUITS, SUIT_SHIFT, value_table
+from ..core.trace import E_HIT, E_SPREAD, log
 
 BOOK, RUN = 0, 1          # spread kinds: book (set) and run
 MAX_SPREADS = 18          # table capacity: 52 // 3 = 17 spreads at most

@@ -1,13 +1,13 @@
 """Table kernels of the open-melding planner: meld legality under the rules ``mr``, adding
 melds, carrying a plan out (:func:`apply_plan`, the only writer of the table) and the debug
-check :func:`check_table`.  Layout: :mod:`sim.open_plan_layout`."""
+check :func:`check_table`.  Layout: :mod:`sim.open.open_plan_layout`."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .cards import JOKER
+from ..core.cards import JOKER
 from .open_plan_layout import (
     A_CODE, A_C0, A_HI, A_JMASK, A_KEY, A_KIND, A_LAYOFF, A_LO, A_MELD, A_MOVE, A_NJ, A_POS,
     A_ROW, A_SWAP, A_TO, A_TYPE, END_HIGH, END_LOW, ACE_HIGH_OR_LOW, ACE_LOW, ACE_ROUND, ACT_WIDTH, MR_ACES,
@@ -311,7 +311,7 @@ def _move_joker(act, hand, tab, i):
 
 @njit(cache=True)
 def apply_plan(plan, hand, tab, n_tm, seat, mr):
-    """Carry out a plan of :func:`sim.open_plan.plan_turn` for ``seat``: ``hand`` (int64[64])
+    """Carry out a plan of :func:`sim.open.open_plan.plan_turn` for ``seat``: ``hand`` (int64[64])
     and ``tab`` are updated in place; returns the new number of table rows.  Raises
     ValueError on an impossible plan (a bug: plan_turn only writes legal ones)."""
     for k in range(plan[PL_N_ACT]):

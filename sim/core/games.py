@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit
 
 from . import rng
-from .variants import COL_OUTCOME, COL_SCORE, COL_TURNS, col_extra, hand_columns
+from .columns import COL_OUTCOME, COL_SCORE, COL_TURNS, col_extra, hand_columns
 
 KINDS = ("target", "elimination", "deals", "penalty")
 K_TARGET, K_ELIMINATION, K_DEALS, K_PENALTY = range(4)
@@ -309,7 +309,7 @@ def buyback_thresholds(strat_mat, param: str | None) -> np.ndarray:
     """Each seat's buy-back threshold from its strategy row: the value of the parameter
     ``param`` of the seat's family (negative: whenever the rules allow; a family without it,
     or ``param`` None: always too).  Never buying back is a zero allowance (``buyback``)."""
-    from .strategies import FAMILIES, _load_families
+    from ..strategies import FAMILIES, _load_families
     _load_families()
     by_code = {f.code: f for f in FAMILIES.values()}
     out = np.full(strat_mat.shape[0], ALWAYS_BUY, dtype=np.int64)
