@@ -1,5 +1,7 @@
-"""The layering of DESIGN.md, read from the source: the engine imports nothing above it, the CLI
-is only the top (no module imports it back), and the referee imports nothing of the project."""
+"""The layering of DESIGN.md and the README's folder map, read from the source: the engine imports
+nothing above it, the CLI is only the top (no module imports it back), the referee imports nothing
+of the project; inside sim/, the core imports no engine and no engine package (knock, wild, open)
+imports the registry, the advisors or the runner."""
 
 import ast
 from pathlib import Path
@@ -11,9 +13,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def imports(path: Path) -> set[str]:
     """Absolute names of every module ``path`` imports (relative imports resolved)."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    return imports_of(path.read_text(), ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1]))
+
+
+def imports_of(source: str, package: str) -> set[str]:
+    """Absolute names of every module ``source`` (a module of ``package``) imports, at any depth
+    of the file (imports inside functions count)."""
     out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -47,3 +54,88 @@ def test_the_referee_imports_nothing_of_the_project(path):
 def test_the_scan_sees_relative_imports():
     found = imports(ROOT / "analysis" / "studies" / "balance.py")
     assert "analysis.args" in found and "analysis.studies.balance_stats" in found
+
+
+ENGINES = ("sim.knock", "sim.wild", "sim.open")
+ABOVE_ENGINES = ("sim.variants", "sim.advisors", "sim.runner")
+# known arrows, each resolved at call time: (module, what it imports)
+CORE_EXCEPTIONS = {("sim.core.games", "sim.strategies")}          # buy-back thresholds by strategy
+ENGINE_EXCEPTIONS = {("sim.knock.melds", "sim.wild")}              # min_deadwood(game=...) dispatch
+
+
+def _under(name: str, packages) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def engine_violations(found: set[str]) -> set[str]:
+    return {m for m in found if _under(m, ABOVE_ENGINES)}
+
+
+def cross_engine(module: str, found: set[str]) -> set[str]:
+    """Other engine packages ``module`` imports, but for the known exceptions."""
+    own = next(e for e in ENGINES if _under(module, (e,)))
+    bad = {m for m in found if _under(m, ENGINES) and not _under(m, (own,))}
+    return {m for m in bad if not any(module == e and _under(m, (u,)) for e, u in ENGINE_EXCEPTIONS)}
+
+
+def core_violations(module: str, found: set[str]) -> set[str]:
+    bad = {m for m in found if _under(m, ENGINES + ABOVE_ENGINES + ("sim.advice", "sim.strategies"))}
+    return {m for m in bad if not any(module == e and _under(m, (u,)) for e, u in CORE_EXCEPTIONS)}
+
+
+@pytest.mark.parametrize("path", [p for e in ENGINES for p in modules(e.replace(".", "/"))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_engine_imports_the_registry_the_advisors_or_the_runner(path):
+    bad = engine_violations(imports(path))
+    assert not bad, f"{path.name} imports {sorted(bad)}: shared constants belong in sim.core"
+
+
+@pytest.mark.parametrize("path", [p for e in ENGINES for p in modules(e.replace(".", "/"))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_engine_imports_another(path):
+    bad = cross_engine(_module_name(path), imports(path))
+    assert not bad, f"{path.name} imports {sorted(bad)}: shared code belongs in sim.core"
+
+
+@pytest.mark.parametrize("path", modules("sim/strategies"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_strategies_import_nothing_above_the_engines(path):
+    bad = engine_violations(imports(path)) | {m for m in imports(path) if _under(m, ("sim.advice",))}
+    assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", modules("sim/core"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_core_imports_no_engine(path):
+    bad = core_violations(_module_name(path), imports(path))
+    assert not bad, f"{path.name} imports {sorted(bad)}: the core is below every engine"
+
+
+def test_the_exceptions_are_still_needed():
+    """Each allowed arrow is still there: a fixed one must leave the list, not linger in it."""
+    for module, target in CORE_EXCEPTIONS | ENGINE_EXCEPTIONS:
+        path = ROOT / (module.replace(".", "/") + ".py")
+        assert any(_under(m, (target,)) for m in imports(path)), f"{module} no longer imports {target}"
+
+
+def test_every_engine_package_says_what_a_game_declares():
+    for e in ENGINES:
+        doc = ast.get_docstring(ast.parse((ROOT / e.replace(".", "/") / "__init__.py").read_text()))
+        assert doc and "declare" in doc, f"{e}/__init__.py: its docstring says what a game must declare"
+
+
+def test_the_layer_checks_catch_a_back_arrow():
+    """The same checks on made-up sources: relative imports two levels up, inside functions."""
+    wild = imports_of("def f():\n    from ..variants import COL_SCORE\n", "sim.wild")
+    assert engine_violations(wild) == {"sim.variants", "sim.variants.COL_SCORE"}
+    assert engine_violations(imports_of("from .. import runner\n", "sim.open")) == {"sim.runner"}
+    assert engine_violations(imports_of("from ..core.columns import COL_SCORE\n", "sim.wild")) == set()
+    core = imports_of("from ..knock import melds\nfrom ..strategies import FAMILIES\n", "sim.core")
+    assert core_violations("sim.core.cards", core) == {"sim.knock", "sim.knock.melds", "sim.strategies",
+                                                       "sim.strategies.FAMILIES"}
+    assert core_violations("sim.core.games", core) == {"sim.knock", "sim.knock.melds"}
+    other = imports_of("from ..wild.wild_melds import ws_deadwood\nfrom . import table\n", "sim.knock")
+    assert cross_engine("sim.knock.table", other) == {"sim.wild.wild_melds", "sim.wild.wild_melds.ws_deadwood"}
+    assert cross_engine("sim.knock.melds", other) == set()
