@@ -24,6 +24,7 @@ from sim.strategies import tonk as ST
 from sim.trace import NO_TRACE
 from sim.variants import get_variant, hand_columns
 from sim.variants import tonk as TK
+from tests.card_strategies import tables
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -446,28 +447,6 @@ def test_common_random_numbers_same_deals_in_every_arm():
 ALL = [card_code(r, s) for s in range(4) for r in range(13)]
 
 
-def _table_spreads(draw, used):
-    """A few random legal spreads on the table, disjoint from ``used``."""
-    spreads = []
-    for _ in range(draw(hs.integers(0, 3))):
-        if draw(hs.booleans()):
-            r = draw(hs.integers(0, 12))
-            cs = [card_code(r, s) for s in range(4) if card_code(r, s) not in used]
-            k = draw(hs.integers(3, 4))
-            if len(cs) >= k:
-                sp = cs[:k]
-            else:
-                continue
-        else:
-            s, lo, ln = draw(hs.integers(0, 3)), draw(hs.integers(0, 10)), draw(hs.integers(3, 5))
-            sp = [card_code(r, s) for r in range(lo, min(lo + ln, 13))]
-            if len(sp) < 3 or any(c in used for c in sp):
-                continue
-        spreads.append(sp)
-        used |= set(sp)
-    return spreads
-
-
 def _meld_rich_hand(data, min_size, max_size):
     """A hand rich in melds: distinct cards from a few suits and five neighbouring ranks."""
     suits = data.draw(hs.lists(hs.integers(0, 3), min_size=1, max_size=4, unique=True))
@@ -495,7 +474,7 @@ def _meld_buffers():
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_plan_play_finds_the_best_spreads_and_hits(data):
     hand = _meld_rich_hand(data, 2, 6)
-    spreads = _table_spreads(data.draw, set(hand))
+    spreads = data.draw(tables(avoid=frozenset(hand)))
     taken = data.draw(hs.sampled_from([None] + hand))
     spread_ok, hit_ok, must, needs_new = (data.draw(hs.booleans()) for _ in range(4))
     sp_kind, sp_cards, run_hm, book_hm = _table_arrays(spreads)
@@ -533,7 +512,7 @@ def test_plan_play_finds_the_best_spreads_and_hits(data):
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_lay_down_plan_leaves_the_lowest_count(data):
     hand = _meld_rich_hand(data, 1, 5)
-    spreads = _table_spreads(data.draw, set(hand))
+    spreads = data.draw(tables(avoid=frozenset(hand)))
     sp_kind, sp_cards, run_hm, book_hm = _table_arrays(spreads)
     mm, mk = _meld_buffers()
     best, *_ = TB.lay_down_plan(np.uint64(sum(1 << c for c in hand)), run_hm, book_hm, mm, mk)
