@@ -20,6 +20,10 @@ others score nothing.
 [choice]s where the rules are silent:
 
 * Packs by player count and refusals as in :mod:`sim.variants.wildcard`.
+* Set makeup as Wildcard Rummy's [choice] (the Cincinnati rules say only "sets or runs"): a
+  meld holds at least one natural card, a set at most one card per suit with one pack (4
+  cards) and at most two per suit with two packs (8 cards), jokers standing for the missing
+  ones.
 * The meld value of going out (``go_out`` in :mod:`sim.wild_melds`): the whole hand when it
   all melds without a discard, else the hand less the cheapest legal discard leaving every
   other card melded.  Whether to go out is the strategy's choice (``min_out`` by own-turn
