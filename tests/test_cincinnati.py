@@ -9,7 +9,7 @@ from sim.core.errors import UserInputError
 from sim.runner import make_spec, play_hands
 from sim.variants import cincinnati as CI
 from tests import wild_reference as REF
-from tests.wild_replay import replay, traced_hand
+from tests.wild_replay import replay, traced_hand, won_hands
 
 
 def _value(cards):
@@ -17,12 +17,7 @@ def _value(cards):
 
 
 def test_the_winner_scores_its_own_melds_with_the_cheapest_final_discard():
-    for h in range(10):
-        n = 2 + h % 4
-        row, evs, spec = traced_hand("cincinnati", n, h, seed=51)
-        r = replay(evs)
-        w = row["winner"]
-        assert w == row["ender"]
+    for n, row, r, w in won_hands("cincinnati", seed=51):
         final = tuple(sorted(r.hands[w]))
         assert REF.min_deadwood(final, "cincinnati-1") == 0
         assert row[f"score{w}"] == row["points"] == _value(final)
@@ -65,7 +60,7 @@ def test_a_seat_declining_to_go_out_holds_a_complete_hand():
     seen = 0
     for h in range(12):
         row, evs, _ = traced_hand("cincinnati", 2, h, seed=55, strategies="simple(min_out=70)")
-        r = replay(evs)
+        replay(evs)                     # checks the table rules on the way
         seen += sum(1 for k, s, a, b in evs if k == "discard" and b == 0) - (row["outcome"] == CI.O_OUT)
     assert seen > 0
 

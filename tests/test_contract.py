@@ -53,6 +53,16 @@ def test_every_game_declares_the_contract():
             assert v.game.limit_rule in {f.name for f in v.rules_cls.options()}
 
 
+@pytest.mark.parametrize("name", available())
+def test_player_counts_outside_the_declared_range_are_refused(name):
+    from sim.core.errors import UserInputError
+    v = get_variant(name)
+    for n in (v.min_players - 1, v.max_players + 1):
+        # "players=N is out of range [lo, hi]", or a fixed table's "played by exactly 2 players, not N"
+        with pytest.raises(UserInputError, match=rf"players={n} is out of range|players, not {n} "):
+            make_spec(name, players=n)
+
+
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
 def test_hands_conserve_cards_and_keep_the_declared_invariants(name, n):
     v = get_variant(name)

@@ -5,8 +5,7 @@ buy-backs, and the buy-back study."""
 import numpy as np
 import pytest
 
-from sim.core.errors import UserInputError
-from sim.runner import make_spec, play_hands
+from sim.runner import play_hands
 from sim.variants import get_variant
 from sim.variants import loba as LB
 from tests import drift_loba_reference as REF
@@ -18,11 +17,6 @@ def test_rules_defaults_follow_the_rules_file():
     v = get_variant("loba")
     assert (v.min_players, v.max_players) == (2, 5)
     assert v.game.kind == "elimination" and v.game.buyback_rule == "buybacks"
-
-
-def test_six_players_are_refused():
-    with pytest.raises(UserInputError, match="players=6 is out of range"):
-        make_spec("loba", players=6)
 
 
 def test_reference_points():

@@ -10,6 +10,7 @@ import itertools
 import random
 
 import naive
+from deadwood_cases import DEADWOOD_CASES
 import pytest
 
 from sim.core.cards import CardError, parse_cards, rank_of, suit_of, value_table
@@ -90,24 +91,7 @@ def test_all_melds_equals_every_meld_subset():
 
 
 # ---------------------------------------------------------------- min_deadwood
-@pytest.mark.parametrize(
-    "hand, expected",
-    [
-        ("", 0),
-        ("KS", 10),
-        ("AS 2H", 3),
-        ("AS 2S 3S", 0),
-        ("2S 3S 4S 4H 4D", 5),  # 4S in the set (2S+3S dead = 5), not the run (4H+4D = 8)
-        ("AS 2S 3S 4S 4H 4D", 0),  # A-2-3 run + 4-4-4 set
-        ("4S 5S 6S 7S 7H 7D", 0),  # longest run 4-7 would leave 7H 7D = 14
-        ("7S 7H 7D 7C 8C 9C", 0),  # the 4-set would leave 8C 9C = 17
-        ("3S 4S 5S 6S 7S 8S 3H 3D 8H 8D", 0),  # 3-3-3, 4-5-6-7, 8-8-8
-        ("AS 2S 3S 4S 5H 5D 5C KH KD KC", 0),
-        ("QS KS AS", 21),
-        ("TS JS QS KS 2H 3H 4D", 9),
-        ("9S 9H 9D TS JS", 18),  # run 9-T-J leaves 9H 9D (18); the set of 9s would leave 20
-    ],
-)
+@pytest.mark.parametrize("hand, expected", DEADWOOD_CASES)
 def test_min_deadwood_hand_cases(hand, expected):
     dw, melds = naive.min_deadwood(hand)
     assert dw == expected

@@ -24,6 +24,7 @@ from sim.strategies import tonk as ST
 from sim.core.trace import NO_TRACE
 from sim.variants import get_variant, hand_columns
 from sim.variants import tonk as TK
+from tests.card_strategies import tables
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -446,49 +447,40 @@ def test_common_random_numbers_same_deals_in_every_arm():
 ALL = [card_code(r, s) for s in range(4) for r in range(13)]
 
 
-def _table_spreads(draw, used):
-    """A few random legal spreads on the table, disjoint from ``used``."""
-    spreads = []
-    for _ in range(draw(hs.integers(0, 3))):
-        if draw(hs.booleans()):
-            r = draw(hs.integers(0, 12))
-            cs = [card_code(r, s) for s in range(4) if card_code(r, s) not in used]
-            k = draw(hs.integers(3, 4))
-            if len(cs) >= k:
-                sp = cs[:k]
-            else:
-                continue
-        else:
-            s, lo, ln = draw(hs.integers(0, 3)), draw(hs.integers(0, 10)), draw(hs.integers(3, 5))
-            sp = [card_code(r, s) for r in range(lo, min(lo + ln, 13))]
-            if len(sp) < 3 or any(c in used for c in sp):
-                continue
-        spreads.append(sp)
-        used |= set(sp)
-    return spreads
-
-
-@given(data=hs.data())
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_plan_play_finds_the_best_spreads_and_hits(data):
-    # hands rich in melds: cards from a few ranks and suits
+def _meld_rich_hand(data, min_size, max_size):
+    """A hand rich in melds: distinct cards from a few suits and five neighbouring ranks."""
     suits = data.draw(hs.lists(hs.integers(0, 3), min_size=1, max_size=4, unique=True))
     lo = data.draw(hs.integers(0, 8))
     pool = [card_code(r, s) for s in suits for r in range(lo, min(lo + 5, 13))]
-    hand = data.draw(hs.lists(hs.sampled_from(pool), min_size=2, max_size=6, unique=True))
-    spreads = _table_spreads(data.draw, set(hand))
-    taken = data.draw(hs.sampled_from([None] + hand))
-    spread_ok, hit_ok, must, needs_new = (data.draw(hs.booleans()) for _ in range(4))
+    return data.draw(hs.lists(hs.sampled_from(pool), min_size=min_size, max_size=max_size, unique=True))
+
+
+def _table_arrays(spreads):
+    """The engine's table arrays for ``spreads`` (lists of cards) and its hit masks."""
     sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     for i, sp in enumerate(spreads):
         sp_kind[i] = TB.BOOK if len({c & 15 for c in sp}) == 1 else TB.RUN
         sp_cards[i] = sum(1 << c for c in sp)
     run_hm, book_hm = (np.uint64(x) for x in TB.table_hit_masks(sp_kind, sp_cards, len(spreads)))
+    return sp_kind, sp_cards, run_hm, book_hm
+
+
+def _meld_buffers():
+    return np.zeros(TB.MAX_MELDS, dtype=np.uint64), np.zeros(TB.MAX_MELDS, dtype=np.int64)
+
+
+@given(data=hs.data())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_plan_play_finds_the_best_spreads_and_hits(data):
+    hand = _meld_rich_hand(data, 2, 6)
+    spreads = data.draw(tables(avoid=frozenset(hand)))
+    taken = data.draw(hs.sampled_from([None] + hand))
+    spread_ok, hit_ok, must, needs_new = (data.draw(hs.booleans()) for _ in range(4))
+    sp_kind, sp_cards, run_hm, book_hm = _table_arrays(spreads)
     hmask = np.uint64(sum(1 << c for c in hand))
     tmask = np.uint64(0 if taken is None else 1 << taken)
-    mm = np.zeros(TB.MAX_MELDS, dtype=np.uint64)
-    mk = np.zeros(TB.MAX_MELDS, dtype=np.int64)
+    mm, mk = _meld_buffers()
     score, a, b, hits = TB.plan_play(hmask, tmask, run_hm, book_hm, spread_ok, hit_ok, must,
                                      needs_new, mm, mk)
     expected = ref.best_play_score(hand, spreads, taken, spread_ok, hit_ok, must, needs_new)
@@ -519,19 +511,10 @@ def test_plan_play_finds_the_best_spreads_and_hits(data):
 @given(data=hs.data())
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_lay_down_plan_leaves_the_lowest_count(data):
-    suits = data.draw(hs.lists(hs.integers(0, 3), min_size=1, max_size=4, unique=True))
-    lo = data.draw(hs.integers(0, 8))
-    pool = [card_code(r, s) for s in suits for r in range(lo, min(lo + 5, 13))]
-    hand = data.draw(hs.lists(hs.sampled_from(pool), min_size=1, max_size=5, unique=True))
-    spreads = _table_spreads(data.draw, set(hand))
-    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
-    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
-    for i, sp in enumerate(spreads):
-        sp_kind[i] = TB.BOOK if len({c & 15 for c in sp}) == 1 else TB.RUN
-        sp_cards[i] = sum(1 << c for c in sp)
-    run_hm, book_hm = (np.uint64(x) for x in TB.table_hit_masks(sp_kind, sp_cards, len(spreads)))
-    mm = np.zeros(TB.MAX_MELDS, dtype=np.uint64)
-    mk = np.zeros(TB.MAX_MELDS, dtype=np.int64)
+    hand = _meld_rich_hand(data, 1, 5)
+    spreads = data.draw(tables(avoid=frozenset(hand)))
+    sp_kind, sp_cards, run_hm, book_hm = _table_arrays(spreads)
+    mm, mk = _meld_buffers()
     best, *_ = TB.lay_down_plan(np.uint64(sum(1 << c for c in hand)), run_hm, book_hm, mm, mk)
     assert best == ref.lay_down_count(hand, spreads)
     # carried out for one seat, the table stays legal and the hand keeps that count

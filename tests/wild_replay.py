@@ -24,6 +24,18 @@ def traced_hand(variant, players, hand, *, seed=1, strategies="simple", rules=No
     return dict(zip(spec.columns, out[0].tolist())), events(trace), spec
 
 
+
+def won_hands(variant, seed, hands=10):
+    """Hands ``0..hands-1`` at 2-5 players (``2 + h % 4``), traced and replayed, each with
+    the seat that won it, which is the seat that ended it: ``(players, row, replay, winner)``."""
+    for h in range(hands):
+        n = 2 + h % 4
+        row, evs, _ = traced_hand(variant, n, h, seed=seed)
+        r = replay(evs)
+        w = row["winner"]
+        assert w == row["ender"], h
+        yield n, row, r, w
+
 @dataclass
 class Replay:
     dealt: dict = field(default_factory=dict)      # seat -> cards dealt

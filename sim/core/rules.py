@@ -45,6 +45,19 @@ class RulesBase:
         raise KeyError(name)
 
     @classmethod
+    def value(cls, rules_arr, name: str) -> float:
+        """The option ``name`` read from a rules array (:meth:`to_array`)."""
+        return float(np.asarray(rules_arr, dtype=np.float64)[cls.index(name)])
+
+    @classmethod
+    def checked_players(cls, rules_arr, lo: int, hi: int, game: str) -> int:
+        """The player count of a rules array, checked against the game's range ``lo..hi``."""
+        n = int(cls.value(rules_arr, "players"))
+        if not lo <= n <= hi:
+            raise ValueError(f"{game}: players={n}")
+        return n
+
+    @classmethod
     def choice_index(cls, name: str, value: str) -> int:
         """Index of ``value`` among the choices of the text option ``name`` (the kernel's code)."""
         f = next(f for f in dataclasses.fields(cls) if f.name == name)

@@ -68,9 +68,10 @@ import numpy as np
 from ..open import open_plan as OP
 from ..open import open_rummy as OR
 from ..core.cards import value_table
-from ..open.open_rummy_setup import game_chunks, hand_chunk, tables
+from ..open.open_rummy_setup import tables
 from ..core.rules import RulesBase, RulesError, option
 from . import Knob, Variant, WholeGame
+from .open_games import open_variant
 
 OUTCOMES = ("out", "rummy", "stock_out", "turn_limit")
 O_OUT, O_RUMMY, O_STOCK_OUT, O_TURN_LIMIT = range(len(OUTCOMES))
@@ -178,13 +179,10 @@ KNOB = Knob("meld_at", "meld_at_mid", "meld_at_late", "mid_from", "late_from", s
 
 def variant(name: str, cls, doc: str) -> Variant:
     setup = setup_for(cls, name)
-    return Variant(
-        name=name, rules_cls=cls, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, default_players=4,
-        outcomes=OUTCOMES, play_chunk=hand_chunk(name, setup, EXTRA_COLUMNS), score_unit="points", doc=doc,
-        extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, knob=KNOB, game=SHAPES["target"],
-        game_kernel=game_chunks(name, setup, cls, EXTRA_COLUMNS, SHAPES, pick_shape(cls)),
-        max_turns=OR.MAX_TURNS, no_out_outcomes=("stock_out", "turn_limit"),
-        ladder=("random", "simple", "strong"), balance_scale=0.2,
+    return open_variant(
+        name, cls, setup, EXTRA_COLUMNS, SHAPES, pick_shape(cls),
+        min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, outcomes=OUTCOMES, score_unit="points", doc=doc,
+        knob=KNOB, game=SHAPES["target"], no_out_outcomes=("stock_out", "turn_limit"), balance_scale=0.2,
         meld_setup=lambda rules: OP.MeldSetup("basic", meld_rules(cls, rules.to_array()),
                                               value_table(ace=15 if rules.ace_high_or_low else 1), largest_hand(rules)))
 

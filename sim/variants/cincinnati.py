@@ -20,6 +20,10 @@ others score nothing.
 [choice]s where the rules are silent:
 
 * Packs by player count and refusals as in :mod:`sim.variants.wildcard`.
+* Set makeup as Wildcard Rummy's [choice] (the Cincinnati rules say only "sets or runs"): a
+  meld holds at least one natural card, a set at most one card per suit with one pack (4
+  cards) and at most two per suit with two packs (8 cards), jokers standing for the missing
+  ones.
 * The meld value of going out (``go_out`` in :mod:`sim.wild_melds`): the whole hand when it
   all melds without a discard, else the hand less the cheapest legal discard leaving every
   other card melded.  Whether to go out is the strategy's choice (``min_out`` by own-turn
@@ -46,11 +50,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..wild import closed_wild as CW
-from . import Knob, Variant
+from . import Knob
+from .wild_games import GO_OUT_COLUMNS, go_out_variant
 
 OUTCOMES = ("out", "out_no_discard", "turn_limit")
 O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT = range(len(OUTCOMES))
-EXTRA_COLUMNS = ("winner", "points", "out_turn")
+EXTRA_COLUMNS = GO_OUT_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -58,27 +63,11 @@ class CincinnatiRules(CW.GoOutRules):
     VERSION = 2  # 2: restock turns the whole pile over (issue 18); restock_keep_top keeps the old reading
 
 
-play_chunk = CW.go_out_play_chunk(CincinnatiRules, "cincinnati", CW.GAME_CINCINNATI,
-                                  (-1, O_OUT, O_OUT_NO_DISCARD, O_TURN_LIMIT), EXTRA_COLUMNS)
-
-
-VARIANT = Variant(
-    name="cincinnati",
-    rules_cls=CincinnatiRules,
-    min_players=2,
-    max_players=7,
-    default_players=4,
-    outcomes=OUTCOMES,
-    play_chunk=play_chunk,
-    score_unit="points",
-    doc="Cincinnati Rummy: 2-7 players, one or two joker packs, jokers wild; out only with "
-        "every card melded; the winner scores the value of its own melds.",
-    extra_columns=EXTRA_COLUMNS,
-    hand_word="deadwood",
-    zero_sum=False,
+VARIANT = go_out_variant(
+    "cincinnati", CincinnatiRules, CW.GAME_CINCINNATI, OUTCOMES,
+    "Cincinnati Rummy: 2-7 players, one or two joker packs, jokers wild; out only with "
+    "every card melded; the winner scores the value of its own melds.",
     knob=Knob("min_out", "min_out_mid", "min_out_late", "mid_from", "late_from", same=-1,
               default_range=(0, 80), action="go out", compare="ge"),
-    max_turns=CW.MAX_TURNS,
-    no_out_outcomes=("turn_limit",),
-    ladder=("random", "simple", "strong"), balance_scale=0.25,   # strong beats simple: the docstring above
+    balance_scale=0.25,   # strong beats simple: the docstring above
 )

@@ -95,9 +95,10 @@ import numpy as np
 from ..open import open_plan as OP
 from ..open import open_rummy as OR
 from ..core.cards import value_table
-from ..open.open_rummy_setup import game_chunks, hand_chunk, tables
+from ..open.open_rummy_setup import tables
 from ..core.rules import RulesBase, option
-from . import Variant, WholeGame
+from . import WholeGame
+from .open_games import elimination_cfg, elimination_variant
 
 OUTCOMES = ("out", "at_once", "void")
 O_OUT, O_AT_ONCE, O_VOID = range(len(OUTCOMES))
@@ -117,46 +118,32 @@ class LobaRules(RulesBase):
     buybacks: int = option(2, "game: buy-backs per player (re-entering at the highest total still in)", 0, 10)
 
 
-def _get(rules_arr, name):
-    return np.asarray(rules_arr, dtype=np.float64)[LobaRules.index(name)]
-
-
 def meld_rules(rules_arr) -> np.ndarray:
     """The planner's meld rules of these rules."""
     mr = OP.meld_rules("loba")
-    mr[OP.MR_LAST_DISCARD] = int(_get(rules_arr, "last_card_must_be_discarded"))
+    mr[OP.MR_LAST_DISCARD] = int(LobaRules.value(rules_arr, "last_card_must_be_discarded"))
     return mr
 
 
 def setup(rules_arr):
-    n = int(_get(rules_arr, "players"))
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"loba: players={n}")
-    cfg = OR.make_cfg(
+    n = LobaRules.checked_players(rules_arr, MIN_PLAYERS, MAX_PLAYERS, "loba")
+    cfg = elimination_cfg(
         (O_OUT, O_AT_ONCE, O_VOID, O_VOID), {"winner": 0, "out_turn": 1, "rummy": 2, "restocks": 3},
-        players=n, hand=HAND_SIZE, starter_extra=0, starter_no_draw=0, take_rule=OR.TAKE_TO_MELD,
-        taken_no_discard=1, joker_last_only=1,
-        restock=OR.RESTOCK_SHUFFLE if _get(rules_arr, "restock_shuffle") else OR.RESTOCK_TURN_OVER,
-        max_restocks=-1, settle=OR.SETTLE_PENALTY, rummy=OR.RUMMY_PLUS10, no_out=OR.NO_OUT_VOID,
-        deal=1, deal_cycle=0, late_deal=0, ace_high=1)
+        players=n, hand=HAND_SIZE, take_rule=OR.TAKE_TO_MELD, joker_last_only=1,
+        restock_shuffle=bool(LobaRules.value(rules_arr, "restock_shuffle")), rummy=OR.RUMMY_PLUS10, ace_high=1)
     mr = meld_rules(rules_arr)
-    jp = int(_get(rules_arr, "joker_penalty"))
+    jp = int(LobaRules.value(rules_arr, "joker_penalty"))
     return cfg, tables(("loba", tuple(mr.tolist()), jp), N_PACKS, N_JOKERS, value_table(ace=10, joker=jp), [mr])
 
 
 GAME = WholeGame(kind="elimination", limit_rule="penalty_limit", winner_column="winner", void_outcome=O_VOID,
                  buyback_rule="buybacks", buyback_param="buyback", sweep_games=2_000)
 
-VARIANT = Variant(
-    name="loba", rules_cls=LobaRules, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, default_players=4,
-    outcomes=OUTCOMES, play_chunk=hand_chunk("loba", setup, EXTRA_COLUMNS), score_unit="penalty",
+VARIANT = elimination_variant(
+    "loba", LobaRules, setup, EXTRA_COLUMNS, GAME, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    outcomes=OUTCOMES, balance_scale=0.05,
     doc="Loba / Rami: 2-5 players, 108 cards, 9 each; take the discard only to meld it at once; piernas "
         "(3-6 of a rank in exactly three suits) and escaleras (4+, at most two jokers); -10 for going out "
         "at once; out at 100 with two buy-backs.",
-    extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, game=GAME,
-    game_kernel=game_chunks("loba", setup, LobaRules, EXTRA_COLUMNS, {"elimination": GAME},
-                            lambda r: "elimination"),
-    max_turns=OR.MAX_TURNS, no_out_outcomes=("void",), ladder=("random", "simple", "strong"),
-    balance_scale=0.05,
     meld_setup=lambda rules: OP.MeldSetup("loba", meld_rules(rules.to_array()),
                                           value_table(ace=10, joker=rules.joker_penalty), HAND_SIZE + 1))

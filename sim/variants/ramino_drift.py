@@ -98,9 +98,10 @@ from ..core import games
 from ..open import open_plan as OP
 from ..open import open_rummy as OR
 from ..core.cards import value_table
-from ..open.open_rummy_setup import game_chunks, hand_chunk, tables
+from ..open.open_rummy_setup import tables
 from ..core.rules import RulesBase, option
-from . import Variant, WholeGame
+from . import WholeGame
+from .open_games import elimination_cfg, elimination_variant
 
 OUTCOMES = ("out", "void")
 O_OUT, O_VOID = range(len(OUTCOMES))
@@ -124,31 +125,23 @@ class RaminoDriftRules(RulesBase):
     penalty_limit: int = option(101, "game: a player reaching this many penalty points is out", 1, 100000)
 
 
-def _get(rules_arr, name):
-    return np.asarray(rules_arr, dtype=np.float64)[RaminoDriftRules.index(name)]
-
-
 def meld_rules(rules_arr) -> np.ndarray:
     """The planner's meld rules of these rules."""
     mr = OP.meld_rules("drift")
     mr[OP.MR_LAYOFF] = (OP.LAYOFF_RUN_OWN_MELD, OP.LAYOFF_OWN_MELD, OP.LAYOFF_FREE)[
-        int(_get(rules_arr, "layoff_needs_meld"))]
-    mr[OP.MR_SWAP] = (OP.SWAP_REUSE, OP.SWAP_FREE, OP.SWAP_NONE)[int(_get(rules_arr, "joker_swap"))]
-    mr[OP.MR_LAST_DISCARD] = int(_get(rules_arr, "last_card_must_be_discarded"))
+        int(RaminoDriftRules.value(rules_arr, "layoff_needs_meld"))]
+    mr[OP.MR_SWAP] = (OP.SWAP_REUSE, OP.SWAP_FREE, OP.SWAP_NONE)[int(RaminoDriftRules.value(rules_arr, "joker_swap"))]
+    mr[OP.MR_LAST_DISCARD] = int(RaminoDriftRules.value(rules_arr, "last_card_must_be_discarded"))
     return mr
 
 
 def setup(rules_arr):
-    n = int(_get(rules_arr, "players"))
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"ramino-drift: players={n}")
-    cfg = OR.make_cfg(
+    n = RaminoDriftRules.checked_players(rules_arr, MIN_PLAYERS, MAX_PLAYERS, "ramino-drift")
+    cfg = elimination_cfg(
         (O_OUT, O_OUT, O_VOID, O_VOID), {"winner": 0, "out_turn": 1, "restocks": 2},
-        players=n, hand=HAND_SIZE, starter_extra=0, starter_no_draw=0, take_rule=OR.TAKE_FREE,
-        taken_no_discard=1, joker_last_only=0,
-        restock=OR.RESTOCK_SHUFFLE if _get(rules_arr, "restock_shuffle") else OR.RESTOCK_TURN_OVER,
-        max_restocks=-1, settle=OR.SETTLE_PENALTY, rummy=OR.RUMMY_NONE, no_out=OR.NO_OUT_VOID,
-        deal=1, deal_cycle=0, late_deal=0, ace_high=0)
+        players=n, hand=HAND_SIZE, take_rule=OR.TAKE_FREE, joker_last_only=0,
+        restock_shuffle=bool(RaminoDriftRules.value(rules_arr, "restock_shuffle")), rummy=OR.RUMMY_NONE,
+        ace_high=0)
     mr = meld_rules(rules_arr)
     return cfg, tables(("drift", tuple(mr.tolist())), 1, N_JOKERS, value_table(joker=JOKER_POINTS), [mr])
 
@@ -156,17 +149,11 @@ def setup(rules_arr):
 GAME = WholeGame(kind="elimination", limit_rule="penalty_limit", winner_column="winner", void_outcome=O_VOID,
                  sweep_games=2_000, notes=(games.all_out_note(101, never=True),))
 
-VARIANT = Variant(
-    name="ramino-drift", rules_cls=RaminoDriftRules, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
-    default_players=4, outcomes=OUTCOMES, play_chunk=hand_chunk("ramino-drift", setup, EXTRA_COLUMNS),
-    score_unit="penalty",
+VARIANT = elimination_variant(
+    "ramino-drift", RaminoDriftRules, setup, EXTRA_COLUMNS, GAME, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    outcomes=OUTCOMES, balance_scale=0.1,
     doc="Ramino Drift / Remigio: 2-7 players, one joker pack, 7 cards; meld and lay off freely (runs after an "
         "own meld), jokers wild, joker swaps reused at once; the first out scores 0, the others their hands "
         "(A 1, joker 20); out at 101.",
-    extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, game=GAME,
-    game_kernel=game_chunks("ramino-drift", setup, RaminoDriftRules, EXTRA_COLUMNS, {"elimination": GAME},
-                            lambda r: "elimination"),
-    max_turns=OR.MAX_TURNS, no_out_outcomes=("void",), ladder=("random", "simple", "strong"),
-    balance_scale=0.1,
     meld_setup=lambda rules: OP.MeldSetup("drift", meld_rules(rules.to_array()), value_table(joker=JOKER_POINTS),
                                           HAND_SIZE + 1))

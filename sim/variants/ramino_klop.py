@@ -69,7 +69,8 @@ from ..core import games
 from ..core.rules import RulesBase, option
 from ..strategies import StrategyError
 from ..core.trace import NO_TRACE
-from . import Knob, Variant, WholeGame, hand_columns
+from . import Knob, WholeGame, hand_columns
+from .wild_games import wild_variant
 
 OUTCOMES = ("knock", "rummy", "turn_limit")
 O_KNOCK, O_RUMMY, O_TURN_LIMIT = range(len(OUTCOMES))
@@ -138,27 +139,22 @@ GAME = WholeGame(kind="elimination", limit_rule="penalty_limit", winner_column="
                  void_outcome=O_TURN_LIMIT, sweep_games=2_000, notes=(games.all_out_note(101),))
 play_game_chunk = games.game_kernel(_game_chunk, (), GAME, RaminoKlopRules, EXTRA_COLUMNS)
 
-VARIANT = Variant(
+VARIANT = wild_variant(
     name="ramino-klop",
     rules_cls=RaminoKlopRules,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
-    default_players=4,
     outcomes=OUTCOMES,
     play_chunk=play_chunk,
     score_unit="penalty",
     doc="Ramino Klop: 2-6 players, two joker packs, 7 cards, melds of 3-4, jokers wild; knock "
         "below 7 or rummy; everyone scores its own deadwood as penalty; out at 101.",
     extra_columns=EXTRA_COLUMNS,
-    hand_word="deadwood",
-    zero_sum=False,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 6), limit_rule="knock_below", limit_offset=-1, bucket_kinds=("turn",)),
     game=GAME,
     game_kernel=play_game_chunk,
-    max_turns=CW.MAX_TURNS,
-    no_out_outcomes=("turn_limit",),
-    ladder=("random", "simple", "strong"), balance_scale=0.5,   # strong beats simple: the docstring above
+    balance_scale=0.5,   # strong beats simple: the docstring above
     check_strategies=check_strategies,
     advisor=AdvisorSpec("sim.advisors.ramino_klop", opp_models=("played", "uniform"), packs=2, jokers=4),
 )

@@ -49,11 +49,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..wild import closed_wild as CW
-from . import Variant
+from .wild_games import GO_OUT_COLUMNS, go_out_variant
 
 OUTCOMES = ("rummy", "rummy_no_discard", "turn_limit")
 O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT = range(len(OUTCOMES))
-EXTRA_COLUMNS = ("winner", "points", "out_turn")
+EXTRA_COLUMNS = GO_OUT_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -61,25 +61,9 @@ class WildcardRules(CW.GoOutRules):
     VERSION = 2  # 2: restock turns the whole pile over (issue 18); restock_keep_top keeps the old reading
 
 
-play_chunk = CW.go_out_play_chunk(WildcardRules, "wildcard", CW.GAME_WILDCARD,
-                                  (-1, O_RUMMY, O_RUMMY_NO_DISCARD, O_TURN_LIMIT), EXTRA_COLUMNS)
-
-
-VARIANT = Variant(
-    name="wildcard",
-    rules_cls=WildcardRules,
-    min_players=2,
-    max_players=7,
-    default_players=4,
-    outcomes=OUTCOMES,
-    play_chunk=play_chunk,
-    score_unit="points",
-    doc="Wildcard Rummy: 2-7 players, one or two joker packs, jokers and 2s wild; out only by "
-        "rummy (with or without a discard); the winner scores the others' deadwood.",
-    extra_columns=EXTRA_COLUMNS,
-    hand_word="deadwood",
-    zero_sum=False,
-    max_turns=CW.MAX_TURNS,
-    no_out_outcomes=("turn_limit",),
-    ladder=("random", "simple", "strong"), balance_scale=0.3,   # strong beats simple: the docstring above
+VARIANT = go_out_variant(
+    "wildcard", WildcardRules, CW.GAME_WILDCARD, OUTCOMES,
+    "Wildcard Rummy: 2-7 players, one or two joker packs, jokers and 2s wild; out only by "
+    "rummy (with or without a discard); the winner scores the others' deadwood.",
+    balance_scale=0.3,   # strong beats simple: the docstring above
 )

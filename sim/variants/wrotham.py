@@ -42,14 +42,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..open import open_plan as OP
 from ..open import open_rummy as OR
 from ..core.cards import value_table
-from ..open.open_rummy_setup import game_chunks, hand_chunk, tables
+from ..open.open_rummy_setup import tables
 from ..core.rules import RulesBase, option
-from . import Variant, WholeGame
+from . import WholeGame
+from .open_games import open_variant
 from .basic_rummy import KNOB, O_OUT, O_RUMMY, O_STOCK_OUT, O_TURN_LIMIT, OUTCOMES, RESTOCKS
 
 EXTRA_COLUMNS = ("winner", "points", "out_turn", "restocks", "deal")
@@ -77,22 +76,16 @@ def largest_hand(rules) -> int:
     return HAND_SIZE + 1
 
 
-def _get(rules_arr, name):
-    return np.asarray(rules_arr, dtype=np.float64)[WrothamRules.index(name)]
-
-
 def setup(rules_arr):
-    n = int(_get(rules_arr, "players"))
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"wrotham: players={n}")
+    n = WrothamRules.checked_players(rules_arr, MIN_PLAYERS, MAX_PLAYERS, "wrotham")
     cfg = OR.make_cfg(
         (O_OUT, O_RUMMY, O_STOCK_OUT, O_TURN_LIMIT),
         {"winner": 0, "points": 1, "out_turn": 2, "restocks": 3, "deal": 4},
         players=n, hand=HAND_SIZE, starter_extra=STARTER_EXTRA, starter_no_draw=1, take_rule=OR.TAKE_FREE,
-        taken_no_discard=1, joker_last_only=0, restock=int(_get(rules_arr, "restock")),
-        max_restocks=int(_get(rules_arr, "max_restocks")), settle=OR.SETTLE_WINNER,
-        rummy=OR.RUMMY_DOUBLE if int(_get(rules_arr, "rummy_bonus")) == 0 else OR.RUMMY_PLUS10,
-        no_out=OR.NO_OUT_DIFFERENCES, deal=int(_get(rules_arr, "deal")), deal_cycle=DEALS, late_deal=LATE_FROM,
+        taken_no_discard=1, joker_last_only=0, restock=int(WrothamRules.value(rules_arr, "restock")),
+        max_restocks=int(WrothamRules.value(rules_arr, "max_restocks")), settle=OR.SETTLE_WINNER,
+        rummy=OR.RUMMY_DOUBLE if int(WrothamRules.value(rules_arr, "rummy_bonus")) == 0 else OR.RUMMY_PLUS10,
+        no_out=OR.NO_OUT_DIFFERENCES, deal=int(WrothamRules.value(rules_arr, "deal")), deal_cycle=DEALS, late_deal=LATE_FROM,
         ace_high=0)
     mrs = [OP.meld_rules("wrotham"), OP.meld_rules("wrotham", all_at_once=True)]
     return cfg, tables(("wrotham",), 1, N_JOKERS, value_table(joker=JOKER_VALUE), mrs)
@@ -101,14 +94,11 @@ def setup(rules_arr):
 GAME = WholeGame(kind="deals", limit_rule="num_deals", winner_column="winner", void_outcome=O_TURN_LIMIT,
                  sweep_games=2_000)
 
-VARIANT = Variant(
-    name="wrotham", rules_cls=WrothamRules, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, default_players=4,
-    outcomes=OUTCOMES, play_chunk=hand_chunk("wrotham", setup, EXTRA_COLUMNS), score_unit="points",
+VARIANT = open_variant(
+    "wrotham", WrothamRules, setup, EXTRA_COLUMNS, {"deals": GAME}, lambda r: "deals",
+    min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, outcomes=OUTCOMES, score_unit="points",
     doc="Wrotham Rummy: 2-6 players, 52 cards + 3 jokers wild, 7 cards (the starter 8, no first draw), "
         "joker swaps; six deals, in deals 4-6 only all seven cards at once; joker 25.",
-    extra_columns=EXTRA_COLUMNS, hand_word="count", zero_sum=False, knob=KNOB, game=GAME,
-    game_kernel=game_chunks("wrotham", setup, WrothamRules, EXTRA_COLUMNS, {"deals": GAME}, lambda r: "deals"),
-    max_turns=OR.MAX_TURNS, no_out_outcomes=("stock_out", "turn_limit"), ladder=("random", "simple", "strong"),
-    balance_scale=0.1,
+    knob=KNOB, game=GAME, no_out_outcomes=("stock_out", "turn_limit"), balance_scale=0.1,
     meld_setup=lambda rules: OP.MeldSetup("wrotham", OP.meld_rules("wrotham", all_at_once=rules.deal >= LATE_FROM),
                                           value_table(joker=JOKER_VALUE), largest_hand(rules)))
