@@ -441,6 +441,24 @@ GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner
 play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS)
 
 
+# Named rule sets (``--rule-set``).  eaai: Neller's EAAI Gin Rummy framework (GinRummyGame.java,
+# GinRummyUtil.java), every option spelled out: knock at <= 10, gin and undercut bonuses 25, a tie
+# is an undercut, no layoffs on gin, the first upcard offered to the non-dealer then the dealer
+# (both pass: the non-dealer draws from the stock), the card just drawn from the stock may be
+# discarded (never the one taken from the pile), the hand is void when a discard without knock
+# leaves 2 stock cards, the defender melds its own cards first and lays off its deadwood, games
+# to 100 with no game, line or shutout bonus.  openspiel: OpenSpiel's gin_rummy as
+# scripts/crosscheck_openspiel.py plays it.
+RULE_SETS = {
+    "eaai": {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "undercut_on_tie": True,
+             "first_upcard_offer": True, "discard_stock_draw": True, "void_stock_left": 2,
+             "openspiel_wall": False, "layoff_mode": "seed", "oklahoma": False, "big_gin": False,
+             "target_score": 100, "game_bonus": 0, "line_bonus": 0, "shutout_double": False},
+    "openspiel": {"undercut_on_tie": False, "discard_stock_draw": True, "openspiel_wall": True,
+                  "first_upcard_offer": True},
+}
+
+
 VARIANT = Variant(
     name="gin",
     rules_cls=GinRules,
@@ -465,4 +483,5 @@ VARIANT = Variant(
               bucket_by="bucket_by"),
     game=GAME,
     game_kernel=play_game_chunk,
+    rule_sets=RULE_SETS,
 )
