@@ -204,11 +204,11 @@ def main() -> int:
     return 0
 
 
-def table_lines(rows: list[tuple]) -> list[str]:
-    """The comparison table: per quantity both estimates, the p-value and whether a difference
-    was detected (at the Bonferroni level)."""
+def table_lines(rows: list[tuple], other: str = "OpenSpiel") -> list[str]:
+    """The comparison table: per quantity both estimates (rummylab's and ``other``'s), the
+    p-value and whether a difference was detected (at the Bonferroni level)."""
     w = max(len(r[0]) for r in rows)
-    out = [f"{'quantity':<{w}}  {'rummylab [95% CI]':<28}{'OpenSpiel [95% CI]':<28}{'p':>8}  difference"]
+    out = [f"{'quantity':<{w}}  {'rummylab [95% CI]':<28}{other + ' [95% CI]':<28}{'p':>8}  difference"]
     for name, x, y, p, ok in rows:
         out.append(f"{name:<{w}}  {x:<28}{y:<28}{p:>8.3f}  {'not detected' if ok else 'DETECTED'}")
     return out
