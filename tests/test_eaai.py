@@ -204,3 +204,44 @@ def test_variants_lists_the_rule_sets(capsys):
     assert "eaai knock_limit=10, gin_bonus=25, undercut_bonus=25" in flat and "layoff_mode=seed" in flat
     assert ("openspiel undercut_on_tie=off, discard_stock_draw=on, openspiel_wall=on, first_upcard_offer=on"
             in flat)
+
+
+# ----------------------------------------------------------------------------------------
+# scripts/crosscheck_eaai.py reads the framework's verbose log (its printf formats)
+
+def _crosscheck():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "scripts" / "crosscheck_eaai.py"
+    spec = importlib.util.spec_from_file_location("crosscheck_eaai", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_crosscheck_reads_the_frameworks_log():
+    mod = _crosscheck()
+    deal = ["Player 0 is dealt [AS, 2S].", "Player 1 is dealt [3D, 4D]."]
+    log = deal + ["Player 1 starts.", "The initial face up card is 5D.", "Player 1 declines 5D.",
+                  "Player 0 draws 5D.", "Player 0 discards KC.", "Player 1 draws 9S.", "Player 1 discards 2H.",
+                  "Player 0 draws 2H.", "Player 0 discards 7C.",
+                  "Player 0 melds [[5D, 5S, 5H], [AC, 2C, 3C]] with 4 deadwood from [4C].",
+                  "Player 1 melds [].", "Player 1 has 30 deadwood with [9S]",
+                  "Player 0 scores the deadwood difference of 26."]
+    log += deal + ["Player 0 starts.", "The initial face up card is 8H.", "Player 0 draws QS.",
+                   "Player 0 discards QS.", "Player 0 goes gin with melds [[8S, 8D, 8C]].",
+                   "Player 0 scores the gin bonus of 25 plus opponent deadwood 12 for 37 total points."]
+    log += deal + ["Player 1 starts.", "The initial face up card is 8H.", "Player 1 draws 3S.", "Player 1 discards 3S.",
+                   "Player 1 melds [[3C, 4C, 5C]] with 9 deadwood from [9C].",
+                   "Player 0 undercuts and scores the undercut bonus of 25 plus deadwood difference of 2 for 27 total "
+                   "points."]
+    log += deal + ["Player 0 starts.", "The initial face up card is 8H."]
+    for i in range(29):
+        log += [f"Player {i % 2} draws X{i}.", f"Player {i % 2} discards X{i}."]
+    log += ["The draw pile was reduced to two cards without knocking, so the hand is cancelled."]
+    hands = mod.parse_hands(log)
+    assert [(h["outcome"], h["winner"], h["points"], h["knock_dw"], h["stock_draws"]) for h in hands] == [
+        ("knock", 0, 26, 4, 1), ("gin", 0, 37, 0, 1), ("undercut", 0, 27, 9, 1), ("void", -1, 0, -1, 29)]
+    cols = mod.framework_columns(hands)
+    assert list(cols["score0"]) == [-26, 37, -27, 0] and list(cols["stock_left"]) == [30, 30, 30, 2]
+    assert list(cols["knock_dw"]) == [4, 0, 9]
