@@ -129,7 +129,7 @@ def cmd_knock_sweep(args) -> int:
                      games=args.games,
                      seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
-                     opponent=args.opponent)
+                     opponent=args.opponent, rule_set=args.rule_set)
     res = run_sweep(spec, out_dir=args.out, jobs=args.jobs, progress=None if not args.no_progress else False,
                     backend=args.backend, scheduler=args.scheduler)
     print(format_sweep(res, as_json=args.json))
@@ -146,7 +146,7 @@ def cmd_knock_rules(args) -> int:
     base = SweepSpec(variant=args.variant, thresholds=args.thresholds or (), hands=args.hands,
                      games=args.games if args.games is not None else 0, seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
-                     opponent=args.opponent)
+                     opponent=args.opponent, rule_set=args.rule_set)
     study = RulesStudy(base, tuple(parse_vary(v) for v in args.vary))
     table, complete = run_rules_study(study, out_dir=args.out, jobs=args.jobs,
                                       progress=None if not args.no_progress else False,
@@ -172,7 +172,7 @@ def cmd_compare(args) -> int:
     fixed, vary = parse_rule_values(args.rule)
     spec = CompareSpec(variant=args.variant, strategies=parse_strategy_list(args.strategies),
                        players=tuple(args.players or ()), rules=fixed, vary=vary, opponent=args.opponent,
-                       hands=args.hands, seed=args.seed)
+                       hands=args.hands, seed=args.seed, rule_set=args.rule_set)
     quiet = args.no_progress
     res = run_compare(spec, out_dir=args.out, jobs=args.jobs, progress=None if not quiet else False,
                       backend=args.backend, scheduler=args.scheduler,

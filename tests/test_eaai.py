@@ -182,6 +182,23 @@ def test_simulate_with_rule_set_records_it(tmp_path, capsys):
     assert meta["rule_set"] == "eaai" and meta["rules"]["layoff_mode"] == "seed"
 
 
+def test_studies_record_the_rule_set_and_old_stores_still_match():
+    from analysis.studies import spec_doc
+    from analysis.studies.knock_equilibrium import EquilibriumSpec
+    from analysis.studies.knock_sweep import SweepSpec
+    from analysis.studies.strategy_compare import CompareSpec
+    sw = SweepSpec(variant="gin", thresholds=(5, 10), hands=100, rule_set="eaai")
+    run = sw.spec_for(sw.base(), 10)
+    assert run.identity()["rule_set"] == "eaai" and run.rules.discard_stock_draw
+    cmp = CompareSpec(variant="gin", strategies=("simple", "eaai-simple"), hands=10, rule_set="eaai",
+                      rules=("layoff_mode=joint",))
+    assert all(s.rule_set == "eaai" and s.rules.layoff_mode == "joint" for s in cmp.arm_specs(2, ()))
+    eq = EquilibriumSpec(variant="gin", thresholds=(5, 10), hands=10, rule_set="openspiel")
+    assert eq.sweep().spec_for(eq.sweep().base(), 1).rules.openspiel_wall
+    assert spec_doc(sw)["rule_set"] == "eaai"
+    assert "rule_set" not in spec_doc(SweepSpec(variant="gin", thresholds=(5, 10)))
+
+
 @pytest.mark.parametrize("cmd", [
     ["simulate", "--variant", "gin", "--hands", "10"],
     ["trace", "--variant", "gin", "--hand", "0"],
