@@ -44,7 +44,7 @@ from crosscheck_openspiel import OUTCOMES, compare, table_lines, verdict  # noqa
 
 RULE_SET = "eaai"
 STRATEGY = "eaai-simple"
-HANDS_PER_GAME = 5          # fewer than the framework's games to 100 hold: more games than needed
+HANDS_PER_GAME = 4          # fewer than a game to 100 holds (about 6): more games than needed
 DRIVER = """
 import ginrummy.GinRummyGame;
 import ginrummy.SimpleGinRummyPlayer;
@@ -82,22 +82,27 @@ def play_rummylab(n: int, seed: int) -> dict:
             "stock_left": cols["stock_left"], "points": cols["points"]}
 
 
-def run_framework(framework: Path, games: int) -> list[str]:
-    """The verbose log of ``games`` framework games (compiled in a temporary folder)."""
+def run_framework(framework: Path, n_hands: int) -> list[dict]:
+    """The first ``n_hands`` hands (:func:`parse_hands`) of framework self-play, compiled in a
+    temporary folder; the log is read as it is written and the games stop once enough are in."""
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         (t / "EaaiSelfPlay.java").write_text(DRIVER)
         sources = sorted(str(p) for p in (framework / "ginrummy").glob("*.java"))
         subprocess.run(["javac", "-nowarn", "-d", str(t), *sources, str(t / "EaaiSelfPlay.java")], check=True,
                        capture_output=True)
-        out = subprocess.run(["java", "-cp", str(t), "EaaiSelfPlay", str(games)], check=True,
-                             capture_output=True, text=True)
-    return out.stdout.splitlines()
+        games = n_hands // HANDS_PER_GAME
+        with subprocess.Popen(["java", "-cp", str(t), "EaaiSelfPlay", str(games)], stdout=subprocess.PIPE,
+                              text=True) as proc:
+            hands = parse_hands(line.rstrip("\n") for line in proc.stdout)
+            out = [h for _, h in zip(range(n_hands), hands)]
+            proc.kill()
+    return out
 
 
-def parse_hands(lines: list[str]) -> list[dict]:
-    """One dict per hand of the log: outcome, starter, winner, points, knocker deadwood, stock left."""
-    hands: list[dict] = []
+def parse_hands(lines):
+    """One dict per hand of the log (lazily): outcome, starter, winner, points, knocker deadwood,
+    stock draws."""
     h: dict = {}
     for line in lines:
         if line.endswith("starts."):
@@ -114,10 +119,9 @@ def parse_hands(lines: list[str]) -> list[dict]:
             h["knock_dw"] = 0
         elif m := _SCORE.match(line):
             kind = {"scores the gin bonus": "gin", "scores the deadwood difference": "knock"}.get(m.group(2), "undercut")
-            hands.append({**h, "outcome": kind, "winner": int(m.group(1)), "points": int(m.group(3))})
+            yield {**h, "outcome": kind, "winner": int(m.group(1)), "points": int(m.group(3))}
         elif line.startswith("The draw pile was reduced to two cards"):
-            hands.append({**h, "outcome": "void", "winner": -1, "points": 0})
-    return hands
+            yield {**h, "outcome": "void", "winner": -1, "points": 0}
 
 
 def framework_columns(hands: list[dict]) -> dict:
@@ -148,11 +152,11 @@ def main() -> int:
     t0 = time.perf_counter()
     ours = play_rummylab(a.hands, a.seed)
     t1 = time.perf_counter()
-    hands = parse_hands(run_framework(a.framework, a.hands // HANDS_PER_GAME))
+    hands = run_framework(a.framework, a.hands)
     if len(hands) < a.hands:
-        print(f"the framework played only {len(hands)} hands; raise HANDS_PER_GAME's margin")
+        print(f"the framework played only {len(hands)} hands; lower HANDS_PER_GAME")
         return 2
-    theirs = framework_columns(hands[:a.hands])
+    theirs = framework_columns(hands)
     t2 = time.perf_counter()
     rows = compare(ours, theirs)
     print(f"Gin, SimpleGinRummyPlayer vs itself: {a.hands} hands per engine, rummylab seed {a.seed}")

@@ -256,7 +256,7 @@ def test_crosscheck_reads_the_frameworks_log():
     for i in range(29):
         log += [f"Player {i % 2} draws X{i}.", f"Player {i % 2} discards X{i}."]
     log += ["The draw pile was reduced to two cards without knocking, so the hand is cancelled."]
-    hands = mod.parse_hands(log)
+    hands = list(mod.parse_hands(log))
     assert [(h["outcome"], h["winner"], h["points"], h["knock_dw"], h["stock_draws"]) for h in hands] == [
         ("knock", 0, 26, 4, 1), ("gin", 0, 37, 0, 1), ("undercut", 0, 27, 9, 1), ("void", -1, 0, -1, 29)]
     cols = mod.framework_columns(hands)
