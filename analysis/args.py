@@ -144,7 +144,27 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
                    help="number of players (default: the variant's usual count)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
+    add_rule_set_option(p)
     p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
+
+
+def add_rule_set_option(p: argparse.ArgumentParser) -> None:
+    """--rule-set NAME: a named bundle of rule options (every command with a --rule list)."""
+    p.add_argument("--rule-set", default=None, metavar="NAME",
+                   help="a named set of rule options of the game (see `rummylab variants`), e.g. gin's "
+                        "eaai or openspiel; a --rule of the same option overrides it")
+
+
+def apply_rule_set(args: argparse.Namespace) -> None:
+    """Expand ``--rule-set`` into ``args.rule`` (the set's options first, a ``--rule`` of the same
+    option wins; :meth:`sim.variants.Variant.rules_with_set`), once, before any command runs; an
+    unknown name raises the variant's one-line error (exit 2).  ``args.rule_set`` stays, so a
+    command can record the name (``make_spec(rule_set=...)`` re-applies it: the same rules)."""
+    name = getattr(args, "rule_set", None)
+    if name is None:
+        return
+    from sim.variants import get_variant
+    args.rule = get_variant(args.variant).rules_with_set(name, args.rule)
 
 
 def add_strategies_option(p: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import textwrap
 from sim.core.errors import UserInputError
 from sim.runner import MAX_UNITS
 
-from .args import (OUT_DIR, add_run_options, add_strategies_option, examples,
+from .args import (OUT_DIR, add_rule_set_option, add_run_options, add_strategies_option, apply_rule_set, examples,
                    int_values, jobs_arg, out_file, rummylab_version, turn_pair, whole, MAX_TEXT)
 from .interrupt import sigterm_as_interrupt
 from .lock import release_all
@@ -42,7 +42,7 @@ def cmd_simulate(args) -> int:
     if args.scheduler and args.backend != "dask":
         raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
     spec = make_spec(args.variant, rules=args.rule, strategies=args.strategies, n=args.hands,
-                     seed=args.seed, players=args.players,
+                     seed=args.seed, players=args.players, rule_set=args.rule_set,
                      mode="games" if args.game else "duplicate" if args.duplicate else "hands")
     res = run(spec, jobs=args.jobs, out_dir=args.out, progress=None if not args.no_progress else False,
               backend=args.backend, scheduler=args.scheduler)
@@ -108,6 +108,11 @@ def cmd_variants(args) -> int:
             if isinstance(default, bool):
                 default = "on" if default else "off"
             print(f"    {f.name:<26} {str(default):>6}  {f.metadata.get('help', '')}")
+        if v.rule_sets:
+            print("  rule sets, chosen with --rule-set NAME (a --rule overrides one option):")
+            for rs in v.rule_sets:
+                print(textwrap.fill(", ".join(v.rules_with_set(rs)), 100, initial_indent=f"    {rs:<12} ",
+                                    subsequent_indent=" " * 17))
         print()
     return 0
 
@@ -124,7 +129,7 @@ def cmd_knock_sweep(args) -> int:
                      games=args.games,
                      seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
-                     opponent=args.opponent)
+                     opponent=args.opponent, rule_set=args.rule_set)
     res = run_sweep(spec, out_dir=args.out, jobs=args.jobs, progress=None if not args.no_progress else False,
                     backend=args.backend, scheduler=args.scheduler)
     print(format_sweep(res, as_json=args.json))
@@ -141,7 +146,7 @@ def cmd_knock_rules(args) -> int:
     base = SweepSpec(variant=args.variant, thresholds=args.thresholds or (), hands=args.hands,
                      games=args.games if args.games is not None else 0, seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
-                     opponent=args.opponent)
+                     opponent=args.opponent, rule_set=args.rule_set)
     study = RulesStudy(base, tuple(parse_vary(v) for v in args.vary))
     table, complete = run_rules_study(study, out_dir=args.out, jobs=args.jobs,
                                       progress=None if not args.no_progress else False,
@@ -167,7 +172,7 @@ def cmd_compare(args) -> int:
     fixed, vary = parse_rule_values(args.rule)
     spec = CompareSpec(variant=args.variant, strategies=parse_strategy_list(args.strategies),
                        players=tuple(args.players or ()), rules=fixed, vary=vary, opponent=args.opponent,
-                       hands=args.hands, seed=args.seed)
+                       hands=args.hands, seed=args.seed, rule_set=args.rule_set)
     quiet = args.no_progress
     res = run_compare(spec, out_dir=args.out, jobs=args.jobs, progress=None if not quiet else False,
                       backend=args.backend, scheduler=args.scheduler,
@@ -347,6 +352,7 @@ def build_parser() -> Parser:
                    help="player counts: 4, 4..6 or 4,6 (default: the game's usual count)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=V1[,V2,...]",
                    help="rule option, repeatable; several values: compared as rule settings")
+    add_rule_set_option(p)
     p.add_argument("--hands", type=whole("--hands", 2, MAX_UNITS), default=100_000,
                    help=f"deals per player count and setting (every strategy plays them), {MAX_TEXT}; default 100,000")
     p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
@@ -433,6 +439,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         with sigterm_as_interrupt():   # SIGTERM ends a run as Ctrl-C does: partial summary, resumable
+            apply_rule_set(args)
             return args.func(args)
     except UserInputError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)

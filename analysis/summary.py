@@ -48,6 +48,7 @@ def summarize(spec: RunSpec, acc: Accumulator, *, complete: bool = True, elapsed
         "players": n,
         "rules": spec.rules.as_dict(),
         "rules_version": type(spec.rules).VERSION,
+        **({} if spec.rule_set is None else {"rule_set": spec.rule_set}),
         "strategies": [s.spec for s in spec.strategies],
         "seed": spec.seed,
         "requested": spec.n,
@@ -109,7 +110,8 @@ def format_table(d: dict) -> str:
     lines.append(f"rummylab {d['variant']} — {d['simulated']:,} {unit_name}, seed {d['seed']}, "
                  f"{d['players']} players ({status})")
     changed = {k: v for k, v in d["rules"].items() if k != "players"}
-    lines.append("rules: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    lines.append(("" if d.get("rule_set") is None else f"rule set {d['rule_set']}; ")
+                 + "rules: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
     timing = "stored result (not re-simulated)" if d["from_store"] else (
         f"elapsed {d['elapsed_s']:.2f} s, compile/cache load {d['compile_s']:.2f} s"
         + (f", {d['units_per_s']:,.0f} {unit_name}/s" if d["units_per_s"] else ""))

@@ -91,7 +91,7 @@ def hand_range(text: str) -> range:
 def cmd_trace(args) -> int:
     from sim.runner import make_spec
     hands = range(args.hand, args.hand + 1) if args.hand is not None else args.hands
-    spec = make_spec(args.variant, rules=args.rule, strategies=args.strategies, n=hands.stop,
+    spec = make_spec(args.variant, rules=args.rule, rule_set=args.rule_set, strategies=args.strategies, n=hands.stop,
                      seed=args.seed, players=args.players)
     open_game = spec.variant.meld_setup is not None
     for k, events in enumerate(trace_stream(spec, hands)):

@@ -4,8 +4,8 @@
 
 OpenSpiel (PyPI ``open_spiel``, the optional extra ``open-spiel``: ``pip install -e .[open-spiel]``)
 plays N hands of ``gin_rummy`` with two C++ ``SimpleGinRummyBot``s; rummylab plays N hands
-with the strategy preset ``openspiel-simple`` under OpenSpiel's rules: ``undercut_on_tie=off``
-(a tie scores 0), ``discard_stock_draw=on``, ``openspiel_wall=on`` (at 2 stock cards the next
+with the strategy preset ``openspiel-simple`` under OpenSpiel's rules (the rule set ``openspiel``):
+``undercut_on_tie=off`` (a tie scores 0), ``discard_stock_draw=on``, ``openspiel_wall=on`` (at 2 stock cards the next
 player may only knock with the upcard, else the hand is void), ``first_upcard_offer=on``.  The
 deals are independent.  Seat 0 is OpenSpiel's player 0, the non-dealer, offered the upcard
 first; seat 1 the dealer (rummylab's dealer alternates: its rows are mapped to these seats).
@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 OUTCOMES = ("knock", "gin", "undercut", "void")
-RULES = ["undercut_on_tie=off", "discard_stock_draw=on", "openspiel_wall=on", "first_upcard_offer=on"]
+RULE_SET = "openspiel"      # the rule options: sim/variants/gin.py RULE_SETS (`--rule-set openspiel`)
 STRATEGY = "openspiel-simple"
 GIN_BONUS = 25
 
@@ -57,7 +57,7 @@ def play_rummylab(n: int, seed: int) -> dict:
     """Outcome codes (in OUTCOMES) and scores per seat (0 = non-dealer) of ``n`` kernel hands."""
     from sim.runner import play_hands
     from sim.variants import gin
-    cols = play_hands("gin", rules=RULES, strategies=STRATEGY, n_hands=n, seed=seed)
+    cols = play_hands("gin", rule_set=RULE_SET, strategies=STRATEGY, n_hands=n, seed=seed)
     non_dealer = 1 - cols["dealer"]
     s0 = np.where(non_dealer == 0, cols["score0"], cols["score1"])
     names = np.array(gin.OUTCOMES)[cols["outcome"]]
@@ -185,7 +185,9 @@ def main() -> int:
     rows = compare(ours, theirs)
     m = len(rows)
     print(f"Gin, SimpleGinRummyBot vs itself: {a.hands} hands per engine, seed {a.seed}")
-    print(f"rummylab rules: {', '.join(RULES)}; strategies: {STRATEGY} (both seats)")
+    from sim.variants import get_variant
+    rules = get_variant("gin").rules_with_set(RULE_SET)
+    print(f"rummylab rule set {RULE_SET}: {', '.join(rules)}; strategies: {STRATEGY} (both seats)")
     print(f"seat 0 = non-dealer (OpenSpiel player 0), seat 1 = dealer; tests at 0.05/{m} (Bonferroni)")
     print(f"time: rummylab {t1 - t0:.1f} s (compile included), OpenSpiel {t2 - t1:.1f} s")
     print()
@@ -202,11 +204,11 @@ def main() -> int:
     return 0
 
 
-def table_lines(rows: list[tuple]) -> list[str]:
-    """The comparison table: per quantity both estimates, the p-value and whether a difference
-    was detected (at the Bonferroni level)."""
+def table_lines(rows: list[tuple], other: str = "OpenSpiel") -> list[str]:
+    """The comparison table: per quantity both estimates (rummylab's and ``other``'s), the
+    p-value and whether a difference was detected (at the Bonferroni level)."""
     w = max(len(r[0]) for r in rows)
-    out = [f"{'quantity':<{w}}  {'rummylab [95% CI]':<28}{'OpenSpiel [95% CI]':<28}{'p':>8}  difference"]
+    out = [f"{'quantity':<{w}}  {'rummylab [95% CI]':<28}{other + ' [95% CI]':<28}{'p':>8}  difference"]
     for name, x, y, p, ok in rows:
         out.append(f"{name:<{w}}  {x:<28}{y:<28}{p:>8.3f}  {'not detected' if ok else 'DETECTED'}")
     return out

@@ -45,6 +45,7 @@ class RunSpec:
     n: int
     seed: int
     mode: str = "hands"
+    rule_set: str | None = None     # the named rule set the rules came from (recorded, not applied)
 
     @property
     def n_seats(self) -> int:
@@ -65,7 +66,9 @@ class RunSpec:
         return self.rules.to_array(), strategy_matrix(list(self.strategies))
 
     def identity(self) -> dict:
-        """What the results depend on (everything but n); stored and hashed."""
+        """What the results depend on (everything but n); stored and hashed (with the rule set's
+        name when the rules came from one)."""
+        named = {} if self.rule_set is None else {"rule_set": self.rule_set}
         return {
             "variant": self.variant.name,
             "rules": self.rules.as_dict(),
@@ -74,6 +77,7 @@ class RunSpec:
             "seed": self.seed,
             "mode": self.mode,
             "chunk": CHUNK,
+            **named,
         }
 
     def chunks(self) -> Iterator[tuple[int, int]]:
@@ -87,15 +91,22 @@ def chunk_ranges(n: int) -> Iterator[tuple[int, int]]:
 
 
 def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, seed: int = 0,
-              players: int | None = None, mode: str = "hands") -> RunSpec:
+              players: int | None = None, mode: str = "hands", rule_set: str | None = None) -> RunSpec:
     """Resolve names and options into a checked :class:`RunSpec`.
 
-    ``rules``: a rules object, a dict or a list of ``"name=value"`` strings.
+    ``rules``: a rules object, a dict or a list of ``"name=value"`` strings; ``rule_set``: a name
+    in the variant's ``rule_sets``, its options under ``rules`` (which win; not with a rules
+    object).
     ``strategies``: text like ``"simple,threshold(knock=6)"`` or a list of specs.
     """
     v = get_variant(variant)
     if mode not in MODES:
         raise SpecError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+    if rule_set is not None:
+        if isinstance(rules, RulesBase):
+            raise SpecError("a rule set takes rule options, not a rules object")
+        items = [f"{k}={x}" for k, x in rules.items()] if isinstance(rules, dict) else list(rules or ())
+        rules = v.rules_with_set(rule_set, items)
     if isinstance(rules, RulesBase):
         r = rules
     else:
@@ -118,7 +129,7 @@ def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, 
         raise SpecError(f"seed must be a whole number in [0, 2^63), got {seed}")
     if mode == "games" and v.game_kernel is None:
         raise SpecError(f"{v.name} has no whole-game mode")
-    return RunSpec(v, r, tuple(strats), int(n), int(seed), mode)
+    return RunSpec(v, r, tuple(strats), int(n), int(seed), mode, rule_set)
 
 
 def run_chunk(spec: RunSpec, start: int, stop: int, arrays=None) -> np.ndarray:
@@ -131,10 +142,10 @@ def run_chunk(spec: RunSpec, start: int, stop: int, arrays=None) -> np.ndarray:
 
 
 def play_hands(variant: str, rules=None, strategies="simple", n_hands: int = 10000, seed: int = 0,
-               players: int | None = None, mode: str = "hands") -> dict[str, np.ndarray]:
+               players: int | None = None, mode: str = "hands", rule_set: str | None = None) -> dict[str, np.ndarray]:
     """Play ``n_hands`` in this process; returns the outcome columns as arrays."""
     spec = make_spec(variant, rules=rules, strategies=strategies, n=n_hands, seed=seed,
-                     players=players, mode=mode)
+                     players=players, mode=mode, rule_set=rule_set)
     arrays = spec.arrays()
     rows = np.concatenate([run_chunk(spec, a, b, arrays) for a, b in spec.chunks()])
     return {c: rows[:, i] for i, c in enumerate(spec.columns)}

@@ -20,6 +20,7 @@ from analysis.studies.knock_equilibrium import (
     FieldStats,
     best_response,
     iterate_best_responses,
+    knock_presets,
     load_equilibrium,
     run_equilibrium,
     seatings,
@@ -27,6 +28,7 @@ from analysis.studies.knock_equilibrium import (
     symmetrise,
 )
 from sim.runner import play_hands
+from sim.strategies import knock as K
 
 
 # ----------------------------------------------------------------------------------------
@@ -164,13 +166,26 @@ def test_seatings_play_each_table_once():
     assert len(three) == 9 and all(seats.count(2) == 2 for seats, _ in three)
 
 
+# The field is every knock preset the family registers for the game (``knock_presets``: all
+# but uniform random play), so a new preset joins it; the expectations below follow the
+# registry and check how the field is built: thresholds first, a preset playing as one of them
+# merged into it (gin-hunter is knock=0, simple the defaults), the other presets in registry
+# order, then the extras (one equal to a preset merged into it).
+MERGED = {"gin-hunter": "<=0", "simple": "<=10"}
+
+
+def _gin_others() -> list[str]:
+    presets = knock_presets(K.FAMILY, "gin")
+    assert set(MERGED) <= set(presets) and "random" not in presets and "tracker" in presets
+    return [n for n in presets if n not in MERGED]
+
+
 def test_policies_merge_identical_strategies_and_add_extras():
     spec = EquilibriumSpec(variant="gin", thresholds=(0, 5, 10), extra=("simple(near_weight=0.5)", "tracker"))
     pols = spec.policies()
-    assert [p.name for p in pols] == ["<=0 (gin-hunter)", "<=5", "<=10 (simple)", "tracker", "patient",
-                                      "openspiel-simple", "simple(near_weight=0.5)"]
-    assert [n for n, _ in spec.opponents(pols)] == ["simple", "tracker", "gin-hunter", "patient",
-                                                   "openspiel-simple", "simple(near_weight=0.5)"]
+    assert [p.name for p in pols] == (["<=0 (gin-hunter)", "<=5", "<=10 (simple)"] + _gin_others()
+                                      + ["simple(near_weight=0.5)"])
+    assert [n for n, _ in spec.opponents(pols)] == knock_presets(K.FAMILY, "gin") + ["simple(near_weight=0.5)"]
     assert spec.start(pols) == 2 and spec.n_seats == 2
 
 
@@ -227,14 +242,13 @@ def test_gin_run_through_the_cli_answers_and_stores(gin_run, capsys):
     text = capsys.readouterr().out
     head = text.split("\n\n")[1]
     assert head.startswith("Against simple, ") and "; against a player who best-responds, " in head
-    assert "policies: <=0 (gin-hunter), <=5, <=10 (simple), tracker, patient, openspiel-simple" in text
+    assert "policies: " + ", ".join(["<=0 (gin-hunter)", "<=5", "<=10 (simple)"] + _gin_others()) + "\n" in text
     doc = json.loads((out / "equilibrium.json").read_text())
     assert doc["kind"] == "knock_equilibrium" and doc["complete"] and (out / "tournament" / "meta.json").exists()
     assert cli_main(args + ["--json"]) == 0                                  # reused from the store
     d = json.loads(capsys.readouterr().out)
     assert d["hands_simulated"] == 0 and d["stages"]["tournament"]["from_store"]
-    assert [b["opponent"] for b in d["best_responses"]] == ["simple", "tracker", "gin-hunter", "patient",
-                                                            "openspiel-simple"]
+    assert [b["opponent"] for b in d["best_responses"]] == knock_presets(K.FAMILY, "gin")
     a = np.array(d["matrix"]["payoff"])
     assert d["matrix"]["asymmetry_max"] == 0 and np.allclose(a, -a.T)
     eq = d["equilibrium"]

@@ -15,6 +15,7 @@ from referee.search import Arranger, Values
 
 from analysis.trace_cmd import trace_stream
 from sim.runner import make_spec
+from sim.variants import get_variant
 
 # (variant, players, strategies, hands): each game at its default and its largest table, mixed
 # strategies (`rummylab strategies`); gin is two-handed, so it plays two mixes
@@ -35,6 +36,8 @@ CONFIGS = [
     ("gin", 2, "simple,gin-hunter", 120, ("oklahoma=on", "big_gin=on", "layoff_mode=seed",
                                           "undercut_on_tie=off", "discard_stock_draw=on")),
     ("gin", 2, "gin-hunter,openspiel-simple", 150, ("openspiel_wall=on", "void_stock_left=10")),
+    # Neller's EAAI framework: its rules and SimpleGinRummyPlayer (random ties and arrangements)
+    ("gin", 2, "eaai-simple,simple", 200, tuple(get_variant("gin").rules_with_set("eaai"))),
     ("knock-rummy", 3, "simple,strong,rummy-hunter", 200, ("settle=pairwise", "stock_out=showdown")),
     ("tonk", 3, "simple,careful,drop", 150, ("must_spread=on", "no_upcard=on", "knocker_tie_paid=on",
                                              "tonk_out_needs_new_spread=on", "tonk_deal_min=50")),

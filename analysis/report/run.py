@@ -92,6 +92,7 @@ def run_section(folder: Path, anchor: str) -> RunSection:
     m = sec.methods
     m.append(kv_table([
         ("variant", esc(variant)), ("mode", esc(mode)),
+        *([("rule set", f"<code>{esc(meta['rule_set'])}</code>")] if meta.get("rule_set") else []),
         ("rules (all options)", f"<code>{esc(params_text(meta.get('rules', {})))}</code> (rules version "
                                 f"{esc(meta.get('rules_version'))})"),
         *[(f"seat {s}", f"<code>{esc(st['spec'])}</code><br><span class=\"small\">{esc(st['family'])}: "

@@ -27,7 +27,7 @@ from sim.runner import chunk_ranges, make_spec
 
 from ..errors import SweepError
 from ..stats import mean_ci, paired_rate_difference, wilson
-from ..args import OUT_DIR, examples, whole
+from ..args import OUT_DIR, add_rule_set_option, examples, whole
 
 DEFAULT_THRESHOLDS = (25, 50, 75)      # between "never" and "always" (Loba's limit is 100)
 
@@ -189,6 +189,7 @@ def add_parser(subparsers):
                    help="re-entry scores splitting never .. always, rising (default 25,50,75)")
     p.add_argument("--strategies", default="simple", help="one spec per seat or one for all (default simple)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option, repeatable")
+    add_rule_set_option(p)
     p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--out", type=OUT_DIR, default=None, help="store buyback.json in this folder (for the report)")
     p.set_defaults(func=cmd)

@@ -292,7 +292,7 @@ def cmd_equilibrium(args) -> int:
     spec = EquilibriumSpec(variant=args.variant, thresholds=args.thresholds or (),
                            hands=HANDS if args.hands is None else args.hands, seed=args.seed,
                            players=args.players, rules=tuple(args.rule), strategy=args.strategy,
-                           extra=(args.opponent,) if args.opponent != "simple" else ())
+                           extra=(args.opponent,) if args.opponent != "simple" else (), rule_set=args.rule_set)
     res = run_equilibrium(spec, out_dir=args.out, jobs=args.jobs, progress=None if not args.no_progress else False,
                           backend=args.backend, scheduler=args.scheduler)
     d = summarize(res)

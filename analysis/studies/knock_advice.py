@@ -104,7 +104,7 @@ from analysis.stats import Estimate
 from analysis.studies import sequential as SQ
 from sim.core.errors import AdviceError
 from .. import json_text
-from ..args import examples, whole
+from ..args import add_rule_set_option, examples, whole
 
 BATCH = 2000
 FIRST_CALL = 100                # worlds in the first call, which times the kernel
@@ -518,6 +518,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "(with --history: but for the cards it took and kept)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="rule option, repeatable (see `rummylab variants`)")
+    add_rule_set_option(p)
     p.add_argument("--budget", type=_budget_arg, default=3.0, metavar="SECONDS",
                    help="sampling time budget (default 3); stops earlier once the 95%% confidence "
                         "sequence of the difference excludes 0")

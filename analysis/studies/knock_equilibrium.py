@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +41,7 @@ from sim.runner import CHUNK, RunSpec, make_spec, run_chunk
 from sim.strategies import Strategy, parse_strategy
 
 from .. import store
+from . import spec_doc
 from ..engine import Job, JobResult, run_job
 from ..errors import SweepError
 from ..stats import Estimate, mean_from_moments, t_quantile
@@ -96,6 +97,7 @@ class EquilibriumSpec:
     rules: tuple[str, ...] = ()
     strategy: str = "simple"                # base of the threshold policies; 3+ players: the start
     extra: tuple[str, ...] = ()             # more policies (strategy specs), e.g. a chart policy
+    rule_set: str | None = None             # the named rule set under ``rules`` (recorded)
 
     def __post_init__(self):
         object.__setattr__(self, "thresholds", self.sweep().thresholds)
@@ -103,7 +105,8 @@ class EquilibriumSpec:
     def sweep(self) -> SweepSpec:
         """The knock sweep whose one-threshold arms are the threshold policies."""
         return SweepSpec(variant=self.variant, thresholds=self.thresholds, hands=self.hands, games=0,
-                         seed=self.seed, players=self.players, rules=self.rules, strategy=self.strategy)
+                         seed=self.seed, players=self.players, rules=self.rules, strategy=self.strategy,
+                         rule_set=self.rule_set)
 
     def check(self) -> None:
         self.sweep().check()
@@ -191,7 +194,7 @@ class FieldJob(Job):
         self.tables = []
         for seats, feeds in seatings(self.n_pol, spec.n_seats, self.fields):
             run = make_spec(spec.variant, rules=list(spec.rules), strategies=[policies[k].strategy for k in seats],
-                            n=spec.hands, seed=spec.seed, players=spec.players)
+                            n=spec.hands, seed=spec.seed, players=spec.players, rule_set=spec.rule_set)
             self.tables.append((run, feeds))
         probe = sw.spec_for(sw.base(), 1)
         self._identity = {**probe.identity(), "strategies": None, "study": KIND,
@@ -437,7 +440,7 @@ def run_equilibrium(spec: EquilibriumSpec, *, out_dir=None, jobs: int = -1, prog
     spec.check()
     policies = spec.policies()
     out = Path(out_dir) if out_dir is not None else None
-    doc = {"kind": KIND, "spec": asdict(spec), "policies": [p.as_dict() for p in policies]}
+    doc = {"kind": KIND, "spec": spec_doc(spec), "policies": [p.as_dict() for p in policies]}
     if out is not None:
         _open_folder(out, doc)
     _, scale = spec.focus()

@@ -16,12 +16,13 @@ sweep folder per setting, ``s0``, ``s1``, ...
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
 
 from .. import store
+from . import spec_doc
 from ..errors import SweepError
 from .knock_sweep import SweepSpec, load_sweep, run_sweep, sweep_table
 
@@ -81,7 +82,7 @@ def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress
     ``backend=``/``scheduler=`` as :func:`run_sweep`."""
     study.check()
     out = Path(out_dir) if out_dir is not None else None
-    doc = {"kind": KIND, "base": asdict(study.base), "vary": [[n, list(v)] for n, v in study.vary]}
+    doc = {"kind": KIND, "base": spec_doc(study.base), "vary": [[n, list(v)] for n, v in study.vary]}
     if out is not None:
         store.claim(out, (f"{FILE}.json",), "knock-rules study")
         if (out / f"{FILE}.json").exists():

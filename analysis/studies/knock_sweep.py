@@ -27,7 +27,7 @@ loaded as ``"shared"``) played every stage on the sweep seed and have no ``polic
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from sim.strategies import Strategy, derive, parse_strategy
 from sim.variants import Knob, Variant, available, get_variant
 
 from .. import store
+from . import spec_doc
 from ..engine import ArmsJob, JobResult, run_job
 from ..errors import SweepError
 from .knob import legal_range
@@ -71,6 +72,7 @@ class SweepSpec:
     strategy: str = "simple"                # seat 0's base strategy
     opponent: str = "simple"                # every other seat
     stage_seeds: str = "derived"            # "derived" (stage_seed); "shared": stored before it
+    rule_set: str | None = None             # the named rule set under ``rules`` (recorded by every run)
 
     @property
     def game(self) -> Variant:
@@ -111,10 +113,10 @@ class SweepSpec:
         return self.seed if self.stage_seeds == "shared" and stage != "policy" else stage_seed(self.seed, stage)
 
     def spec_for(self, seat0: Strategy, n: int, mode: str = "hands", stage: str = "overall") -> RunSpec:
-        probe = make_spec(self.variant, rules=list(self.rules), n=1, players=self.players)
+        probe = make_spec(self.variant, rules=list(self.rules), n=1, players=self.players, rule_set=self.rule_set)
         others = [self.opponent] * (probe.n_seats - 1)
         return make_spec(self.variant, rules=list(self.rules), strategies=[seat0, *others], n=n,
-                         seed=self.seed_of(stage), players=self.players, mode=mode)
+                         seed=self.seed_of(stage), players=self.players, mode=mode, rule_set=self.rule_set)
 
     def overall_arms(self) -> list[Strategy]:
         k = self.knob()
@@ -253,7 +255,7 @@ def _chart_stages(spec: SweepSpec, res: SweepResult, stage) -> None:
 
 def _write_spec(out: Path, spec: SweepSpec) -> None:
     store.claim(out, ("sweep.json",), "sweep")
-    info = {"kind": "knock_sweep", "spec": asdict(spec)}
+    info = {"kind": "knock_sweep", "spec": spec_doc(spec)}
     path = out / "sweep.json"
     if path.exists():
         old = store.read_study(out, "sweep")

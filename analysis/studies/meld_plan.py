@@ -9,7 +9,7 @@ import textwrap
 import numpy as np
 
 from sim.core.errors import UserInputError
-from ..args import examples
+from ..args import add_rule_set_option, examples
 
 GOALS = ("shed", "out", "min:K")
 
@@ -128,5 +128,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option of the game, repeatable (see `rummylab variants`), e.g. ace_high_or_low=on, "
                         "layoff_requires_own_meld=on, Wrotham deal=4 (all seven at once)")
+    add_rule_set_option(p)
     p.set_defaults(func=cmd_meld)
     return p

@@ -24,7 +24,7 @@ sub-folder per cell, ``p<players>-<setting>``, each a stored, resumable arms job
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import combinations, product
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from sim.strategies import parse_strategy, split_specs
 from sim.variants import get_variant
 
 from .. import store
+from . import spec_doc
 from ..engine import ArmsJob, run_job
 from ..errors import SweepError
 
@@ -75,6 +76,7 @@ class CompareSpec:
     opponent: str = "simple"                      # every other seat
     hands: int = 100_000                          # deals per cell (every arm plays them all)
     seed: int = 0
+    rule_set: str | None = None                   # the named rule set under ``rules`` (recorded)
 
     @property
     def game(self):
@@ -93,10 +95,10 @@ class CompareSpec:
         return [(n, s) for n in self.player_counts() for s in self.settings()]
 
     def arm_specs(self, players: int, setting: tuple[str, ...]) -> list[RunSpec]:
-        probe = make_spec(self.variant, rules=[*self.rules, *setting], n=1, players=players)
+        probe = make_spec(self.variant, rules=[*self.rules, *setting], n=1, players=players, rule_set=self.rule_set)
         others = [self.opponent] * (probe.n_seats - 1)
         return [make_spec(self.variant, rules=[*self.rules, *setting], strategies=[s, *others], n=self.hands,
-                          seed=self.seed, players=players) for s in self.strategies]
+                          seed=self.seed, players=players, rule_set=self.rule_set) for s in self.strategies]
 
     def check(self) -> None:
         if len(self.strategies) < 2:
@@ -198,7 +200,7 @@ def run_compare(spec: CompareSpec, *, out_dir=None, jobs: int = -1, progress=Non
 
 def _write_spec(out: Path, spec: CompareSpec) -> None:
     store.claim(out, (f"{FILE}.json",), "strategy comparison")
-    info = {"kind": KIND, "spec": json.loads(json.dumps(asdict(spec)))}
+    info = {"kind": KIND, "spec": json.loads(json.dumps(spec_doc(spec)))}
     path = out / f"{FILE}.json"
     if path.exists():
         if store.read_study(out, FILE).get("spec") != info["spec"]:

@@ -127,8 +127,10 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         hands[0] = knock_hand
         hands[1] = opp
         row[:] = 0
+        for p in range(2):
+            st[p, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + p, w)
         G.showdown(rules, strat, hands, 0, knock_dw, big, T_value, T_cover, T_starts, T_total,
-                    T_rank, row)
+                    T_rank, row, st)
         out[i, A.K_PTS] = row[C_SCORE0]
         out[i, A.K_WIN] = 1 if row[C_WINNER] == 0 else 0
         # B: play on; the opponent moves with `up` on top of the pile
@@ -147,8 +149,6 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         state[G.S_OWN1] = own[1]
         state[G.S_TO_MOVE] = 1
         state[G.S_LIMIT] = limit
-        for p in range(2):
-            st[p, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + p, w)
         row[:] = 0
         G.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover,
                           T_starts, T_total, T_rank, st, row, debug, no_trace())

@@ -14,7 +14,8 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
 * upcard rule: ``upcard=0`` take the upcard only if it forms a meld with the hand: the
   11-card deadwood is strictly below the hand's deadwood plus the upcard's value (it lies in
   a meld in every minimum arrangement of the 11 cards); ``upcard=1`` take it if, after the
-  best legal discard, the deadwood drops by at least ``upcard_gain``.
+  best legal discard, the deadwood drops by at least ``upcard_gain``; ``upcard=2`` take it if
+  it lies in any meld of the hand plus it, even one no minimum arrangement uses.
 * discard scoring: minimise ``deadwood_after + near_weight * near(c) + opp_weight * danger(c)``
   where ``near`` counts hand cards of the same rank or within two ranks in the same suit
   (cards that may still make melds) and ``danger`` is 1 when the opponent took from the
@@ -31,6 +32,11 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   a minimum arrangement of the 11 cards (the scoring rule when none may be discarded).  With
   ``layoff=0`` these make the ``openspiel-simple`` preset, OpenSpiel's SimpleGinRummyBot
   (scripts/crosscheck_openspiel.py).
+* ``eaai-simple``: Neller's SimpleGinRummyPlayer (the EAAI Gin Rummy framework, played under
+  the ``eaai`` rule set): ``upcard=2``, ``random_ties=1``, ``arrange=2`` (random minimum
+  arrangements, as knocker and as defender) and ``no_repeat=1`` (it never discards a card that
+  makes, with the card just drawn, a {drawn, discarded} pair it has played before this hand;
+  the engine keeps the pairs).
 
 Presets differ by game (``variant_presets``): Gin's are ``presets``; Knock Rummy's are tuned
 for 7/10-card hands and 2-5 players (see :mod:`sim.variants.knock_rummy`).
@@ -61,25 +67,29 @@ PARAMS = (
     Param("mid_from", -1, -1, 99, "own turn (bucket_by=0) or stock size (bucket_by=1) where mid starts; -1 none", True),
     Param("late_from", -1, -1, 99, "own turn (bucket_by=0) or stock size (bucket_by=1) where late starts; -1 none", True),
     Param("gin_after", -1, -1, 99, "from this own turn on, knock only with 0 deadwood (gin / rummy); -1 never", True),
-    Param("upcard", 0, 0, 1, "0: take upcard if it forms a meld; 1: if it lowers deadwood by >= upcard_gain", True),
+    Param("upcard", 0, 0, 2, "0: take upcard if it forms a meld; 1: if it lowers deadwood by >= upcard_gain; "
+                             "2: if it lies in any meld of the hand plus it", True),
     Param("upcard_gain", 1, 0, 100, "deadwood drop needed to take the upcard with upcard=1"),
     Param("near_weight", 0, 0, 10, "discard score weight for cards that may still make melds"),
     Param("opp_weight", 0, 0, 50, "discard score penalty for cards near the opponent's pickups"),
     Param("layoff", 1, 0, 1, "lay off onto the knocker's melds as defender", True),
     Param("random_ties", 0, 0, 1, "break discard ties at random instead of highest card", True),
-    Param("arrange", 0, 0, 1, "as knocker, show 0: any min-deadwood arrangement; 1: the one "
-                              "leaving the fewest layoff spots", True),
+    Param("arrange", 0, 0, 2, "as knocker, show 0: any min-deadwood arrangement; 1: the one "
+                              "leaving the fewest layoff spots; 2: a random one, weighted as Neller's "
+                              "framework (also the defender's own, layoff_mode=seed)", True),
     Param("per_opp", 0, -30, 30, "added to the knock threshold per opponent beyond the first", True),
     Param("upcard_knock", -1, -1, 100, "also take the upcard when a legal discard then leaves deadwood "
                                         "<= this (-1: no)", True),
     Param("discard_rule", 0, 0, 1, "0: minimise the discard score; 1: the highest-ranked card left as "
                                     "deadwood by a minimum arrangement of the 11 cards", True),
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
+    Param("no_repeat", 0, 0, 1, "never discard a card that with the card just drawn makes a {drawn, "
+                                "discarded} pair already played this hand (Neller's SimpleGinRummyPlayer)", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
  P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
- P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY) = range(1, len(PARAMS) + 1)
+ P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY, P_NO_REPEAT) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -125,6 +135,33 @@ def _may_meld(hand, code):
     its rank or within two ranks in its suit (counting K-A as adjacent, so it holds for
     ace-high tables too)."""
     return _near_count(hand, code, True) >= 2
+
+
+@njit(cache=True)
+def in_some_meld(hand, code):
+    """True if ``code`` lies in some meld of ``hand`` plus it (ace low, no wrap): two more
+    cards of its rank, or two neighbours making a three-card run in its suit (every longer
+    run through it holds such a three-card run).  Neller's SimpleGinRummyPlayer's upcard test."""
+    r = code & 15
+    s = code >> 4
+    same = 0
+    for t in range(4):
+        if t != s and hand & _bit(t * SUIT_SHIFT + r):
+            same += 1
+    if same >= 2:
+        return True
+    run = 0    # consecutive ranks held on each side, at most two counted
+    for d in (-1, -2):
+        q = r + d
+        if q < 0 or not (hand & _bit(s * SUIT_SHIFT + q)):
+            break
+        run += 1
+    for d in (1, 2):
+        q = r + d
+        if q >= N_RANKS or not (hand & _bit(s * SUIT_SHIFT + q)):
+            break
+        run += 1
+    return run >= 2
 
 
 @njit(cache=True)
@@ -235,7 +272,7 @@ def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
     """Take the upcard?  Yes if ``upcard_knock`` >= 0 and a discard other than the upcard then
     leaves deadwood <= it; else upcard=0: it forms a meld (the 11-card deadwood drops below
     hand deadwood + its value); upcard=1: after the best legal discard deadwood drops by
-    >= upcard_gain."""
+    >= upcard_gain; upcard=2: it lies in some meld of the 11 cards (:func:`in_some_meld`)."""
     b = _bit(up)
     h11 = hand | b
     if srow[P_UPCARD_KNOCK] >= 0:
@@ -245,6 +282,8 @@ def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
             if deadwood(h11 ^ low, run_value, suit_total, rank_value) <= srow[P_UPCARD_KNOCK]:
                 return True
             m ^= low
+    if srow[P_UPCARD] == 2:
+        return in_some_meld(hand, up)
     if srow[P_UPCARD] == 0:
         if not _may_meld(hand, up):
             return False  # in no meld: the 11-card deadwood is exactly dw_hand + its value
@@ -284,6 +323,7 @@ FAMILY = register(StrategyFamily(
         "patient": {"knock": 10, "knock_mid": 6, "knock_late": 3, "mid_from": 5, "late_from": 9},
         "openspiel-simple": {"upcard_knock": 10, "discard_rule": 1, "layoff": 0},
         "random": {"random_play": 1},
+        "eaai-simple": {"upcard": 2, "random_ties": 1, "arrange": 2, "no_repeat": 1},
     },
     # Knock Rummy (sweeps and the comparison: sim/variants/knock_rummy.py docstring)
     variant_presets={"knock-rummy": {

@@ -36,7 +36,7 @@ A game declares:
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.columns import (BASE_COLUMNS, COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE,  # noqa: F401
@@ -130,12 +130,18 @@ class Variant:
     check_strategies: Callable | None = None
     balance_scale: float = 1.0       # the balance study's default sizes times this (slow games < 1)
     meld_setup: Callable | None = None   # rules -> sim.open_plan.MeldSetup (`rummylab meld`)
+    # named bundles of rule options (``--rule-set NAME``): name -> {option: value}
+    rule_sets: dict = field(default_factory=dict, hash=False, compare=False)
 
     def __post_init__(self):
         if self.score_unit not in SCORE_UNITS:
             raise ValueError(f"{self.name}: score_unit must be one of {SCORE_UNITS}")
         if not set(self.no_out_outcomes) <= set(self.outcomes):
             raise ValueError(f"{self.name}: no_out_outcomes must be outcomes")
+        names = {f.name for f in self.rules_cls.options()}
+        for rs, opts in self.rule_sets.items():
+            if not set(opts) <= names:
+                raise ValueError(f"{self.name}: rule set {rs} names unknown options {sorted(set(opts) - names)}")
 
     def scores_zero_sum(self, rules) -> bool:
         """Do the ``score`` columns of every hand sum to zero under these rules?"""
@@ -148,11 +154,29 @@ class Variant:
     def columns(self, n_seats: int) -> tuple[str, ...]:
         return hand_columns(n_seats, self.extra_columns)
 
+    def rules_with_set(self, name: str, items=()) -> list[str]:
+        """The rule set ``name`` as ``"option=value"`` items followed by ``items`` (``--rule``
+        texts, which win: a set option also named in ``items`` is dropped).  Applying it twice
+        gives the same list.  An unknown name: :class:`VariantError` naming the known ones."""
+        if name not in self.rule_sets:
+            known = ", ".join(self.rule_sets) or "none"
+            raise VariantError(f"unknown rule set {name!r} for {self.name}; rule sets: {known}")
+        given = {str(it).split("=", 1)[0].strip() for it in items}
+        own = [f"{k}={_rule_text(v)}" for k, v in self.rule_sets[name].items() if k not in given]
+        return own + list(items)
+
     def check_players(self, n: int) -> None:
         if not (self.min_players <= n <= self.max_players):
             allowed = (f"exactly {self.min_players}" if self.min_players == self.max_players
                        else f"{self.min_players} to {self.max_players}")
             raise VariantError(f"{self.name} is played by {allowed} players, not {n} (set --players)")
+
+
+def _rule_text(value) -> str:
+    """A rule value as ``--rule`` writes it (on/off for switches)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 _MODULES = {"gin": "sim.variants.gin", "tonk": "sim.variants.tonk", "knock-rummy": "sim.variants.knock_rummy",

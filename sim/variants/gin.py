@@ -41,6 +41,7 @@ from ..core import rng
 from ..core.bits import bit as _bit
 from ..core.bits import check_closed_hands
 from ..core.cards import standard_pack
+from ..knock.meld_choice import arrangement_random
 from ..knock.melds import (MAX_MELDS, arrangement, arrangement_fewest_spots, best_discards, deadwood, layoff_deadwood,
                      meld_tables)
 from ..core.rules import RulesBase, RulesError, option
@@ -124,8 +125,9 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 
 @njit(cache=True)
 def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
-              T_total, T_rank, row):
-    """Score a knock; fills score/deadwood/winner/points columns; returns the outcome code."""
+              T_total, T_rank, row, st):
+    """Score a knock; fills score/deadwood/winner/points columns; returns the outcome code.
+    ``st``: the seats' strategy generators (``arrange=2`` draws arrangements from them)."""
     d = 1 - knocker
     dd_raw = deadwood(hands[d], T_value, T_total, T_rank)
     if big:
@@ -140,14 +142,7 @@ def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_
         dd = dd_raw
     else:
         if strat[d, K.P_LAYOFF] != 0:
-            melds = np.zeros((MAX_MELDS, 4), dtype=np.int64)
-            if strat[knocker, K.P_ARRANGE] != 0:
-                _, n, _ = arrangement_fewest_spots(hands[knocker], T_value, T_cover, T_starts, T_total,
-                                                   T_rank, melds)
-            else:
-                _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
-            dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13,
-                                    rules[R_LAYOFF_SEED] != 0)
+            dd = _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st)
         else:
             dd = dd_raw
         if dd < dw_knocker or (dd == dw_knocker and rules[R_UNDERCUT_TIE] != 0):
@@ -173,10 +168,37 @@ def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_
 
 
 @njit(cache=True)
-def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
+def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st):
+    """The defender's deadwood after laying off onto the knocker's shown melds.  ``arrange=2``
+    (the knocker's): it shows a random minimum arrangement (:mod:`sim.knock.meld_choice`); the
+    defender's ``arrange=2`` with ``layoff_mode=seed``: it arranges its own cards by the same
+    random draw and lays off that arrangement's deadwood cards."""
+    d = 1 - knocker
+    melds = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+    ka = strat[knocker, K.P_ARRANGE]
+    if ka == 2:
+        _, n, _ = arrangement_random(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds,
+                                     st[knocker])
+    elif ka != 0:
+        _, n, _ = arrangement_fewest_spots(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
+    else:
+        _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
+    seed_mode = rules[R_LAYOFF_SEED] != 0
+    if seed_mode and strat[d, K.P_ARRANGE] == 2:
+        own = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+        _, _, dead = arrangement_random(hands[d], T_value, T_cover, T_starts, T_total, T_rank, own, st[d])
+        dd, _ = layoff_deadwood(dead, melds, n, T_value, T_total, T_rank, 13, False)
+        return dd
+    dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13, seed_mode)
+    return dd
+
+
+@njit(cache=True)
+def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, pairs, state,
                T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
     """Player ``p`` draws, discards and maybe knocks.  Returns True if the hand ended (row
-    filled)."""
+    filled).  ``pairs[p, c]``: the cards ``p`` discarded this hand after drawing ``c``, or drew
+    before discarding ``c`` (``no_repeat``)."""
     state[S_TURNS] += 1
     state[S_OWN0 + p] += 1
     own_turn = state[S_OWN0 + p]
@@ -197,10 +219,16 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
         hands[p] = hand
         _end(row, p, state[S_TURNS], stock_left, own_turn)
         row[COL_OUTCOME] = showdown(rules, strat, hands, p, 0, True, T_value, T_cover, T_starts, T_total,
-                                     T_rank, row)
+                                     T_rank, row, st)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
+    no_repeat = strat[p, K.P_NO_REPEAT] != 0
+    if no_repeat and hand & ~(forbidden | pairs[p, card]):
+        forbidden |= pairs[p, card]
     code, dwa = choose_discard(strat[p], hand, forbidden, picked[1 - p], T_value, T_total, T_rank, st[p])
+    if no_repeat:
+        pairs[p, card] |= _bit(code)
+        pairs[p, code] |= _bit(card)
     hands[p] = hand ^ _bit(code)
     pile[state[S_NPILE]] = code
     state[S_NPILE] += 1
@@ -213,7 +241,7 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
         log(trace, TR.E_KNOCK, p, dwa, 0)
         _end(row, p, state[S_TURNS], stock_left, own_turn)
         row[COL_OUTCOME] = showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total,
-                                     T_rank, row)
+                                     T_rank, row, st)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     # the wall (openspiel_wall): after a stock draw the next player may still knock with the upcard
@@ -257,11 +285,26 @@ def _end(row, ender, turns, stock_left, knock_turn):
 @njit(cache=True)
 def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
                     T_total, T_rank, st, row, debug, trace):
+    """Play on from a position until the hand ends (:func:`_play_on` with no draw-discard pairs
+    remembered)."""
+    _play_on(rules, strat, hands, deck, pile, picked, _no_pairs(), state, T_value, T_cover, T_starts,
+             T_total, T_rank, st, row, debug, trace)
+
+
+@njit(cache=True)
+def _no_pairs():
+    return np.zeros((2, 64), dtype=np.uint64)
+
+
+@njit(cache=True)
+def _play_on(rules, strat, hands, deck, pile, picked, pairs, state, T_value, T_cover, T_starts,
+             T_total, T_rank, st, row, debug, trace):
     """Play on from a position until the hand ends; fills ``row`` (columns 1.. of a hand row).
 
     ``hands`` uint64[2]; ``deck`` int64[52] with the stock as ``deck[state[S_SP]:]`` (top
     first); ``pile`` int64[52] with ``state[S_NPILE]`` discards (top last); ``picked``
-    uint64[2] cards each seat took from the pile; ``state`` int64[S_WIDTH]; ``st`` uint64[2, 1]
+    uint64[2] cards each seat took from the pile; ``pairs`` uint64[2, 64] (:func:`_take_turn`);
+    ``state`` int64[S_WIDTH]; ``st`` uint64[2, 1]
     strategy generators; ``trace`` events (:mod:`sim.trace`, ``NO_TRACE`` for none).
     ``state[S_FORCE_STOCK]`` = 1 makes the player to move draw from the stock (after both passed
     the first upcard).
@@ -284,7 +327,7 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_c
             from_pile = coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(
                 strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1], T_value, T_total, T_rank))
         state[S_FORCE_STOCK] = 0
-        if _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state,
+        if _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, pairs, state,
                       T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
             return
         p = 1 - p
@@ -301,6 +344,7 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
     pile = np.empty(N_CARDS, dtype=np.int64)
     pile[0] = deck[2 * HAND]
     picked = np.zeros(2, dtype=np.uint64)
+    pairs = _no_pairs()
     state = np.zeros(S_WIDTH, dtype=np.int64)
     state[S_SP] = 2 * HAND + 1
     state[S_NPILE] = 1
@@ -327,7 +371,7 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
                 dw = np.empty(2, dtype=np.int64)
                 for q in range(2):
                     dw[q] = deadwood(hands[q], T_value, T_total, T_rank)
-                if _take_turn(rules, strat, p, True, hands, dw, deck, pile, picked, state,
+                if _take_turn(rules, strat, p, True, hands, dw, deck, pile, picked, pairs, state,
                               T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
                     return
                 state[S_TO_MOVE] = 1 - p
@@ -335,8 +379,8 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
             log(trace, TR.E_PASS, p, up, 0)
         else:
             state[S_FORCE_STOCK] = 1
-    play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
-                    T_total, T_rank, st, row, debug, trace)
+    _play_on(rules, strat, hands, deck, pile, picked, pairs, state, T_value, T_cover, T_starts,
+             T_total, T_rank, st, row, debug, trace)
 
 
 @njit(cache=True)
@@ -397,6 +441,24 @@ GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner
 play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS)
 
 
+# Named rule sets (``--rule-set``).  eaai: Neller's EAAI Gin Rummy framework (GinRummyGame.java,
+# GinRummyUtil.java), every option spelled out: knock at <= 10, gin and undercut bonuses 25, a tie
+# is an undercut, no layoffs on gin, the first upcard offered to the non-dealer then the dealer
+# (both pass: the non-dealer draws from the stock), the card just drawn from the stock may be
+# discarded (never the one taken from the pile), the hand is void when a discard without knock
+# leaves 2 stock cards, the defender melds its own cards first and lays off its deadwood, games
+# to 100 with no game, line or shutout bonus.  openspiel: OpenSpiel's gin_rummy as
+# scripts/crosscheck_openspiel.py plays it.
+RULE_SETS = {
+    "eaai": {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "undercut_on_tie": True,
+             "first_upcard_offer": True, "discard_stock_draw": True, "void_stock_left": 2,
+             "openspiel_wall": False, "layoff_mode": "seed", "oklahoma": False, "big_gin": False,
+             "target_score": 100, "game_bonus": 0, "line_bonus": 0, "shutout_double": False},
+    "openspiel": {"undercut_on_tie": False, "discard_stock_draw": True, "openspiel_wall": True,
+                  "first_upcard_offer": True},
+}
+
+
 VARIANT = Variant(
     name="gin",
     rules_cls=GinRules,
@@ -421,4 +483,5 @@ VARIANT = Variant(
               bucket_by="bucket_by"),
     game=GAME,
     game_kernel=play_game_chunk,
+    rule_sets=RULE_SETS,
 )

@@ -11,6 +11,9 @@ from .closed import ClosedWalker, MAX_TURNS, deadwoods_for, scores_for
 # presets whose defender does not lay off (``rummylab strategies``: openspiel-simple has
 # layoff=0); a spec naming layoff=0 does the same
 NO_LAYOFF_PRESETS = ("openspiel-simple",)
+# presets whose defender, with layoff_mode=seed, may arrange its own cards in any minimum
+# arrangement, not only the one best for lay-offs (eaai-simple has arrange=2)
+ANY_ARRANGEMENT_PRESETS = ("eaai-simple",)
 
 
 class GinWalker(ClosedWalker):
@@ -141,9 +144,15 @@ class GinWalker(ClosedWalker):
         defender = list(self.hands[e].elements())
         out = {layoff_deadwood(melds, defender, self.arr, self.p.layoff_mode)
                for melds in self.arr.arrangements(knocker)}
+        if self.p.layoff_mode == "seed" and self.any_arrangement(e):
+            out |= {v for melds in self.arr.arrangements(knocker) for v in seed_layoffs(melds, defender, self.arr)}
         if self.declines_layoffs(e):
             out.add(self.arr.min_deadwood(defender))
         return out
+
+    def any_arrangement(self, seat: int) -> bool:
+        spec = str(self.hand.start.get("strategies", [""] * 2)[seat])
+        return spec in ANY_ARRANGEMENT_PRESETS or "arrange=2" in spec.replace(" ", "")
 
     def declines_layoffs(self, seat: int) -> bool:
         spec = str(self.hand.start.get("strategies", [""] * 2)[seat])
@@ -194,18 +203,9 @@ def layoff_deadwood(melds, defender: list[str], arr, mode: str) -> int:
     """The defender's least deadwood with lay-offs onto ``melds``.  ``joint``: its arrangement
     and lay-offs chosen together; ``seed``: among its minimum arrangements, lay off deadwood
     cards only (seed 004's two steps)."""
-    candidates = lay_closure(melds, defender, arr.rules)
     if mode == "seed":
-        best = None
-        for arrangement in arr.arrangements(defender):
-            melded = [c for m in arrangement for c in m]
-            dead = list(defender)
-            for c in melded:
-                dead.remove(c)
-            value = arr.values.total(dead) - _best_layoff(melds, [c for c in dead if c in candidates],
-                                                          arr)
-            best = value if best is None else min(best, value)
-        return best
+        return min(seed_layoffs(melds, defender, arr))
+    candidates = lay_closure(melds, defender, arr.rules)
     best = arr.min_deadwood(defender)
     for n in range(1, len(candidates) + 1):
         for subset in itertools.combinations(candidates, n):
@@ -215,6 +215,19 @@ def layoff_deadwood(melds, defender: list[str], arr, mode: str) -> int:
                     rest.remove(c)
                 best = min(best, arr.min_deadwood(rest))
     return best
+
+
+def seed_layoffs(melds, defender: list[str], arr) -> list[int]:
+    """Seed 004's two steps, one value per minimum arrangement of the defender's own cards:
+    its deadwood after laying off the best set of that arrangement's deadwood cards."""
+    candidates = lay_closure(melds, defender, arr.rules)
+    out = []
+    for arrangement in arr.arrangements(defender):
+        dead = list(defender)
+        for c in (c for m in arrangement for c in m):
+            dead.remove(c)
+        out.append(arr.values.total(dead) - _best_layoff(melds, [c for c in dead if c in candidates], arr))
+    return out
 
 
 def _best_layoff(melds, dead: list[str], arr) -> int:
