@@ -327,22 +327,21 @@ def search(spec: TuneSpec, study, ev: Evaluator, bar=None, on_rung=None) -> str:
             return "budget"
         trial = _next_trial(study, spec)
         done = len(study._storage.get_trial(trial._trial_id).intermediate_values)
-        state, value = TS.COMPLETE, None
-        for r in range(done, spec.rungs):
+        state = TS.PRUNED if done and _pruned(trial, done - 1, spec) else TS.COMPLETE
+        for r in range(done, spec.rungs if state == TS.COMPLETE else done):
             if spent + spec.rung_cost(r) > spec.budget:
                 state = TS.PRUNED
                 trial.set_user_attr("stopped", "budget")
                 break
             edges = ev.edges(trial.number, dict(trial.params), r)
             spent += spec.rung_cost(r)
-            value = sum(edges) / len(edges)
             trial.set_user_attr(f"edges_r{r}", edges)
-            trial.report(value, spec.rung_hands(r))
+            trial.report(sum(edges) / len(edges), spec.rung_hands(r))
             if bar is not None:
                 bar.update(spec.rung_cost(r))
             if on_rung is not None:
                 on_rung(trial.number, r)
-            if r + 1 < spec.rungs and trial.should_prune():
+            if _pruned(trial, r, spec):
                 state = TS.PRUNED
                 break
         frozen = study._storage.get_trial(trial._trial_id)
@@ -352,6 +351,19 @@ def search(spec: TuneSpec, study, ev: Evaluator, bar=None, on_rung=None) -> str:
             study.tell(trial, frozen.intermediate_values[max(frozen.intermediate_values)])
         else:
             study.tell(trial, state=TS.PRUNED)
+
+
+def _pruned(trial, r: int, spec: TuneSpec) -> bool:
+    """The pruner's decision after rung ``r``, asked once and kept with the trial (so a run
+    interrupted after rung ``r`` resumes with the decision an uninterrupted run made)."""
+    if r + 1 >= spec.rungs:
+        return False
+    key = f"pruned_r{r}"
+    stored = trial.study._storage.get_trial(trial._trial_id).user_attrs
+    if key not in stored:
+        trial.set_user_attr(key, bool(trial.should_prune()))
+        stored = trial.study._storage.get_trial(trial._trial_id).user_attrs
+    return stored[key]
 
 
 def trial_records(spec: TuneSpec, study) -> list[dict]:
