@@ -33,7 +33,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from sim.runner import CHUNK, make_spec
+from sim.errors import UserInputError
+from sim.runner import make_spec
 from sim.strategies import FAMILIES, PRESETS, Strategy, _load_families, parse_strategy, split_specs
 from sim.variants import get_variant
 
@@ -46,7 +47,7 @@ FILE = "tune"
 ETA = 3                    # successive halving: a third of a rung goes on to the next
 MIN_RUNG = 100             # fewest hands of the first rung (rounded up to whole rotations)
 NOT_TUNED = ("random_play",)   # the uniform-random switch of every family: not a strategy to tune
-TARGET_TRIALS = 40         # default first rung: about this many candidates fit the budget
+TARGET_TRIALS = 100        # default first rung: about this many candidates fit the budget
 
 
 @dataclass(frozen=True)
@@ -160,9 +161,7 @@ def _field(variant: str, text) -> tuple[str, ...]:
     for m in members:
         try:
             parse_strategy(m, variant)
-        except TuneError:
-            raise
-        except Exception as e:  # StrategyError: one line naming the member
+        except UserInputError as e:
             raise TuneError(f"--field member {m!r}: {e}") from None
     if len(set(members)) != len(members):
         raise TuneError("a strategy is listed twice in --field")
@@ -198,7 +197,6 @@ def _search_space(spec: TuneSpec, fam, names) -> tuple[tuple[str, float, float, 
 
 
 def _accepted(spec: TuneSpec, values: dict) -> bool:
-    from sim.errors import UserInputError
     try:
         spec.arm(spec.candidate(values), spec.field[0], 1, spec.seed)
         return True
@@ -469,4 +467,4 @@ def load_tune(path) -> dict:
     return doc
 
 
-__all__ = ["CHUNK", "KIND", "TuneSpec", "build_spec", "run_tune", "load_tune", "fresh_seed"]
+__all__ = ["KIND", "TuneSpec", "build_spec", "run_tune", "load_tune", "fresh_seed"]

@@ -46,7 +46,7 @@ def add_parser(subparsers):
     p.add_argument("--budget", type=whole("--budget", 1, MAX_UNITS), default=200_000,
                    help="hands the candidates may play in the search, over all field members (default 200,000)")
     p.add_argument("--min-hands", type=whole("--min-hands", 1, MAX_UNITS), default=None,
-                   help="hands of the first rung (default: the budget / (field x rungs x 40), at least 100)")
+                   help="hands of the first rung (default: the budget / (field x rungs x 100), at least 100)")
     p.add_argument("--rungs", type=whole("--rungs", 1, 12), default=4, help="successive-halving rungs (default 4)")
     p.add_argument("--trials", type=whole("--trials", 1, 100_000), default=1000, help="most candidates (default 1,000)")
     p.add_argument("--finalists", type=whole("--finalists", 1, 20), default=3,

@@ -56,6 +56,9 @@ def final_stage(spec: TuneSpec, fins: list[dict], out: Path | None, jobs: int) -
     return {"finalists": rows, "winner": best, "method": FINAL_METHOD}
 
 
+STOPPED = {"budget": "the budget is spent", "trials": "the trial limit is reached"}
+
+
 def winner(doc: dict) -> dict:
     return doc["finalists"][doc["winner"]]
 
@@ -83,7 +86,7 @@ def format_tune(doc: dict, as_json: bool = False) -> str:
            f"search: {len(states)} candidates ({states.count('COMPLETE')} reached the last rung, "
            f"{states.count('PRUNED')} stopped early), {doc['hands_search']:,} of {sp['budget']:,} hands "
            f"(rungs of {rungs} duplicate "
-           f"hands, seed {doc['seeds']['search'][0]}); stopped by the {doc['stopped']}",
+           f"hands, seed {doc['seeds']['search'][0]}); {STOPPED[doc['stopped']]}",
            f"finalists re-played on {sp['final_hands']:,} fresh duplicate hands (seed {doc['seeds']['final'][0]}), "
            f"edge per hand against each member (95% CI; simultaneous)", ""]
     w = doc["winner"]
