@@ -106,6 +106,8 @@ def _figure(name: str, doc: dict):
     ax.errorbar([doc["hands_search"]], [m["edge"]], yerr=yerr([m["edge"]], [m["lo"]], [m["hi"]]), fmt="D",
                 color="tab:red", capsize=4, label="winner on fresh deals (95% CI)")
     ax.axhline(0, color="grey", lw=0.8, ls="--")
+    from matplotlib.ticker import FuncFormatter
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
     ax.set_xlabel("hands spent by the search")
     ax.set_ylabel(f"mean edge over the field, {get_variant(sp['variant']).score_unit}/hand")
     ax.legend(fontsize=7)
