@@ -70,10 +70,12 @@ def test_same_seed_same_trials_and_winner():
     assert [t[2] for t in trials_of(c)][1:] != [t[2] for t in trials_of(a)][1:]   # trial 0 is the base
 
 
-def test_budget_is_respected_and_first_trial_is_the_base():
+def test_budget_is_respected_and_the_first_trials_are_the_base_and_the_field():
     doc = run_tune(knock_spec())
     assert doc["hands_search"] <= TINY["budget"]
     assert doc["trials"][0]["params"] == {"knock": 15, "knock_mid": -1, "per_opp": 0}   # knock-rummy simple
+    strong = S.parse_strategy("strong", "knock-rummy").values                       # the field member
+    assert doc["trials"][1]["params"] == {k: strong[k] for k in ("knock", "knock_mid", "per_opp")}
 
 
 def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path):

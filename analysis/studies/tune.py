@@ -7,7 +7,8 @@ in every other seat, minus seat 0's result playing ``f`` itself there, on the sa
 deals (every deal once per position, so seat and deal luck cancel; ``sim.rng``).  The
 objective is the mean edge over the field members.
 
-The search is Optuna's TPE sampler (seeded from ``--seed``) with its successive-halving pruner:
+The search is Optuna's TPE sampler (seeded from ``--seed``; the base preset and the field members
+of the family are its first candidates) with its successive-halving pruner:
 rung ``r`` plays the first ``min_hands * 3**r`` duplicate hands of the search seed, every
 candidate the same ones, and only the best third of the candidates that reached a rung go on.
 The budget counts the hands candidates play (per field member); the search stops before a rung
@@ -275,9 +276,23 @@ def open_study(spec: TuneSpec, out: Path | None):
     study = optuna.create_study(study_name="tune", storage=storage, direction="maximize", pruner=pruner,
                                 load_if_exists=True, sampler=optuna.samplers.TPESampler(seed=spec.seed))
     if not study.trials:
-        base = spec.base_strategy().values
-        study.enqueue_trial({name: _cast(base[name], integer) for name, _, _, integer in spec.params})
+        for values in first_candidates(spec):
+            study.enqueue_trial(values)
     return study
+
+
+def first_candidates(spec: TuneSpec) -> list[dict]:
+    """The candidates tried before the sampler's own: the base preset, then every field member of
+    the tuned family (so the search starts from the best of them), each once."""
+    out = []
+    for st in [spec.base_strategy(), *(parse_strategy(f, spec.variant) for f in spec.field)]:
+        if st.family.name != spec.family:
+            continue
+        values = {name: _cast(st.values[name], integer) for name, _, _, integer in spec.params}
+        inside = all(lo <= values[name] <= hi for name, lo, hi, _ in spec.params)
+        if inside and values not in out:
+            out.append(values)
+    return out
 
 
 def _cast(v, integer: bool):

@@ -38,7 +38,7 @@ def add_parser(subparsers):
     p.add_argument("--family", default=None, help="strategy family to tune (default: the family of the game's `simple`)")
     p.add_argument("--base", default=None,
                    help="preset the candidates start from: unsearched parameters keep its values, and it is the "
-                        "first candidate (default simple)")
+                        "first candidate, before the field members of the family (default simple)")
     p.add_argument("--params", default=None,
                    help="parameters to search, comma separated (default: all but random_play)")
     p.add_argument("--field", default=None,
