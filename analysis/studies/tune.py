@@ -144,12 +144,13 @@ def _family(variant: str, name: str | None):
     playing = [f for f in FAMILIES.values() if variant in f.variants]
     if name is None:
         return PRESETS[(variant, "simple")][0] if (variant, "simple") in PRESETS else playing[0]
+    known = f"families for {variant}: {', '.join(f.name for f in playing)}"
     fam = FAMILIES.get(name)
-    if fam is None or variant not in fam.variants:
-        known = ", ".join(f.name for f in playing)
-        what = "no strategy family" if fam is None else f"family {name} does not play {variant}; it"
-        raise TuneError(f"--family {name!r}: {what} {'named so' if fam is None else 'plays ' + ', '.join(fam.variants)}"
-                        f"; families for {variant}: {known}")
+    if fam is None:
+        raise TuneError(f"--family {name!r}: no strategy family named so; {known}")
+    if variant not in fam.variants:
+        raise TuneError(f"--family {name!r}: family {name} does not play {variant} (it plays "
+                        f"{', '.join(fam.variants)}); {known}")
     return fam
 
 
