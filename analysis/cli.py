@@ -82,6 +82,9 @@ def cmd_strategies(args) -> int:
             for n, vals in sorted(fam.presets_for(v).items()):
                 desc = ", ".join(f"{k}={x:g}" for k, x in vals.items()) or "all defaults"
                 print(f"    {n:<18} {desc}")
+            from .studies.tune_presets import tuned_lines
+            for line in tuned_lines(v, fam.name):
+                print(line)
         print()
     return 0
 
@@ -412,6 +415,8 @@ def build_parser() -> Parser:
     meld_plan.add_parser(sub)
     from .studies import buyback
     buyback.add_parser(sub)
+    from .studies import tune_cmd
+    tune_cmd.add_parser(sub)
 
     from . import trace_cmd
     trace_cmd.add_parser(sub)

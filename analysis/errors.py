@@ -14,3 +14,7 @@ class OddsError(UserInputError):
 
 class BackendError(UserInputError):
     """A parallel backend that cannot be used (e.g. an unreachable dask scheduler)."""
+
+
+class TuneError(UserInputError):
+    """A tuning run (``rummylab tune``) that cannot be run as asked."""

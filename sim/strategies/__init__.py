@@ -4,12 +4,19 @@ A strategy reaches a kernel as one row of a float64 array ``[family_code, p0, p1
 kernels dispatch on the code, so one compiled kernel serves every parameter setting.
 Text specs: ``simple`` (a preset), ``threshold(knock=6,gin_after=8)`` (a preset or family
 name plus overrides).  Each family module registers itself with :func:`register`.
+
+Tuned presets are data: ``tuned_presets.json`` beside this file (written by ``rummylab tune
+--save-preset``, read here with the standard library once the families are loaded) holds each
+tuned preset's family, full parameter values and provenance; an entry is a preset of its
+variant like the hand-picked ones (an entry of the same name replaces the hand-picked one).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -174,8 +181,55 @@ def strategy_matrix(strategies: list[Strategy]) -> np.ndarray:
 
 
 def _load_families() -> None:
-    """Import every family module (each registers itself)."""
+    """Import every family module (each registers itself), then the tuned presets."""
     from . import knock, open_play, tonk, wild  # noqa: F401
+    if not _TUNED_LOADED:
+        _load_tuned()
+
+
+TUNED_FILE = Path(__file__).with_name("tuned_presets.json")
+TUNED_VERSION = 1
+TUNED: dict[tuple[str, str], dict] = {}       # (variant, name) -> the file's entry
+_TUNED_LOADED = False
+
+
+def read_tuned(path=TUNED_FILE) -> dict:
+    """The presets file as a document ``{"version": 1, "presets": [entry, ...]}`` (an empty one
+    if there is no file); each entry: name, variant, family, params (every parameter), players,
+    provenance.  A file that is not such a document raises :class:`StrategyError`."""
+    p = Path(path)
+    if not p.exists():
+        return {"version": TUNED_VERSION, "presets": []}
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise StrategyError(f"tuned presets file {p} cannot be read ({e})") from None
+    if (not isinstance(doc, dict) or doc.get("version") != TUNED_VERSION
+            or not isinstance(doc.get("presets"), list)):
+        raise StrategyError(f"tuned presets file {p} is not a version-{TUNED_VERSION} presets document")
+    return doc
+
+
+def check_tuned(entry: dict) -> tuple[StrategyFamily, dict[str, float]]:
+    """The family and parameter values of one presets-file entry, checked against the family."""
+    try:
+        family = FAMILIES[entry["family"]]
+        name, variant, params = entry["name"], entry["variant"], dict(entry["params"])
+    except (KeyError, TypeError):
+        raise StrategyError(f"tuned preset entry {entry!r} needs name, variant, a known family and params") from None
+    if variant not in family.variants:
+        raise StrategyError(f"tuned preset {name!r}: family {family.name} does not play {variant}")
+    family.row(params)  # every name known, every value in range
+    return family, {k: float(v) for k, v in params.items()}
+
+
+def _load_tuned() -> None:
+    global _TUNED_LOADED
+    checked = [(entry, *check_tuned(entry)) for entry in read_tuned()["presets"]]
+    for entry, family, values in checked:
+        PRESETS[(entry["variant"], entry["name"])] = (family, values)
+        TUNED[(entry["variant"], entry["name"])] = entry
+    _TUNED_LOADED = True
 
 
 def derive(base: Strategy, **overrides: float) -> Strategy:

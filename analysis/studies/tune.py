@@ -1,0 +1,486 @@
+"""Tune a strategy family's parameters against a field: ``rummylab tune``.
+
+Design.  A *candidate* is the family's base preset with the searched parameters set (each over
+the range the family declares, narrowed to the values the game accepts).  Its result against a
+field member ``f`` is its *edge*: seat 0's result per hand playing the candidate against ``f``
+in every other seat, minus seat 0's result playing ``f`` itself there, on the same duplicate
+deals (every deal once per position, so seat and deal luck cancel; ``sim.rng``).  The
+objective is the mean edge over the field members.
+
+The search is Optuna's TPE sampler (seeded from ``--seed``; the base preset and the field members
+of the family are its first candidates) with its successive-halving pruner:
+rung ``r`` plays the first ``min_hands * 3**r`` duplicate hands of the search seed, every
+candidate the same ones, and only the best third of the candidates that reached a rung go on.
+The budget counts the hands candidates play (per field member); the search stops before a rung
+that would exceed it.  The finalists (the candidates that went deepest, best first) then play
+``final_hands`` fresh duplicate hands of a seed the search never played (:func:`fresh_seed`),
+all of them and each field member on the same deals: the winner is the finalist with the best
+mean edge there, and its edges are reported from those hands only (:mod:`.tune_final`).
+
+Every evaluation is an arms job of the engine (``analysis.engine``), stored under ``--out``;
+the trials live in Optuna's journal file there, so an interrupted run continues from its
+stored trials (the interrupted trial resumes at its next rung) and the sampler is re-seeded
+per trial from ``(seed, trial number)``, so a resumed run proposes what an uninterrupted one
+would.  Layout: ``tune.json`` (kind ``tune``), ``trials.journal``, ``search/``, ``reference/``,
+``final/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from sim.core.errors import UserInputError
+from sim.runner import make_spec
+from sim.strategies import FAMILIES, PRESETS, Strategy, _load_families, parse_strategy, split_specs
+from sim.variants import get_variant
+
+from .. import store
+from ..engine import ArmsJob, focus_names, run_job
+from ..errors import TuneError
+
+KIND = "tune"
+FILE = "tune"
+ETA = 3                    # successive halving: a third of a rung goes on to the next
+MIN_RUNG = 100             # fewest hands of the first rung (rounded up to whole rotations)
+NOT_TUNED = ("random_play",)   # the uniform-random switch of every family: not a strategy to tune
+TARGET_TRIALS = 100        # default first rung: about this many candidates fit the budget
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    variant: str
+    players: int
+    family: str
+    base: str                                     # preset the candidates start from
+    field: tuple[str, ...]
+    params: tuple[tuple[str, float, float, bool], ...]   # (name, lo, hi, integer) searched
+    budget: int                                   # hands the candidates may play in the search
+    min_hands: int                                # hands of the first rung
+    rungs: int
+    trials: int                                   # most candidates
+    finalists: int
+    final_hands: int
+    seed: int
+    rules: tuple[str, ...] = ()
+
+    def rung_hands(self, r: int) -> int:
+        return self.min_hands * ETA ** r
+
+    def rung_cost(self, r: int) -> int:
+        """Hands one candidate plays at rung ``r`` (every field member)."""
+        return self.rung_hands(r) * len(self.field)
+
+    @property
+    def final_seed(self) -> int:
+        return fresh_seed(self.seed)
+
+    def base_strategy(self) -> Strategy:
+        return parse_strategy(self.base, self.variant)
+
+    def candidate(self, values: dict[str, float]) -> Strategy:
+        """The base preset with the searched parameters set to ``values``."""
+        inner = ",".join(f"{k}={_num(v)}" for k, v in values.items())
+        return parse_strategy(f"{self.base}({inner})" if inner else self.base, self.variant)
+
+    def arm(self, seat0, opponent: str, hands: int, seed: int):
+        """Duplicate-deal spec: ``seat0`` in seat 0, ``opponent`` in every other seat."""
+        return make_spec(self.variant, rules=list(self.rules), strategies=[seat0, *[opponent] * (self.players - 1)],
+                         n=hands, seed=seed, players=self.players, mode="duplicate")
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def fresh_seed(seed: int) -> int:
+    """The seed of the finalists' re-evaluation: derived from ``seed``, never ``seed`` itself."""
+    h = int.from_bytes(hashlib.sha256(f"rummylab-tune-final:{seed}".encode()).digest()[:8], "big") >> 1
+    return h if h != seed else h ^ 1
+
+
+def sampler_seed(seed: int, number: int) -> int:
+    """The TPE sampler's seed for trial ``number`` (so a resumed run proposes the same)."""
+    return int.from_bytes(hashlib.sha256(f"rummylab-tune-tpe:{seed}:{number}".encode()).digest()[:4], "big")
+
+
+# ----------------------------------------------------------------------------------------
+# building and checking a spec from the command line's words
+
+def build_spec(variant: str, *, players=None, family=None, field=None, base=None, params=None, budget=200_000,
+               min_hands=None, rungs=4, trials=1000, finalists=3, final_hands=None, seed=0, rules=()) -> TuneSpec:
+    """A checked :class:`TuneSpec`; any bad input raises one :class:`TuneError` line (or the
+    game's own error: unknown variant, players, rule)."""
+    _load_families()
+    v = get_variant(variant)
+    n = make_spec(v.name, rules=list(rules), n=1, players=players).n_seats
+    fam = _family(v.name, family)
+    base = base or ("simple" if PRESETS.get((v.name, "simple"), (None,))[0] is fam else fam.name)
+    if PRESETS.get((v.name, base), (None,))[0] is not fam:
+        raise TuneError(f"--base {base!r} is not a preset of family {fam.name} in {v.name}")
+    members = _field(v.name, field)
+    if rungs < 1:
+        raise TuneError(f"--rungs must be >= 1, got {rungs}")
+    first = _whole_rotations(min_hands or max(MIN_RUNG, budget // (len(members) * rungs * TARGET_TRIALS)), n)
+    if budget < first * len(members):
+        raise TuneError(f"--budget {budget:,} cannot evaluate one candidate at the first rung: that takes "
+                        f"{first:,} hands x {len(members)} field member(s) = {first * len(members):,} hands")
+    spec = TuneSpec(v.name, n, fam.name, base, members, (), budget, first, rungs, trials, finalists,
+                    _whole_rotations(final_hands or first * ETA ** (rungs - 1), n), seed, tuple(rules))
+    searched = _search_space(spec, fam, params)
+    return TuneSpec(**{**asdict(spec), "params": searched, "field": members, "rules": tuple(rules)})
+
+
+def _whole_rotations(hands: int, n: int) -> int:
+    """``hands`` rounded up to whole duplicate rotations (a multiple of the player count)."""
+    return -(-int(hands) // n) * n
+
+
+def _family(variant: str, name: str | None):
+    playing = [f for f in FAMILIES.values() if variant in f.variants]
+    if name is None:
+        return PRESETS[(variant, "simple")][0] if (variant, "simple") in PRESETS else playing[0]
+    known = f"families for {variant}: {', '.join(f.name for f in playing)}"
+    fam = FAMILIES.get(name)
+    if fam is None:
+        raise TuneError(f"--family {name!r}: no strategy family named so; {known}")
+    if variant not in fam.variants:
+        raise TuneError(f"--family {name!r}: family {name} does not play {variant} (it plays "
+                        f"{', '.join(fam.variants)}); {known}")
+    return fam
+
+
+def _field(variant: str, text) -> tuple[str, ...]:
+    if text is None:
+        return ("simple", "strong") if (variant, "strong") in PRESETS else ("simple",)
+    if not str(text).strip():
+        raise TuneError("--field is empty: give the opponents to tune against, e.g. --field simple,strong")
+    members = tuple(split_specs(text))
+    for m in members:
+        try:
+            parse_strategy(m, variant)
+        except UserInputError as e:
+            raise TuneError(f"--field member {m!r}: {e}") from None
+    if len(set(members)) != len(members):
+        raise TuneError("a strategy is listed twice in --field")
+    return members
+
+
+def _search_space(spec: TuneSpec, fam, names) -> tuple[tuple[str, float, float, bool], ...]:
+    """(name, lo, hi, integer) of every searched parameter: ``names`` (default: all but
+    :data:`NOT_TUNED`), each over its declared range narrowed to the values the game accepts
+    (integers: every value probed with the game's own check, the base preset elsewhere)."""
+    if names is None:
+        chosen = [p for p in fam.params if p.name not in NOT_TUNED]
+    else:
+        wanted = [s.strip() for s in names.split(",") if s.strip()]
+        if not wanted:
+            raise TuneError("--params is empty: name the parameters to search, e.g. --params knock,knock_mid")
+        for w in wanted:
+            if w not in (p.name for p in fam.params):
+                raise TuneError(f"--params: family {fam.name} has no parameter {w!r}; parameters: "
+                                + ", ".join(p.name for p in fam.params))
+        chosen = [p for p in fam.params if p.name in wanted]
+    out = []
+    for p in chosen:
+        if not p.integer:
+            out.append((p.name, float(p.lo), float(p.hi), False))
+            continue
+        ok = [x for x in range(int(p.lo), int(p.hi) + 1) if _accepted(spec, {p.name: x})]
+        if len(ok) > 1:
+            out.append((p.name, float(min(ok)), float(max(ok)), True))
+    if not out:
+        raise TuneError(f"nothing to search: no parameter of family {fam.name} can vary in {spec.variant}")
+    return tuple(out)
+
+
+def _accepted(spec: TuneSpec, values: dict) -> bool:
+    try:
+        spec.arm(spec.candidate(values), spec.field[0], 1, spec.seed)
+        return True
+    except UserInputError:
+        return False
+
+
+# ----------------------------------------------------------------------------------------
+# evaluation through the engine
+
+def focus(spec) -> tuple[str, float]:
+    """Seat 0's per-hand series of a duplicate run and its scale (as ``rummylab compare``): its
+    score, or (hand scores not zero-sum) its net against the field / (n - 1)."""
+    name = focus_names(spec)[0]
+    return name, (1.0 / (spec.n_seats - 1) if name == "field0" else 1.0)
+
+
+def arm_mean(run_spec, out_dir, jobs: int, label: str) -> float:
+    """Seat 0's mean result per hand of one stored arm (resumable; KeyboardInterrupt if stopped)."""
+    r = run_job(ArmsJob([run_spec], [], label), jobs=jobs, out_dir=out_dir, progress=False)
+    if not r.complete:
+        raise KeyboardInterrupt
+    name, scale = focus(run_spec)
+    c, s, _ = r.total["arms"][0]["moments"][name]
+    return s / c * scale
+
+
+class Evaluator:
+    """Edges of candidates at a rung against every field member, stored under ``out``."""
+
+    def __init__(self, spec: TuneSpec, out: Path | None, jobs: int):
+        self.spec, self.out, self.jobs = spec, out, jobs
+        self._refs: dict[tuple[int, int], float] = {}
+
+    def _dir(self, *parts) -> Path | None:
+        return self.out.joinpath(*parts) if self.out is not None else None
+
+    def reference(self, r: int, i: int) -> float:
+        if (r, i) not in self._refs:
+            sp = self.spec
+            f = sp.field[i]
+            self._refs[(r, i)] = arm_mean(sp.arm(f, f, sp.rung_hands(r), sp.seed), self._dir("reference", f"r{r}-f{i}"),
+                                          self.jobs, f"reference {f}")
+        return self._refs[(r, i)]
+
+    def edges(self, number: int, values: dict, r: int) -> list[float]:
+        sp = self.spec
+        cand = sp.candidate(values)
+        out = []
+        for i, f in enumerate(sp.field):
+            m = arm_mean(sp.arm(cand, f, sp.rung_hands(r), sp.seed), self._dir("search", f"t{number:05d}", f"r{r}-f{i}"),
+                         self.jobs, f"trial {number} vs {f}")
+            out.append(m - self.reference(r, i))
+        return out
+
+
+# ----------------------------------------------------------------------------------------
+# the search
+
+def _optuna():
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    return optuna
+
+
+def open_study(spec: TuneSpec, out: Path | None):
+    """The Optuna study of this run: in ``out/trials.journal`` (resumable) or in memory."""
+    optuna = _optuna()
+    if out is None:
+        storage = optuna.storages.InMemoryStorage()
+    else:
+        from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
+        path = str(out / "trials.journal")
+        storage = optuna.storages.JournalStorage(JournalFileBackend(path, lock_obj=JournalFileOpenLock(path)))
+    pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=spec.min_hands, reduction_factor=ETA)
+    study = optuna.create_study(study_name="tune", storage=storage, direction="maximize", pruner=pruner,
+                                load_if_exists=True, sampler=optuna.samplers.TPESampler(seed=spec.seed))
+    if not study.trials:
+        for values in first_candidates(spec):
+            study.enqueue_trial(values)
+    return study
+
+
+def first_candidates(spec: TuneSpec) -> list[dict]:
+    """The candidates tried before the sampler's own: the base preset, then every field member of
+    the tuned family (so the search starts from the best of them), each once."""
+    out = []
+    for st in [spec.base_strategy(), *(parse_strategy(f, spec.variant) for f in spec.field)]:
+        if st.family.name != spec.family:
+            continue
+        values = {name: _cast(st.values[name], integer) for name, _, _, integer in spec.params}
+        inside = all(lo <= values[name] <= hi for name, lo, hi, _ in spec.params)
+        if inside and values not in out:
+            out.append(values)
+    return out
+
+
+def _cast(v, integer: bool):
+    return int(round(v)) if integer else float(v)
+
+
+def _distributions(spec: TuneSpec) -> dict:
+    optuna = _optuna()
+    d = optuna.distributions
+    return {name: (d.IntDistribution(int(lo), int(hi)) if integer else d.FloatDistribution(lo, hi))
+            for name, lo, hi, integer in spec.params}
+
+
+def spent_hands(spec: TuneSpec, trials) -> int:
+    """Hands the candidates played: every rung each trial reported."""
+    hands = {spec.rung_hands(r): spec.rung_cost(r) for r in range(spec.rungs)}
+    return sum(hands[int(step)] for t in trials for step in t.intermediate_values)
+
+
+def _next_trial(study, spec: TuneSpec):
+    """The interrupted trial to resume (RUNNING in the journal), else a new one."""
+    optuna = _optuna()
+    running = [t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.RUNNING]
+    number = running[0].number if running else len(study.trials)
+    study.sampler = optuna.samplers.TPESampler(seed=sampler_seed(spec.seed, number))
+    if running:
+        trial = optuna.Trial(study, running[0]._trial_id)
+        for name, dist in _distributions(spec).items():
+            trial._suggest(name, dist)   # the stored value where there is one
+        return trial
+    return study.ask(fixed_distributions=_distributions(spec))
+
+
+def search(spec: TuneSpec, study, ev: Evaluator, bar=None, on_rung=None) -> str:
+    """Run trials until the budget or the trial limit is reached; returns why it stopped."""
+    optuna = _optuna()
+    TS = optuna.trial.TrialState
+    while True:
+        trials = study.get_trials(deepcopy=False)
+        spent = spent_hands(spec, trials)
+        running = any(t.state == TS.RUNNING for t in trials)
+        if not running and sum(t.state != TS.WAITING for t in trials) >= spec.trials:
+            return "trials"
+        if not running and spent + spec.rung_cost(0) > spec.budget:
+            return "budget"
+        trial = _next_trial(study, spec)
+        done = len(study._storage.get_trial(trial._trial_id).intermediate_values)
+        state = TS.PRUNED if done and _pruned(trial, done - 1, spec) else TS.COMPLETE
+        for r in range(done, spec.rungs if state == TS.COMPLETE else done):
+            if spent + spec.rung_cost(r) > spec.budget:
+                state = TS.PRUNED
+                trial.set_user_attr("stopped", "budget")
+                break
+            edges = ev.edges(trial.number, dict(trial.params), r)
+            spent += spec.rung_cost(r)
+            trial.set_user_attr(f"edges_r{r}", edges)
+            trial.report(sum(edges) / len(edges), spec.rung_hands(r))
+            if bar is not None:
+                bar.update(spec.rung_cost(r))
+            if on_rung is not None:
+                on_rung(trial.number, r)
+            if _pruned(trial, r, spec):
+                state = TS.PRUNED
+                break
+        frozen = study._storage.get_trial(trial._trial_id)
+        if not frozen.intermediate_values:
+            study.tell(trial, state=TS.FAIL)
+        elif state == TS.COMPLETE:
+            study.tell(trial, frozen.intermediate_values[max(frozen.intermediate_values)])
+        else:
+            study.tell(trial, state=TS.PRUNED)
+
+
+def _pruned(trial, r: int, spec: TuneSpec) -> bool:
+    """The pruner's decision after rung ``r``, asked once and kept with the trial (so a run
+    interrupted after rung ``r`` resumes with the decision an uninterrupted run made)."""
+    if r + 1 >= spec.rungs:
+        return False
+    key = f"pruned_r{r}"
+    stored = trial.study._storage.get_trial(trial._trial_id).user_attrs
+    if key not in stored:
+        trial.set_user_attr(key, bool(trial.should_prune()))
+        stored = trial.study._storage.get_trial(trial._trial_id).user_attrs
+    return stored[key]
+
+
+def trial_records(spec: TuneSpec, study) -> list[dict]:
+    """Every finished trial as stored in ``tune.json``: params, per rung hands, value, edges,
+    and the hands the search had spent when it ended."""
+    out, spent = [], 0
+    for t in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
+        if t.state.name in ("WAITING", "RUNNING"):
+            continue
+        rungs = []
+        for r in range(spec.rungs):
+            step = spec.rung_hands(r)
+            if step in t.intermediate_values:
+                rungs.append({"rung": r, "hands": step, "value": t.intermediate_values[step],
+                              "edges": t.user_attrs.get(f"edges_r{r}")})
+                spent += spec.rung_cost(r)
+        out.append({"number": t.number, "state": t.state.name, "params": dict(t.params), "rungs": rungs,
+                    "spent": spent, "stopped": t.user_attrs.get("stopped")})
+    return out
+
+
+def finalists(spec: TuneSpec, records: list[dict]) -> list[dict]:
+    """The candidates that went deepest, best value at their deepest rung first (distinct params)."""
+    ranked = sorted((t for t in records if t["rungs"]),
+                    key=lambda t: (-len(t["rungs"]), -t["rungs"][-1]["value"], t["number"]))
+    out, seen = [], set()
+    for t in ranked:
+        key = json.dumps(t["params"], sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+        if len(out) == spec.finalists:
+            break
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# the stored run
+
+def write_spec(out: Path, spec: TuneSpec) -> dict:
+    """Claim ``out`` for this tuning run (a different one there is refused) and return tune.json."""
+    store.claim(out, (f"{FILE}.json",), "tuning run")
+    doc = {"kind": KIND, "spec": json.loads(json.dumps(asdict(spec))), "complete": False}
+    if (out / f"{FILE}.json").exists():
+        old = store.read_study(out, FILE)
+        if old.get("spec") != doc["spec"]:
+            raise store.StoreError(f"{out} holds a different tuning run; choose a new folder "
+                                   "(or repeat its command to resume it)")
+        return old
+    store.write_study(out, FILE, doc)
+    return doc
+
+
+def spec_from_dict(d: dict) -> TuneSpec:
+    return TuneSpec(**{**d, "field": tuple(d["field"]), "rules": tuple(d["rules"]),
+                       "params": tuple((n, lo, hi, i) for n, lo, hi, i in d["params"])})
+
+
+def run_tune(spec: TuneSpec, *, out_dir=None, jobs: int = 1, progress: bool | None = None, on_rung=None) -> dict:
+    """Search, then re-play the finalists on fresh deals; returns the run's document (stored as
+    ``out_dir/tune.json`` when complete).  A complete stored run is returned as stored."""
+    from ..engine import git_describe, package_versions
+    from .tune_final import final_stage
+    out = Path(out_dir) if out_dir is not None else None
+    if out is not None:
+        doc = write_spec(out, spec)
+        if doc.get("complete"):
+            return doc
+    t0 = time.perf_counter()
+    study = open_study(spec, out)
+    ev = Evaluator(spec, out, jobs)
+    bar = _bar(spec, spent_hands(spec, study.trials), progress)
+    try:
+        stopped = search(spec, study, ev, bar, on_rung)
+    finally:
+        bar.close()
+    records = trial_records(spec, study)
+    final = final_stage(spec, finalists(spec, records), out, jobs)
+    doc = {"kind": KIND, "spec": json.loads(json.dumps(asdict(spec))), "complete": True, "stopped": stopped,
+           "seeds": {"search": [spec.seed], "final": [spec.final_seed]}, "trials": records, **final,
+           "hands_search": records[-1]["spent"] if records else 0, "seconds": time.perf_counter() - t0,
+           "git": git_describe(), "versions": package_versions()}
+    if out is not None:
+        store.write_study(out, FILE, doc)
+    return doc
+
+
+def _bar(spec: TuneSpec, initial: int, progress: bool | None):
+    show = sys.stderr.isatty() if progress is None else progress
+    if not show:
+        from ..engine import _NoBar
+        return _NoBar()
+    from tqdm import tqdm
+    return tqdm(total=spec.budget, initial=initial, unit="hand", unit_scale=True, file=sys.stderr,
+                desc=f"tune {spec.family} ({spec.variant})", smoothing=0.1)
+
+
+def load_tune(path) -> dict:
+    """A complete stored tuning run (reports never re-simulate)."""
+    doc = store.read_study(Path(path), FILE)
+    if not doc.get("complete"):
+        raise store.StoreError(f"{path}: the tuning run did not finish; rerun its command to resume it")
+    return doc
+
+
+__all__ = ["KIND", "TuneSpec", "build_spec", "run_tune", "load_tune", "fresh_seed"]

@@ -1,0 +1,102 @@
+"""The finalists of a tuning run re-played on fresh deals (:mod:`.tune`), and the run as text.
+
+Every finalist and every field member play the same ``final_hands`` duplicate hands of the
+fresh seed (one arms job per field member: the finalists against that member, and the member
+against itself).  A finalist's edge against a member is the paired difference of seat 0's
+result on those hands (:data:`FINAL_METHOD`).  The winner is the finalist with the best mean
+edge over the field there; since it is chosen on the same hands, each edge also gets a
+Bonferroni interval simultaneous over every finalist and member, which covers the winner's
+edges whichever finalist won.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine import ArmsJob, run_job
+from ..stats import mean_from_moments, mean_se, t_quantile
+from .sweep_stats import ALPHA, pair_moments
+from .tune import TuneSpec, focus
+from .. import json_text
+
+FINAL_METHOD = ("edge = seat 0's result per hand playing the candidate against the member in every other seat, "
+                "minus the member playing itself there, paired on the same fresh duplicate deals (95% t "
+                "interval of the per-hand differences); simultaneous: Bonferroni over every finalist x member; "
+                "mean over the field: the mean edge, its interval the mean of the members' half-widths "
+                "(conservative: the members share deals)")
+
+
+def final_stage(spec: TuneSpec, fins: list[dict], out: Path | None, jobs: int) -> dict:
+    """Replay ``fins`` (trial records) on the fresh seed; the finalists with their edges and the winner."""
+    strategies = [spec.candidate(t["params"]) for t in fins]
+    k, m = len(fins), len(fins) * len(spec.field)
+    rows = [{"number": t["number"], "params": t["params"], "spec": s.spec, "search_value": t["rungs"][-1]["value"],
+             "search_hands": t["rungs"][-1]["hands"], "edges": []} for t, s in zip(fins, strategies)]
+    for i, f in enumerate(spec.field):
+        arms = [spec.arm(s, f, spec.final_hands, spec.final_seed) for s in strategies]
+        arms.append(spec.arm(f, f, spec.final_hands, spec.final_seed))
+        r = run_job(ArmsJob(arms, [(j, k) for j in range(k)], f"finalists vs {f}"), jobs=jobs,
+                    out_dir=out / "final" / f"f{i}" if out is not None else None, progress=False)
+        if not r.complete:
+            raise KeyboardInterrupt
+        name, scale = focus(arms[0])
+        for j in range(k):
+            mom, nz = pair_moments(r.total, j, k, name)
+            e = mean_from_moments(*mom).scaled(scale)
+            mean, se = mean_se(*mom)
+            h = t_quantile(mom[0] - 1, 1 - ALPHA / m) * se * scale
+            rows[j]["edges"].append({"opponent": f, "edge": e.value, "lo": e.lo, "hi": e.hi, "n": e.n,
+                                     "sim_lo": e.value - h, "sim_hi": e.value + h, "hands_differing": nz})
+    for row in rows:
+        es = row["edges"]
+        half = sum((x["hi"] - x["lo"]) / 2 for x in es) / len(es)
+        mean = sum(x["edge"] for x in es) / len(es)
+        row["mean"] = {"edge": mean, "lo": mean - half, "hi": mean + half, "n": es[0]["n"]}
+    best = max(range(k), key=lambda j: (rows[j]["mean"]["edge"], -rows[j]["number"])) if rows else None
+    return {"finalists": rows, "winner": best, "method": FINAL_METHOD}
+
+
+STOPPED = {"budget": "the budget is spent", "trials": "the trial limit is reached"}
+
+
+def winner(doc: dict) -> dict:
+    return doc["finalists"][doc["winner"]]
+
+
+def tune_dict(doc: dict) -> dict:
+    """The JSON output: the stored run without its per-trial history (kept in tune.json)."""
+    keys = ("kind", "spec", "complete", "stopped", "seeds", "finalists", "winner", "method", "hands_search",
+            "seconds", "git")
+    return {**{k: doc[k] for k in keys if k in doc}, "trials": len(doc["trials"]),
+            "winner_spec": winner(doc)["spec"] if doc["finalists"] else None}
+
+
+def _e(x: dict, d: int = 3) -> str:
+    return f"{x['edge']:+.{d}f} [{x['lo']:+.{d}f}, {x['hi']:+.{d}f}]"
+
+
+def format_tune(doc: dict, as_json: bool = False) -> str:
+    if as_json:
+        return json_text.dumps(tune_dict(doc))
+    sp = doc["spec"]
+    states = [t["state"] for t in doc["trials"]]
+    rungs = ", ".join(f"{sp['min_hands'] * 3 ** r:,}" for r in range(sp["rungs"]))
+    out = [f"tuning {sp['family']} for {sp['variant']} ({sp['players']} players) against "
+           f"{', '.join(sp['field'])}; seed {sp['seed']}",
+           f"search: {len(states)} candidates ({states.count('COMPLETE')} reached the last rung, "
+           f"{states.count('PRUNED')} stopped early), {doc['hands_search']:,} of {sp['budget']:,} hands "
+           f"(rungs of {rungs} duplicate "
+           f"hands, seed {doc['seeds']['search'][0]}); {STOPPED[doc['stopped']]}",
+           f"finalists re-played on {sp['final_hands']:,} fresh duplicate hands (seed {doc['seeds']['final'][0]}), "
+           f"edge per hand against each member (95% CI; simultaneous)", ""]
+    w = doc["winner"]
+    for j, row in enumerate(doc["finalists"]):
+        mark = "winner " if j == w else "       "
+        out.append(f"{mark}trial {row['number']}: {row['spec']}")
+        out.append(f"         search estimate {row['search_value']:+.3f} ({row['search_hands']:,} hands); "
+                   f"mean over the field {_e(row['mean'])}")
+        for x in row["edges"]:
+            out.append(f"         vs {x['opponent']:<20} {_e(x)}  simultaneous [{x['sim_lo']:+.3f}, "
+                       f"{x['sim_hi']:+.3f}]  n={x['n']:,}")
+    out.append(f"  {doc['method']}")
+    return "\n".join(out)
