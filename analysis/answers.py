@@ -12,7 +12,7 @@ import math
 
 from sim.variants import get_variant
 
-from .studies.knob import acts_at, symbol, value_word
+from .studies.knob import acts_at, symbol, value_word, when
 
 NOT_SIGNIFICANT = "not significant"
 
@@ -35,6 +35,11 @@ def ci_text(v: float, lo: float, hi: float, d: int = 2, unit: str = "", sign: bo
     s = f"{num(v * scale, d, sign)} [{num(lo * scale, d, sign)}, {num(hi * scale, d, sign)}]"
     s += f" {unit}" if unit else ""
     return s + (f", {NOT_SIGNIFICANT}" if test and covers_zero(lo, hi) else "")
+
+
+def _ns(lo: float, hi: float) -> str:
+    """', not significant' when the interval covers 0."""
+    return f", {NOT_SIGNIFICANT}" if covers_zero(lo, hi) else ""
 
 
 def decimals(*xs: float, sig: int = 2) -> int:
@@ -84,8 +89,9 @@ def sweep_answer(res) -> list[str]:
     same = [int(x) for x in t.loc[t["indistinguishable"] & ~t["best"], "threshold"]]
     out = [f"{head}: {acts_at(game, int(best.threshold), html=True)} all hand: the best of thresholds "
            f"{_runs([int(x) for x in t['threshold']])}, "
-           f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit)} over the runner-up "
-           f"{int(up.threshold)} (same deals, n = {int(best.n):,} hands per threshold); "
+           f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit, test=False)} over the runner-up, "
+           f"{when(game, int(up.threshold), html=True)}{_ns(-up.diff_hi, -up.diff_lo)} "
+           f"(same deals, n = {int(best.n):,} hands per threshold); "
            + (f"thresholds {_runs(same)} are not shown worse than the best (MCB, family-wise 95%)."
               if same else "every other threshold is shown worse (MCB, family-wise 95%).")]
     if res.policy:
@@ -93,7 +99,7 @@ def sweep_answer(res) -> list[str]:
         per = ", ".join(f"{symbol(game.knob, html=True)} {p['thresholds'][b]} {_bucket_phrase(spec, b)}"
                         for b in BUCKETS)
         d = decimals(p["diff"], p["diff_lo"], p["diff_hi"])
-        diff = ci_text(p["diff"], p["diff_lo"], p["diff_hi"], d, unit)
+        diff = ci_text(p["diff"], p["diff_lo"], p["diff_hi"], d, unit, test=False) + _ns(p["diff_lo"], p["diff_hi"])
         verdict = {"better": f"on fresh deals this gains {diff} over the best single threshold",
                    "can't tell": f"on fresh deals it is not shown better than the best single threshold ({diff})",
                    "same": "the chart's calls do not change the best single threshold",

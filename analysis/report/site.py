@@ -109,7 +109,8 @@ def answer_html(s, href: str) -> str:
              if fig else "<span></span>")
     text = "".join(f"<p>{esc(t)}</p>" for t in s.answer)
     return (f"<article class=\"answer\"><div><h3><a href=\"{esc(href)}\">{esc(s.heading)}</a></h3>{text}"
-            f"{s.summary}<p class=\"more\"><a href=\"{esc(href)}\">details: figures, tables, all rows</a></p></div>"
+            f"{s.summary}<p class=\"more\"><a href=\"{esc(href)}\">details: figures, tables, all rows</a> "
+            f"<span class=\"small\">(stored in <code>{esc(Path(s.folder).name)}</code>)</span></p></div>"
             f"{thumb}</article>")
 
 
