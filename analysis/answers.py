@@ -15,6 +15,7 @@ from sim.variants import get_variant
 from .studies.knob import acts_at, symbol, value_word, when
 
 NOT_SIGNIFICANT = "not significant"
+STRONG = ("strong",)      # the presets an equilibrium answer names besides the base opponent
 
 
 def covers_zero(lo: float, hi: float) -> bool:
@@ -126,7 +127,10 @@ def equilibrium_answer(summary: dict) -> list[str]:
     (:func:`analysis.studies.equilibrium_text.summarize` already words them from the data)."""
     tick = (lambda s: s.replace("<=", "≤").replace(">=", "≥"))
     ans = summary["answer"]
-    return [f"{summary['variant']}, {summary['players']} players: {tick(ans[0])}"] + [tick(s) for s in ans[1:]]
+    k = len(summary["best_responses"])
+    pick = [i + 1 for i, b in enumerate(summary["best_responses"]) if i == 0 or b["opponent"] in STRONG]
+    return [tick(f"{summary['variant']}, {summary['players']} players: {ans[i][0].lower()}{ans[i][1:]}"
+                 if j == 0 else ans[i]) for j, i in enumerate(pick + [k + 1])] + [tick(s) for s in ans[k + 2:]]
 
 
 # ----------------------------------------------------------------------------------------
@@ -216,20 +220,20 @@ def compare_answer(res) -> list[str]:
     called = d[d["call"].isin(["better", "worse"])]
     pool = called if len(called) else d
     top = pool.loc[pool["diff"].abs().idxmax()]
-    dd = decimals(top.diff, top.lo, top.hi)
-    where = f"{top.players} players" + (f", {top.setting}" if top.setting and top.setting != "as given" else "")
+    dd = decimals(top['diff'], top['lo'], top['hi'])
+    where = f"{top['players']} players" + (f", {top['setting']}" if top['setting'] and top['setting'] != 'rules as given' else '')
     head = (f"{spec.variant}, against {spec.strategies[0]} on the same deals: {len(called)} of {len(d)} "
             f"differences are called (Holm, family-wise 95%)")
-    big = (f"{top.strategy} at {where}: {ci_text(top.diff, top.lo, top.hi, dd, unit)} "
-           f"(Holm p = {top.p_holm:.3g}, n = {int(top.n):,} deals)")
+    big = (f"{top['strategy']} at {where}: {ci_text(top['diff'], top['lo'], top['hi'], dd, unit)} "
+           f"(Holm p = {top['p_holm']:.3g}, n = {int(top['n']):,} deals)")
     out = [f"{head}; the largest{'' if len(called) else ', not called'}: {big}."]
     s = setting_table(res)
     if not s.empty:
         z = (s["diff"].abs() / ((s["hi"] - s["lo"]).abs() / 2 + 1e-12))
         r = s.loc[z.idxmax()]
-        out.append(f"The rule setting that changes most: {r.setting} against {r.baseline} moves {r.quantity} by "
-                   f"{ci_text(r.diff, r.lo, r.hi, decimals(r.diff, r.lo, r.hi))} at {r.players} players "
-                   f"(n = {int(r.n):,} deals).")
+        out.append(f"The rule setting that changes most: {r['setting']} against {r['baseline']} moves "
+                   f"{r['quantity']} by {ci_text(r['diff'], r['lo'], r['hi'], decimals(r['diff'], r['lo'], r['hi']))} "
+                   f"at {r['players']} players (n = {int(r['n']):,} deals).")
     return out
 
 

@@ -321,7 +321,11 @@ def _visit(dt: DevTools, uri: str, width: int, height: int, shot: Path | None):
             time.sleep(0.1)
     title = dt.evaluate("document.title", s)
     problems = [f"at {width}x{height}: {e}" for e in _event_errors(dt.events, s)][:3]
-    if shot is not None:
+    if shot is not None:     # every image decoded and painted before the picture is taken
+        dt.send("Runtime.evaluate", {"expression": "Promise.all(Array.from(document.images).map(function (i) "
+                                     "{ return i.decode().catch(function () {}); })).then(function () { return "
+                                     "new Promise(function (r) { requestAnimationFrame(function () { "
+                                     "requestAnimationFrame(r); }); }); })", "awaitPromise": True}, s)
         data = dt.send("Page.captureScreenshot", {"format": "png"}, s)["data"]
         shot.write_bytes(base64.b64decode(data))
     dt.send("Target.closeTarget", {"targetId": target})

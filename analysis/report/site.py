@@ -142,7 +142,9 @@ def game_body(page: Page, report: Report) -> list[str]:
         out.append(f"<h2 id=\"balance-{slug(page.label)}\">Balance of {esc(page.label)}</h2>")
         out += extra
     for s in page.sections:
-        lead = "".join(f"<p><strong>{esc(t)}</strong></p>" for t in s.answer)
+        said = "".join(b for b in s.body if isinstance(b, str))
+        lead = "" if s.answer and esc(s.answer[-1]) in said else \
+            "".join(f"<p><strong>{esc(t)}</strong></p>" for t in s.answer)   # unless the section leads with it
         out.append(section_html(s, embed=False, methods_href=f"{METHODS}#m-{s.anchor}", lead=lead))
     return out
 
