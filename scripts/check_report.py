@@ -96,7 +96,14 @@ PROBE = """<script>
     return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className ? '.' + el.className : '') +
       ' "' + (el.textContent || el.alt || '').trim().slice(0, 40) + '"';
   }
+  function settled(i) {            // an image that has loaded or failed (lazy ones made eager load late)
+    return i.complete ? Promise.resolve() : new Promise(function (r) {
+      i.addEventListener('load', r); i.addEventListener('error', r); });
+  }
   window.addEventListener('load', function () {
+    Promise.all(Array.prototype.map.call(document.images, settled)).then(report);
+  });
+  function report() {
     var imgs = Array.prototype.slice.call(document.images);
     var bad = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); })
                   .map(function (i) { return i.alt || String(i.src).slice(0, 60); });
@@ -116,7 +123,7 @@ PROBE = """<script>
        width: w, height: h, page_width: document.documentElement.scrollWidth, outside: out.slice(0, 5),
        n_outside: out.length, answers: answers.length,
        first_answer: first ? {top: first.top, bottom: Math.min(first.bottom, first.top + 160)} : null}));
-  });
+  }
 })();
 </script>"""
 
