@@ -43,6 +43,11 @@ def _ns(lo: float, hi: float) -> str:
     return f", {NOT_SIGNIFICANT}" if covers_zero(lo, hi) else ""
 
 
+def _p(p: float) -> str:
+    """'= 0.0123', or '< 1e-15' below what a double resolves."""
+    return f"= {p:.3g}" if p >= 1e-15 else "< 1e-15"
+
+
 def decimals(*xs: float, sig: int = 2) -> int:
     """Decimals showing ``sig`` significant digits of the largest magnitude (1 to 4)."""
     m = max((abs(x) for x in xs if math.isfinite(x) and x != 0), default=1.0)
@@ -90,10 +95,14 @@ def sweep_answer(res) -> list[str]:
     same = [int(x) for x in t.loc[t["indistinguishable"] & ~t["best"], "threshold"]]
     out = [f"{head}: {acts_at(game, int(best.threshold), html=True)} all hand: the best of thresholds "
            f"{_runs([int(x) for x in t['threshold']])}, "
-           f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit, test=False)} over the runner-up, "
-           f"{when(game, int(up.threshold), html=True)}{_ns(-up.diff_hi, -up.diff_lo)} "
+           + (f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit, test=False)} over the runner-up, "
+              f"{when(game, int(up.threshold), html=True)}{_ns(-up.diff_hi, -up.diff_lo)} "
+              if int(up.hands_differing) else
+              f"tied with {when(game, int(up.threshold), html=True)}, which plays no hand differently ")
+           + f"
            f"(same deals, n = {int(best.n):,} hands per threshold); "
-           + (f"thresholds {_runs(same)} are not shown worse than the best (MCB, family-wise 95%)."
+           + (f"threshold{'s' if len(same) > 1 else ''} {_runs(same)} {'are' if len(same) > 1 else 'is'} not shown "
+              f"worse than the best (MCB, family-wise 95%)."
               if same else "every other threshold is shown worse (MCB, family-wise 95%).")]
     if res.policy:
         p = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
@@ -225,7 +234,7 @@ def compare_answer(res) -> list[str]:
     head = (f"{spec.variant}, against {spec.strategies[0]} on the same deals: {len(called)} of {len(d)} "
             f"differences are called (Holm, family-wise 95%)")
     big = (f"{top['strategy']} at {where}: {ci_text(top['diff'], top['lo'], top['hi'], dd, unit)} "
-           f"(Holm p = {top['p_holm']:.3g}, n = {int(top['n']):,} deals)")
+           f"(Holm p {_p(top['p_holm'])}, n = {int(top['n']):,} deals)")
     out = [f"{head}; the largest{'' if len(called) else ', not called'}: {big}."]
     s = setting_table(res)
     if not s.empty:
