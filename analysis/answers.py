@@ -99,8 +99,7 @@ def sweep_answer(res) -> list[str]:
               f"{when(game, int(up.threshold), html=True)}{_ns(-up.diff_hi, -up.diff_lo)} "
               if int(up.hands_differing) else
               f"tied with {when(game, int(up.threshold), html=True)}, which plays no hand differently ")
-           + f"
-           f"(same deals, n = {int(best.n):,} hands per threshold); "
+           + f"(same deals, n = {int(best.n):,} hands per threshold); "
            + (f"threshold{'s' if len(same) > 1 else ''} {_runs(same)} {'are' if len(same) > 1 else 'is'} not shown "
               f"worse than the best (MCB, family-wise 95%)."
               if same else "every other threshold is shown worse (MCB, family-wise 95%).")]
