@@ -24,4 +24,4 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --markdown BENCHMARKS.md
 
 clean:
-	rm -rf $(VENV) .numba_cache runs reports/*.png reports/index.html
+	rm -rf $(VENV) .numba_cache runs reports/*.png reports/*.html

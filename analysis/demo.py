@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 
 from sim.runner import MAX_UNITS
 
@@ -137,7 +138,9 @@ def run_demo(args) -> int:
     print("== balance: every game at its default player count", flush=True)
     dirs.append(str(demo_balance(out, scale=k, seed=args.seed, jobs=args.jobs, progress=progress)))
     pngs = render_report(dirs, args.html)
-    print(f"report: {args.html} ({len(pngs)} figures beside it); stored runs in {out}/")
+    pages = sorted(p.name for p in Path(args.html).parent.glob("*.html"))
+    print(f"report: {args.html}, the answers; {len(pages)} pages ({', '.join(pages)}) and {len(pngs)} figures "
+          f"beside it; stored runs in {out}/")
     return 0
 
 

@@ -53,6 +53,7 @@ class Report:
     sections: list[RunSection]
     run_dirs: list[str]
     methods: list[str] = field(default_factory=list)   # methods HTML of the kinds present
+    default_title: bool = False                         # no title given: the site names its topics
 
     @property
     def figures(self) -> list[FigureInfo]:
@@ -76,7 +77,8 @@ def build_report(run_dirs: list[str], title: str | None = None) -> Report:
         sections.append(SECTIONS[kind].build(Path(d), anchor))
     names = ", ".join(Path(d).resolve().name for d in run_dirs)
     methods = [SECTIONS[k].methods for k in dict.fromkeys(kinds) if SECTIONS[k].methods]
-    return Report(title or f"rummylab report: {names}", sections, [str(d) for d in run_dirs], methods)
+    return Report(title or f"rummylab report: {names}", sections, [str(d) for d in run_dirs], methods,
+                  default_title=title is None)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -85,8 +87,16 @@ def _write_atomic(path: Path, data: bytes) -> None:
     atomic_write(path, data, mode=0o666 & ~umask)   # mkstemp makes 0600; reports are meant to be shared
 
 
+def write_site(report: Report, html_path) -> list[str]:
+    """The report as pages (:mod:`.site`): ``html_path`` the landing page of answers, a page per
+    game, balance and methods beside it, the PNGs beside them; returns the PNG paths."""
+    from .site import write_site as _site
+    return _site(report, html_path, _write_atomic)
+
+
 def write_report(report: Report, html_path) -> list[str]:
-    """Write the PNGs beside ``html_path`` (named ``<run>-<figure>.png``) and the HTML file."""
+    """The one-file version (``--self-contained``): every section on one page, the figures
+    embedded as base64; the PNGs also beside ``html_path`` (named ``<run>-<figure>.png``)."""
     html_path = Path(html_path)
     out_dir = html_path.parent
     paths = []
@@ -99,9 +109,12 @@ def write_report(report: Report, html_path) -> list[str]:
     return paths
 
 
-def render_report(run_dirs: list[str], html_path: str, title: str | None = None) -> list[str]:
-    """Render stored runs into one self-contained HTML file; returns the PNG paths written."""
-    return write_report(build_report(run_dirs, title), html_path)
+def render_report(run_dirs: list[str], html_path: str, title: str | None = None,
+                  self_contained: bool = False) -> list[str]:
+    """Render stored runs into the pages of :func:`write_site` (``self_contained``: one HTML file,
+    :func:`write_report`); returns the PNG paths written."""
+    rep = build_report(run_dirs, title)
+    return (write_report if self_contained else write_site)(rep, html_path)
 
 
 # ----------------------------------------------------------------------------------------
@@ -109,27 +122,33 @@ def render_report(run_dirs: list[str], html_path: str, title: str | None = None)
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "report", help="render stored runs into one HTML report with PNG plots (never re-simulates)",
+        "report", help="render stored runs into HTML pages of answers with PNG plots (never re-simulates)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Render results folders (knock sweeps, tonk odds, simulate runs with --out) into one "
-                    "self-contained HTML file with embedded figures; the PNGs are also written beside it.",
+        description="Render results folders (knock sweeps, tonk odds, simulate runs with --out, ...) into a "
+                    "landing page of answers, a page per game, a balance and a methods page (or, with "
+                    "--self-contained, one HTML file with the figures embedded); the PNGs go beside the pages.",
         epilog="examples:\n"
                "  rummylab report runs/gin-knock --html reports/index.html\n"
                "  rummylab report runs/gin-knock runs/tonk-knock runs/tonk-odds --html reports/index.html\n"
-               "  rummylab report runs/gin-simple --html reports/gin.html --title \"Gin baseline\"")
+               "  rummylab report runs/gin-simple --html reports/gin.html --title \"Gin baseline\"\n"
+               "  rummylab report runs/demo/* --html reports/mail.html --self-contained")
     p.add_argument("runs", nargs="+", metavar="RUN_DIR",
                    help="results folders: knock-sweep --out, simulate --out, or a tonk odds folder")
     from ..args import out_file
     p.add_argument("--html", type=out_file("--html"), default="reports/index.html", metavar="FILE",
                    help="HTML file to write; PNGs go beside it (default reports/index.html)")
-    p.add_argument("--title", default=None, help="report title (default: names the folders)")
+    p.add_argument("--title", default=None, help="report title (default: names the topics and games)")
+    p.add_argument("--self-contained", action="store_true",
+                   help="one HTML file with every section and the figures embedded (for mailing), "
+                        "instead of the landing page, a page per game, balance and methods")
     p.set_defaults(func=cmd)
     return p
 
 
 def cmd(args) -> int:
-    pngs = render_report(args.runs, args.html, title=args.title)
-    print(f"wrote {args.html} ({len(pngs)} figure{'' if len(pngs) == 1 else 's'}, also as PNG beside it)")
+    pngs = render_report(args.runs, args.html, title=args.title, self_contained=args.self_contained)
+    what = "one self-contained page" if args.self_contained else "the landing page; the other pages beside it"
+    print(f"wrote {args.html} ({what}; {len(pngs)} figure{'' if len(pngs) == 1 else 's'} as PNG beside it)")
     for p in pngs:
         print(f"  {p}")
     return 0

@@ -15,6 +15,7 @@ from ..studies.balance_stats import INTERACTION_CI
 from .figures import finish, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table
 from .registry import RunSection, section
+from ..answers import balance_answer, balance_rows, ci_text, covers_zero
 
 METHODS = (
     "<p><strong>Balance.</strong> Per game, player count and rules, every seat first plays the game's "
@@ -86,6 +87,9 @@ def balance_section(folder: Path, anchor: str) -> RunSection:
     cfg = doc["config"]
     sec = RunSection(KIND, str(folder), anchor, f"Variant balance: {len(cells)} game x player count settings "
                                                 f"— {folder.name}")
+    sec.group, sec.answer, sec.summary = "balance", balance_answer(doc), summary_table(doc)
+    sec.per_game = {g: summary_table(doc, g) for g in dict.fromkeys(c["variant"] for c in cells)}
+    sec.question = f"Balance of {len(cells)} game settings: seat edge, how much skill matters, hand length"
     sec.body.append(
         f"<p>Base runs: {cfg['hands']:,} hands (every seat <code>simple</code>) and {cfg['games']:,} whole games "
         f"where the game has them; ladder runs: {cfg['ladder_hands']:,} hands (and {cfg['games'] // 2:,} games) "
@@ -110,6 +114,26 @@ def balance_section(folder: Path, anchor: str) -> RunSection:
         ("wall time", f"{t.get('wall_s', float('nan')):,.0f} s ({t.get('simulated', 0):,} units simulated now)"),
     ], caption=f"{folder.name}: what was run"))
     return sec
+
+
+def summary_table(doc: dict, game: str | None = None) -> str:
+    """Every game in one small table: the first player's win edge, the skill gradient and the
+    hand length, with their 95% CIs and n (the landing page's balance answer)."""
+    rows = []
+    for r in balance_rows(doc):
+        if game is not None and r["game"] != game:
+            continue
+        s, k, t = r["seat"], r["skill"], r["turns"]
+        label = f"{r['game']} {r['players']}p" + (f" [{', '.join(r['rules'])}]" if r["rules"] else "")
+        rows.append([esc(label), esc(ci_text(s.value, s.lo, s.hi, 1, scale=100, test=False))
+                     + (" <span class=\"ns\">not significant</span>" if covers_zero(s.lo, s.hi) else ""),
+                     esc(ci_text(k.value, k.lo, k.hi, 2, test=False)) + f" <span class=\"small\">({esc(r['strong'])})</span>",
+                     esc(ci_text(t.value, t.lo, t.hi, 1, sign=False, test=False)), f"{s.n:,}"])
+    return html_table(["game", "first player's win edge, pp", "skill: strongest vs random, SD/hand",
+                       "turns per hand", "n hands"], rows, numeric={1, 2, 3, 4}, limit=None,
+                      caption="Balance at a glance (95% CIs): the first player's win rate minus the average "
+                              "seat's; the strongest preset's edge over uniform random play in standard "
+                              "deviations per hand; all players' turns per hand.")
 
 
 def _dup_cell(d) -> str:
@@ -181,6 +205,7 @@ def ladder_table(cells: list[dict]) -> str:
 
 def seat_table(cells: list[dict]) -> str:
     rows = []
+    most = max(len(c["seat_hand"]["win"]) for c in cells)
     for c in cells:
         for unit, key in (("hand", "seat_hand"), ("game", "seat_game")):
             s = c.get(key)
@@ -188,11 +213,11 @@ def seat_table(cells: list[dict]) -> str:
                 continue
             rows.append([esc(_label(c)), unit] + [
                 est_html(_e(w), 1, pct=True) + "<br>" + est_html(_e(m), 2, sign=True)
-                for w, m in zip(s["win"], s["score"])] + [""] * (6 - len(s["win"])))
-    return html_table(["game, players", "per"] + [f"position {p + 1}: win rate<br>mean score" for p in range(6)],
+                for w, m in zip(s["win"], s["score"])] + ["&ndash;"] * (most - len(s["win"])))
+    return html_table(["game, players", "per"] + [f"position {p + 1}: win rate<br>mean score" for p in range(most)],
                       rows, caption="Win rate and mean score (net per game) by position after the dealer (per "
                                     "game: after the first dealer); every seat plays simple.",
-                      numeric=set(range(2, 8)))
+                      numeric=set(range(2, 2 + most)))
 
 
 def tempo_table(cells: list[dict]) -> str:

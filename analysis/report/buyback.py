@@ -11,6 +11,7 @@ from ..studies.buyback import KIND, load_buyback
 from .figures import finish, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table
 from .registry import RunSection, section
+from ..answers import buyback_answer
 
 METHODS = ("<p><strong>Buy-backs.</strong> Seat 0 plays whole games buying back in only when the score "
            "it would re-enter at (the highest total still in play) is below a threshold, from never to "
@@ -34,6 +35,8 @@ def buyback_section(folder: Path, anchor: str) -> RunSection:
     n = int(df["players"].iloc[0])
     sec = RunSection(KIND, str(folder), anchor, f"{spec['variant']}, {n} players: what a buy-back is worth — "
                                                 f"{folder.name}")
+    sec.game, sec.answer, sec.group = spec["variant"], buyback_answer(spec, df), "melding"
+    sec.question = f"{spec['variant']}, {n} players: what is a buy-back worth?"
     sec.body.append(f"<p>Seat 0 plays <code>{esc(spec.get('strategies', 'simple'))}</code> in every seat's "
                     f"place; {int(df['games'].iloc[0]):,} whole games per arm, the same games in every arm; "
                     f"seed {spec.get('seed', 0)}.</p>")

@@ -12,6 +12,7 @@ from ..studies.strategy_compare import COMPARE_METHOD, KIND, cell_name, load_com
 from .figures import finish, new_figure, yerr
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
+from ..answers import compare_answer
 
 METHODS = ("<p><strong>Strategy comparisons.</strong> For every player count and rule setting, seat 0 "
            "plays each listed strategy in turn against the same opponent in every other seat, on the "
@@ -34,6 +35,11 @@ def compare_section(folder: Path, anchor: str) -> RunSection:
     spec = res.spec
     unit = spec.game.score_unit
     sec = RunSection(KIND, str(folder), anchor, f"Strategy comparison: {spec.variant} — {folder.name}")
+    sec.game, sec.answer, sec.group = spec.variant, compare_answer(res), "melding"
+    vary = "; ".join(f"{n} = {', '.join(v)}" for n, v in spec.vary)
+    sec.question = (f"{spec.variant}, {', '.join(map(str, spec.player_counts()))} players: how do "
+                    f"{', '.join(spec.strategies[1:])} do against {spec.strategies[0]}"
+                    + (f", with {vary}" if vary else "") + "?")
     body = sec.body
     words = measure(res, cell_name(*spec.cells()[0]))[2]
     d = diff_table(res)

@@ -16,6 +16,7 @@ from ..studies.knock_equilibrium import KIND, load_equilibrium
 from .figures import finish, new_figure, yerr
 from .html import digits, esc, html_table, kv_table, params_text
 from .registry import RunSection, section
+from ..answers import equilibrium_answer
 
 METHODS = """
 <p><strong>Knock equilibrium.</strong> A tournament among knock policies: each single threshold (one
@@ -56,6 +57,8 @@ def equilibrium_section(folder: Path, anchor: str) -> RunSection:
     act = v.knob.action
     sec = RunSection(KIND, str(folder), anchor, f"{v.name}, {d['players']} players: when to {act} against "
                      f"whom — best responses and equilibrium — {folder.name}")
+    sec.game, sec.answer, sec.group = d["variant"], equilibrium_answer(d), "knock"
+    sec.question = f"{v.name}, {d['players']} players: when to {act} against stronger players, and at equilibrium?"
     body = sec.body
     body.append(f"<p class=\"lead\"><strong>{esc(_tick(d['answer'][0]))}</strong></p>")
     body.append("<ul>" + "".join(f"<li>{esc(_tick(s))}</li>" for s in d["answer"][1:]) + "</ul>")

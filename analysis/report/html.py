@@ -41,17 +41,32 @@ def est_html(e: Estimate, d: int, pct: bool = False, sign: bool = False) -> str:
     return "n/a" if p is None else f"{p[0]} <span class=\"ci\">[{p[1]}, {p[2]}]</span>"
 
 
-def html_table(header: list[str], rows: list[list[str]], row_classes: list[str] | None = None,
-               caption: str | None = None, numeric: set[int] | None = None, nowrap: set[int] | None = None) -> str:
-    """An HTML table; cells are already-escaped HTML; ``numeric`` columns are right-aligned."""
-    numeric = numeric or set()
-    nowrap = nowrap or set()
+SHOW_ROWS = 12                                # rows a table shows before "show all"
+KEY_CLASSES = {"best", "same", "flag", "boundary"}   # rows that matter: shown first
+
+
+def key_rows(rows: list, row_classes: list[str] | None, key: list[bool] | None, limit: int | None) -> list[bool]:
+    """Which rows a table shows at once: all when they fit in ``limit``; else the rows ``key``
+    marks (default: the best, those indistinguishable from it, flags and chart boundaries),
+    or the first ``limit`` when none is marked."""
+    if limit is None or len(rows) <= limit:
+        return [True] * len(rows)
+    if key is None:
+        key = [bool(row_classes and set((row_classes[k] or "").split()) & KEY_CLASSES) for k in range(len(rows))]
+    if not any(key):
+        key = [k < limit for k in range(len(rows))]
+    return list(key)
+
+
+def _tbody(header, rows, row_classes, numeric, nowrap, caption, pick) -> str:
     out = ["<div class=\"scroll\"><table>"]
     if caption:
         out.append(f"<caption>{caption}</caption>")
     out.append("<thead><tr>" + "".join(f"<th scope=\"col\">{h}</th>" for h in header) + "</tr></thead>")
     out.append("<tbody>")
     for k, r in enumerate(rows):
+        if not pick[k]:
+            continue
         cls = row_classes[k] if row_classes and row_classes[k] else ""
         tr = f"<tr class=\"{cls}\">" if cls else "<tr>"
         out.append(tr + "".join(f"<td class=\"num\">{c}</td>" if i in numeric else
@@ -59,6 +74,24 @@ def html_table(header: list[str], rows: list[list[str]], row_classes: list[str] 
                                 for i, c in enumerate(r)) + "</tr>")
     out.append("</tbody></table></div>")
     return "\n".join(out)
+
+
+def html_table(header: list[str], rows: list[list[str]], row_classes: list[str] | None = None,
+               caption: str | None = None, numeric: set[int] | None = None, nowrap: set[int] | None = None,
+               limit: int | None = SHOW_ROWS, key: list[bool] | None = None) -> str:
+    """An HTML table; cells are already-escaped HTML; ``numeric`` columns are right-aligned.
+    Longer than ``limit`` rows: the rows that matter (:func:`key_rows`) first, the others
+    behind a "show all" (``<details>``), each row once."""
+    numeric = numeric or set()
+    nowrap = nowrap or set()
+    shown = key_rows(rows, row_classes, key, limit)
+    out = _tbody(header, rows, row_classes, numeric, nowrap, caption, shown)
+    rest = shown.count(False)
+    if rest:
+        note = "The other rows of the table above."
+        out += (f"\n<details class=\"more\"><summary>show all {len(rows)} rows ({rest} more)</summary>\n"
+                + _tbody(header, rows, row_classes, numeric, nowrap, note, [not s for s in shown]) + "\n</details>")
+    return out
 
 
 def kv_table(pairs: list[tuple[str, str]], caption: str | None = None) -> str:
@@ -96,7 +129,13 @@ nav ul{margin:.3rem 0;padding-left:1.3rem}
 figure{margin:1rem 0 1.2rem}
 figure img{display:block;max-width:100%;height:auto;border:1px solid #ddd}
 figcaption{font-size:.9rem;color:#444;margin-top:.35rem}
-.scroll{overflow-x:auto;margin:.6rem 0 1rem}
+.scroll{overflow-x:auto;max-width:100%;margin:.6rem 0 1rem}
+.scroll th:first-child,.scroll td:first-child{position:sticky;left:0;background:#fff;z-index:1}
+.scroll thead th:first-child{background:#eef0f3}
+details.more{margin:-.4rem 0 1rem}
+details.more summary{cursor:pointer;color:#1a5fb4;font-size:.9rem}
+p,li,figcaption,caption,h1,h2,h3,h4{overflow-wrap:anywhere}
+.ns{color:#8a5a00;font-size:.85em;white-space:nowrap}
 table{border-collapse:collapse;font-size:.88rem}
 caption{text-align:left;font-size:.88rem;color:#444;padding:.2rem 0}
 th,td{border:1px solid #bbb;padding:.25rem .5rem;vertical-align:top}
@@ -128,13 +167,32 @@ which stays accurate near 0 and 1. Means (points or stakes per hand, net per gam
 """
 
 
-def figure_html(f: FigureInfo) -> str:
-    b64 = base64.b64encode(f.png).decode("ascii")
-    return (f"<figure id=\"fig-{esc(f.name)}\"><img src=\"data:image/png;base64,{b64}\" width=\"{f.width}\" "
-            f"height=\"{f.height}\" alt=\"{esc(f.title)}\">"
+def img_src(f: FigureInfo, embed: bool) -> str:
+    """The figure as a data URI (``embed``) or the PNG's file name beside the page."""
+    if embed:
+        return "data:image/png;base64," + base64.b64encode(f.png).decode("ascii")
+    return esc(f"{f.name}.png")
+
+
+def figure_html(f: FigureInfo, embed: bool = True) -> str:
+    lazy = "" if embed else " loading=\"lazy\" decoding=\"async\""
+    return (f"<figure id=\"fig-{esc(f.name)}\"><img src=\"{img_src(f, embed)}\" width=\"{f.width}\" "
+            f"height=\"{f.height}\" alt=\"{esc(f.title)}\"{lazy}>"
             f"<figcaption><strong>{esc(f.title)}.</strong> {esc(f.caption)} "
             f"<span class=\"small\">(PNG: {esc(Path(f.path).name) if f.path else esc(f.name + '.png')})</span>"
             f"</figcaption></figure>")
+
+
+def section_html(s, embed: bool = True, methods_href: str | None = None, lead: str = "") -> str:
+    """One study's section: its question as the heading, what it is and its folder, its body."""
+    out = [f"<section id=\"{esc(s.anchor)}\" aria-labelledby=\"{esc(s.anchor)}-h\">",
+           f"<h2 id=\"{esc(s.anchor)}-h\">{esc(s.heading)}</h2>",
+           f"<p class=\"small\">{esc(s.title)}. Folder: <code>{esc(s.folder)}</code>"
+           + (f"; <a href=\"{esc(methods_href)}\">how it was run</a>" if methods_href else "") + "</p>" + lead]
+    for b in s.body:
+        out.append(figure_html(b, embed) if isinstance(b, FigureInfo) else b)
+    out.append("</section>")
+    return "\n".join(out)
 
 
 def report_html(report: Report) -> str:
@@ -147,15 +205,10 @@ def report_html(report: Report) -> str:
            f"{'s' if len(report.sections) != 1 else ''}; nothing was re-simulated. All intervals are 95%.</p>",
            "<nav aria-label=\"contents\"><strong>Contents</strong><ul>"]
     for s in report.sections:
-        out.append(f"<li><a href=\"#{esc(s.anchor)}\">{esc(s.title)}</a></li>")
+        out.append(f"<li><a href=\"#{esc(s.anchor)}\">{esc(s.heading)}</a></li>")
     out.append("<li><a href=\"#methods\">Methods</a></li></ul></nav>")
     for s in report.sections:
-        out.append(f"<section id=\"{esc(s.anchor)}\" aria-labelledby=\"{esc(s.anchor)}-h\">")
-        out.append(f"<h2 id=\"{esc(s.anchor)}-h\">{esc(s.title)}</h2>")
-        out.append(f"<p class=\"small\">Folder: <code>{esc(s.folder)}</code></p>")
-        for b in s.body:
-            out.append(figure_html(b) if isinstance(b, FigureInfo) else b)
-        out.append("</section>")
+        out.append(section_html(s))
     out.append("<section id=\"methods\" aria-labelledby=\"methods-h\"><h2 id=\"methods-h\">Methods</h2>")
     out.append(METHODS_TEXT)
     out.extend(report.methods)

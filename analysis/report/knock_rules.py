@@ -13,6 +13,7 @@ from ..studies.knock_sweep import sweep_table
 from .figures import finish, new_figure, yerr
 from .html import esc, html_table, kv_table, params_text
 from .registry import RunSection, section
+from ..answers import knock_rules_answer
 
 METHODS = ("<p><strong>Rule settings.</strong> A knock-rules study runs the one-threshold sweep once "
            "per rule setting (the defaults, then each varied value with the other rules at their "
@@ -31,6 +32,8 @@ def knock_rules_section(folder: Path, anchor: str) -> RunSection:
     n = spec0.spec_for(spec0.base(), 1).n_seats
     sec = RunSection(KIND, str(folder), anchor,
                      f"{v.name}, {n} players: how rule options move the best {v.knob.action} threshold — {folder.name}")
+    sec.game, sec.answer, sec.group = spec0.variant, knock_rules_answer(results), "knock"
+    sec.question = f"{v.name}, {n} players: how do the rules move the best {v.knob.action} threshold?"
     table = rules_table(results)
     unit = v.score_unit
     sec.body.append(

@@ -9,6 +9,7 @@ from ..store import StoreError, read_study
 from .figures import FigureInfo, finish, new_figure, yerr
 from .html import esc, html_table, kv_table, params_text
 from .registry import RunSection, section
+from ..answers import tonk_odds_answer
 
 KIND = "tonk_odds"
 QUANTITY_LABELS = {
@@ -34,6 +35,9 @@ def odds_section(folder: Path, anchor: str) -> RunSection:
     rows_in = sorted(rows_in, key=lambda r: (r["players"], r["tonk_min"],
                                              qorder.index(r["quantity"]) if r["quantity"] in qorder else 99))
     sec = RunSection(KIND, str(folder), anchor, f"Tonk on the deal: exact vs simulated — {folder.name}")
+    sec.game, sec.group = "tonk", "odds"
+    sec.question = "How often is a tonk dealt, by player count (exact, and simulated as a check)?"
+    sec.answer = tonk_odds_answer({**data, "rows": rows_in}, _default_tonk_min())
     n_miss = sum(bool(r["ci_misses_exact"]) for r in rows_in)
     body = sec.body
     body.append(f"<p>Probability of a tonk on the deal (five-card hands totalling at least "
@@ -63,6 +67,15 @@ def odds_section(folder: Path, anchor: str) -> RunSection:
         ("git", f"<code>{esc(data.get('git'))}</code>"),
     ]))
     return sec
+
+
+def _default_tonk_min() -> int | None:
+    """The rules' default deal minimum for a tonk (None if the game declares none)."""
+    import dataclasses
+
+    from sim.variants import get_variant
+    return next((f.default for f in dataclasses.fields(get_variant("tonk").rules_cls) if f.name == "tonk_deal_min"),
+                None)
 
 
 def _odds_figure(name: str, rows: list[dict], data: dict) -> FigureInfo:

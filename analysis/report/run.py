@@ -11,6 +11,7 @@ from ..store import load_meta
 from .figures import FigureInfo, bars, finish, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
+from ..answers import run_answer
 
 KIND = "run"
 
@@ -37,6 +38,12 @@ def run_section(folder: Path, anchor: str) -> RunSection:
     strategies = [s["spec"] for s in meta["strategies"]]
     units = "games" if mode == "games" else "hands"
     sec = RunSection(KIND, str(folder), anchor, f"Simulation run: {variant} — {folder.name}")
+    sec.game, sec.group = variant, "runs"
+    given = _given_rules(variant, meta.get("rules", {}))
+    sec.question = (f"{variant}, {n_seats} players{' with ' + ', '.join(given) if given else ''}: "
+                    f"how do the seats do ({', '.join(dict.fromkeys(strategies))})?")
+    if mode != "games" and "pos0_score" in mom:
+        sec.answer = run_answer({**meta, "given_rules": given}, est("pos0_score"))
     body = sec.body
     body.append(f"<p>{esc(variant.capitalize())}, {n_seats} players, {meta['n']:,} {units}, seed "
                 f"{esc(meta['seed'])}; strategies by seat: {esc(', '.join(strategies))}. "
@@ -103,6 +110,20 @@ def run_section(folder: Path, anchor: str) -> RunSection:
         ("versions", f"<code>{esc(params_text(meta.get('versions') or {}))}</code>"),
         ("git", f"<code>{esc(meta.get('git'))}</code>")]))
     return sec
+
+
+def _given_rules(variant: str, rules: dict) -> list[str]:
+    """The rule options of a stored run that differ from the game's defaults ('k=v')."""
+    import dataclasses
+
+    from sim.variants import get_variant
+    try:
+        defaults = {f.name: f.default for f in dataclasses.fields(get_variant(variant).rules_cls)}
+    except (KeyError, TypeError, ValueError):
+        return []
+    word = (lambda v: ("on" if v else "off") if isinstance(v, bool) else v)
+    return [f"{k}={word(v)}" for k, v in rules.items() if k in defaults and k != "players"
+            and defaults[k] != v and not (isinstance(defaults[k], bool) and bool(v) == defaults[k])]
 
 
 def _seats_figure(name, meta, est, strategies, n_seats, mode, unit) -> FigureInfo:

@@ -13,6 +13,9 @@ from ..studies.knob import axis_label, games_heading, games_phrase, value_word, 
 from .figures import FigureInfo, finish, new_figure
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
+from ..answers import sweep_answer
+
+KNOCK_ACTIONS = ("knock", "drop")   # the knock games' decision (the others meld or go out)
 
 KIND = "knock_sweep"
 DECISION_MARK = {"knock": "knock", "play on": "play on", "can't tell": "?"}
@@ -253,8 +256,9 @@ def _chart_part(res, anchor: str, game) -> list:
         cls.append({"knock": "knock", "play on": "playon"}.get(r.decision, "undecided"))
     out.append(html_table(["turn bucket", f"{what} v", f"EV margin of acting ({esc(act)}), {unit}/hand [95% CI]",
                            "p (Holm)", "hands", "hands affected", "share affected", "decision"], rows, cls,
-                          caption="Chart cells: the two neighbouring arms of the bucket, paired.",
-                          numeric={1, 2, 3, 4, 5, 6}, nowrap={0}))
+                          caption="Chart cells: the two neighbouring arms of the bucket, paired; shown first: the "
+                                  "cells on either side of a change of call (the chart's boundary).",
+                          numeric={1, 2, 3, 4, 5, 6}, nowrap={0}, key=boundary(chart)))
     out.append(f"<h4>Per-bucket sweeps (other buckets at d = {res.best_overall})</h4>")
     for b, t in by_turn_tables(spec, res.by_turn).items():
         bd = digits(list(t["mean"]) + list(t["diff_to_best"]), sig=2, lo=2, hi=4)
@@ -266,6 +270,13 @@ def _chart_part(res, anchor: str, game) -> list:
                                                      f"only (MCB c = {t.attrs['mcb_c']:.3f})."),
                               numeric={0, 1, 2, 3, 4, 5, 6}))
     return out
+
+
+def boundary(chart) -> list[bool]:
+    """The chart cells on either side of a change of call within their bucket."""
+    b, dec = list(chart["bucket"]), list(chart["decision"])
+    edge = [k > 0 and b[k] == b[k - 1] and dec[k] != dec[k - 1] for k in range(len(dec))]
+    return [edge[k] or (k + 1 < len(dec) and edge[k + 1]) for k in range(len(dec))]
 
 
 def _policy_part(res, anchor: str, unit: str) -> list:
@@ -315,6 +326,10 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
     body = sec.body
     metas = {n: _stage_meta(folder, n) for n in ("overall", "by_turn", "policy", "games")}
     n_players = len(metas["overall"]["arms"][0]["strategies"]) if metas["overall"] else spec.players
+    rules = f" ({', '.join(spec.rules)})" if spec.rules else ""
+    sec.game, sec.answer = spec.variant, sweep_answer(res)
+    sec.question = f"{spec.variant}, {n_players} players{rules}: when to {knob.action} against {spec.opponent}?"
+    sec.group = "knock" if knob.action in KNOCK_ACTIONS else "melding"
     body.append(f"<p>{esc(spec.variant.capitalize())}, {n_players} players; {esc(who)}. "
                 f"{spec.hands:,} hands per threshold, the <em>same</em> deals in every arm (common random "
                 f"numbers); seat 0 may {esc(knob.action)} at {esc(when(game, 'd', html=True))}, thresholds d = "

@@ -1,0 +1,219 @@
+"""The report as pages: a landing page of answers written from the stored numbers, a page per
+game, balance and methods with the same navigation, links that resolve, small pages, tables
+that show the rows that matter first, and the one-file version (--self-contained)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from analysis import answers, report
+from analysis.cli import main as cli_main
+from analysis.report.html import SHOW_ROWS, html_table
+from analysis.studies.balance import load_balance
+from analysis.studies.knock_sweep import load_sweep
+from analysis.studies.sweep_stats import sweep_table
+from analysis.studies.tonk_odds import PROB_KEYS, exact_tonk_odds
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_PAGE = 1_500_000
+
+
+def _checker():
+    spec = importlib.util.spec_from_file_location("check_report", ROOT / "scripts" / "check_report.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _tonk_odds(folder: Path) -> None:
+    """An odds folder with the exact values and a simulation that equals them (n deals)."""
+    from analysis.store import write_study
+    rows = []
+    for n in (2, 3):
+        for t in (49, 50):
+            ex = exact_tonk_odds(n, t)
+            for q in PROB_KEYS:
+                rows.append({"players": n, "tonk_min": t, "quantity": q, "exact": ex[q], "sim": ex[q],
+                             "sim_lo": ex[q] * 0.9, "sim_hi": min(1.0, ex[q] * 1.1 + 1e-4), "n": 10_000,
+                             "ci_misses_exact": False})
+    folder.mkdir(parents=True)
+    write_study(folder, "odds", {"kind": "tonk_odds", "deals": 10_000, "seed": 3, "rows": rows, "git": "test"})
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("runs")
+    assert cli_main(["knock-sweep", "--variant", "gin", "--hands", "1500", "--thresholds", "0..10:2", "--by-turn",
+                     "--games", "100", "--jobs", "1", "--seed", "2", "--no-progress", "--out", str(base / "gin-knock")]) == 0
+    assert cli_main(["balance", "--variant", "tonk", "--players", "2", "--hands", "400", "--jobs", "1",
+                     "--no-progress", "--out", str(base / "balance")]) == 0
+    assert cli_main(["compare", "--variant", "gin", "--strategies", "simple,tracker", "--hands", "800",
+                     "--jobs", "1", "--seed", "5", "--no-progress", "--out", str(base / "gin-compare")]) == 0
+    _tonk_odds(base / "tonk-odds")
+    return base
+
+
+def _no_simulation(*args, **kwargs):
+    raise AssertionError("the report must never simulate")
+
+
+@pytest.fixture(scope="module")
+def site(runs, tmp_path_factory):
+    import analysis.engine as engine
+    import analysis.studies.knock_sweep as ks
+    import sim.runner as runner
+    out = tmp_path_factory.mktemp("site") / "index.html"
+    dirs = [str(runs / n) for n in ("gin-knock", "tonk-odds", "gin-compare", "balance")]
+    with pytest.MonkeyPatch.context() as mp:
+        for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (engine, "run_job"), (engine, "run_chunk"),
+                          (runner, "run_chunk"), (runner, "play_hands")]:
+            mp.setattr(mod, name, _no_simulation)
+        pngs = report.render_report(dirs, str(out))
+    return {"dir": out.parent, "index": out.read_text(encoding="utf-8"), "pngs": pngs, "dirs": dirs}
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.nav, self.in_nav, self.imgs = [], False, []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "nav" and "site" in (a.get("class") or ""):
+            self.in_nav = True
+        if tag == "a" and self.in_nav:
+            self.nav.append(a["href"])
+        if tag == "img":
+            self.imgs.append(a)
+
+    def handle_endtag(self, tag):
+        if tag == "nav":
+            self.in_nav = False
+
+
+def _parse(text: str) -> _Links:
+    p = _Links()
+    p.feed(text)
+    return p
+
+
+def test_the_pages_exist_share_one_navigation_and_are_small(site):
+    pages = sorted(p.name for p in site["dir"].glob("*.html"))
+    assert pages == ["balance.html", "gin.html", "index.html", "methods.html", "tonk.html"]
+    navs = {name: _parse((site["dir"] / name).read_text(encoding="utf-8")).nav for name in pages}
+    first = navs["index.html"]
+    assert sorted(first) == pages and all(v == first for v in navs.values()), navs
+    checker = _checker()
+    for name in pages:
+        path = site["dir"] / name
+        assert checker.link_problems(path) == [], name
+        imgs = _parse(path.read_text(encoding="utf-8")).imgs
+        weight = path.stat().st_size + sum((site["dir"] / s).stat().st_size for s in {i["src"] for i in imgs})
+        assert weight < MAX_PAGE, (name, weight)      # the page and every figure it shows
+        for img in imgs:
+            assert img["loading"] == "lazy" and not img["src"].startswith("data:")
+            assert (site["dir"] / img["src"]).read_bytes().startswith(b"\x89PNG")
+    assert {Path(p).parent for p in site["pngs"]} == {site["dir"]}
+
+
+def test_the_landing_page_leads_with_the_answers(site):
+    text = site["index"]
+    title = re.search(r"<title>(.*?)</title>", text).group(1)
+    assert title.startswith("rummylab: when to knock, tonk odds and balance for ") and "<h1>" + title in text
+    assert text.index("class=\"answer\"") < text.index("Balance across games")
+    assert "Simulated: 2 games (gin, tonk)" in text and "commit " in text and "seeds 0, 2, 3, 5" in text
+    for d in site["dirs"]:   # every stored folder is named and linked from its answer
+        assert f"<code>{Path(d).name}</code>" in text
+
+
+def _num(x: float, d: int) -> str:
+    return f"{x:+.{d}f}".replace("-", "−")
+
+
+def test_the_sweep_sentence_carries_the_stored_numbers(site, runs):
+    res = load_sweep(runs / "gin-knock")
+    t = sweep_table(res.spec, res.overall)
+    best = int(t.loc[t["best"], "threshold"].iloc[0])
+    others = t[~t["best"]]
+    up = others.loc[others["mean"].idxmax()]
+    gain, lo, hi = -up["diff_to_best"], -up["diff_hi"], -up["diff_lo"]
+    d = answers.decimals(gain, lo, hi)
+    sentence = next(s for s in answers.sweep_answer(res) if s.startswith("gin, 2 players"))
+    assert f"knock at deadwood ≤ {best} all hand" in sentence
+    assert f"{_num(gain, d)} [{_num(lo, d)}, {_num(hi, d)}] points per hand" in sentence
+    assert f"runner-up, deadwood ≤ {int(up['threshold'])}" in sentence and f"n = {res.spec.hands:,} hands" in sentence
+    assert (answers.NOT_SIGNIFICANT in sentence.split("(same deals")[0]) == (lo <= 0 <= hi)
+    assert report.esc(sentence) in site["index"]
+
+
+def test_the_balance_table_and_tonk_sentence_carry_the_stored_numbers(site, runs):
+    doc = load_balance(runs / "balance")
+    cell = doc["cells"][0]
+    e = cell["seat_hand"]["first_win"]
+    v, (lo, hi) = 100 * e["value"], (100 * x for x in e["ci95"])
+    row = re.search(r"<td>tonk 2p</td>(.*?)</tr>", site["index"], re.S).group(1)
+    assert f"{_num(v, 1)} [{_num(lo, 1)}, {_num(hi, 1)}]" in row and f"{e['n']:,}" in row
+    assert ("not significant" in row) == (lo <= 0 <= hi)
+    turns = cell["tempo"]["turns"]["value"]
+    assert f"{turns:.1f} [" in row
+    two = exact_tonk_odds(2, 49)["p_at_least_one"]
+    three = exact_tonk_odds(3, 49)["p_at_least_one"]
+    assert f"in {100 * two:.2f}% with 2, {100 * three:.2f}% with 3 players" in site["index"]
+
+
+def test_not_significant_exactly_when_the_interval_covers_zero():
+    assert answers.ci_text(0.12, -0.03, 0.27, 2, "points per hand").endswith("points per hand, not significant")
+    assert "not significant" not in answers.ci_text(0.12, 0.03, 0.27, 2, "points per hand")
+    assert "not significant" in answers.ci_text(-0.5, -1.0, 0.0, 1)
+
+
+def test_long_tables_show_the_rows_that_matter_first_each_row_once():
+    rows = [[str(k), f"{k * 0.1:.1f}"] for k in range(3 * SHOW_ROWS)]
+    cls = ["best" if k == 7 else ("same" if k in (6, 8) else "") for k in range(len(rows))]
+    out = html_table(["d", "mean"], rows, cls)
+    shown, rest = out.split("<details")
+    assert [int(x) for x in re.findall(r"<tr[^>]*><td>(\d+)</td>", shown)] == [6, 7, 8]
+    later = [int(x) for x in re.findall(r"<tr[^>]*><td>(\d+)</td>", rest)]
+    assert sorted(later + [6, 7, 8]) == list(range(len(rows))) and f"show all {len(rows)} rows" in rest
+    short = html_table(["d"], [["1"], ["2"]], ["best", ""])
+    assert "<details" not in short and short.count("<tr") == 3
+
+
+def test_self_contained_is_one_file_with_embedded_figures(site, runs, tmp_path):
+    out = tmp_path / "mail" / "report.html"
+    assert cli_main(["report", *site["dirs"], "--html", str(out), "--self-contained"]) == 0
+    assert sorted(p.name for p in out.parent.glob("*.html")) == ["report.html"]
+    imgs = _parse(out.read_text(encoding="utf-8")).imgs
+    assert imgs and all(i["src"].startswith("data:image/png;base64,") for i in imgs)
+
+
+def test_every_page_passes_the_browser_check(site):
+    checker = _checker()
+    if checker.find_browser() is None and not checker.browser_required():
+        pytest.skip("no Chromium installed (apt-get install chromium): browser check skipped")
+    for page in checker.pages([str(site["dir"])]):
+        ok, msg = checker.check_html(page)
+        assert ok, msg
+        assert "1280x900 and 390x900" in msg
+    ok, msg = checker.check_html(site["dir"] / "index.html")
+    assert "first answer on the first screen" in msg
+
+
+def test_the_checker_catches_overflow_bad_links_and_a_buried_answer(tmp_path):
+    checker = _checker()
+    if checker.find_browser() is None and not checker.browser_required():
+        pytest.skip("no Chromium installed (apt-get install chromium): browser check skipped")
+    page = tmp_path / "index.html"
+    page.write_text("<!DOCTYPE html><html><head><meta name=\"viewport\" content=\"width=device-width\">"
+                    "<title>T</title></head><body><div style=\"width:700px\">wide</div>"
+                    "<div style=\"height:1200px\">tall</div><div class=\"answer\">late</div>"
+                    "<a href=\"gone.html\">x</a><a href=\"#nowhere\">y</a></body></html>")
+    ok, msg = checker.check_html(page)
+    assert not ok
+    assert "stick out past the viewport (390 px)" in msg and "no such page" in msg and "no id 'nowhere'" in msg
+    assert "below the first screen" in msg
