@@ -88,6 +88,9 @@ def runs(tmp_path_factory):
                      "--hands", "1500", "--jobs", "1", "--seed", "5", "--no-progress", "--out", str(compare)]) == 0
     assert cli_main(["buyback", "--players", "3", "--games", "150", "--thresholds", "60", "--seed", "1",
                      "--out", str(base / "buyback")]) == 0
+    assert cli_main(["tune", "--variant", "knock-rummy", "--players", "4", "--params", "knock,knock_mid",
+                     "--budget", "2400", "--min-hands", "100", "--rungs", "2", "--trials", "5", "--finalists", "2",
+                     "--final-hands", "200", "--seed", "3", "--no-progress", "--out", str(base / "tune")]) == 0
     return {"sweep": sweep, "sim": sim, "odds": base / "tonk-odds", "odds_data": odds, "base": base,
             "rules": rules, "eq": eq, "balance": base / "balance", "compare": compare, "buyback": base / "buyback"}
 
@@ -107,7 +110,8 @@ def rendered(runs, tmp_path_factory):
                           (engine, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
             mp.setattr(mod, name, _no_simulation)
         rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"]),
-                                   str(runs["eq"]), str(runs["balance"]), str(runs["compare"]), str(runs["buyback"])])
+                                   str(runs["eq"]), str(runs["balance"]), str(runs["compare"]), str(runs["buyback"]),
+                                   str(runs["base"] / "tune")])
         pngs = report.write_report(rep, out)
     return {"report": rep, "pngs": pngs, "html": out, "text": out.read_text(encoding="utf-8")}
 
