@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
-from . import history as HI
+from . import history as HI, history_weights as HW
 from ..core import rng
 from ..core.bits import bit as _bit
 from ..core.cards import card_text, cards_text, to_mask
@@ -99,7 +99,7 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
             rng.shuffle_into(ws, pool, perm)
             up, pos = A.upcard_of(perm, upcard)
             if use_h:
-                p2, wt = HI.history_hands(H, strat, perm, pos, replay > 0, drawn_ok, big_gin, hands,
+                p2, wt = HW.history_hands(H, strat, perm, pos, replay > 0, drawn_ok, big_gin, hands,
                                           T_value, T_total, T_rank, ws)
                 if wt > 0:
                     pos = p2

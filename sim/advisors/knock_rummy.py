@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
-from . import history as HI
+from . import history as HI, history_weights as HW
 from ..core import rng
 from ..core.bits import bit as _bit
 from ..core.cards import card_text, cards_text, to_mask
@@ -123,7 +123,7 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
             rng.shuffle_into(ws, pool, perm)
             up, pos = A.upcard_of(perm, upcard)
             if use_h:
-                p2, wt = HI.history_hands(H, strat, perm, pos, replay > 0, True, False, opp, T_value,
+                p2, wt = HW.history_hands(H, strat, perm, pos, replay > 0, True, False, opp, T_value,
                                           T_total, T_rank, ws)
                 if wt > 0:
                     pos = p2

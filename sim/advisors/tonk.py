@@ -4,12 +4,12 @@ Worlds as in :mod:`sim.advice`.  **A, drop now**: paid by the Tonk knock rule wi
 the knocker; **B, play on**: I draw and the hand continues by ``tonk.play_from_state``
 without dropping on this turn.  "Won": my stake change > 0.
 
-With a history (:mod:`sim.advisors.tonk_history`: every turn since the deal, with the spreads
+With a history (:mod:`sim.advisors.history`: every turn since the deal, with the spreads
 and hits laid) the spreads, the pile, the stock and the hand sizes come from it, and each
 opponent holds the cards it took from the pile and kept, the rest of its hand uniform over the
 unseen cards; opponent model ``played`` (only with a history) also weighs every world by how
 likely the opponents' strategies were to make their observed choices
-(:func:`tonk_history.weigh`; the advice reports Kish's effective sample size).
+(:func:`history_weights.weigh`; the advice reports Kish's effective sample size).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..core.bits import bit as _bit
 from ..core.cards import card_text, cards_text, to_mask, value_table
 from ..strategies import parse_strategy, strategy_matrix
 from ..knock import table as TB
-from . import tonk_history as TH
+from . import history as TH, history_weights as HW
 from ..core.trace import no_trace
 from ..variants import tonk as TK
 
@@ -35,7 +35,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp
     """Worlds ``first_world ..`` of a Tonk drop question, at the start of my turn (seat 0).
 
     ``H``/``replay``: with ``replay``, each world is weighted by the opponents' turns of the
-    history (:func:`tonk_history.weigh`, ``weight``), and one of weight 0 is redrawn, at most
+    history (:func:`history_weights.weigh`, ``weight``), and one of weight 0 is redrawn, at most
     ``max_tries`` times (then ``fail[0]`` gets the world and the kernel stops).
     ``hand`` uint64: my cards; ``opp_cards`` int64[n-1]: the unseen cards held by seats
     1..n-1, dealt uniformly on top of their known cards ``retained[s]`` (uint64[n], a history's
@@ -76,7 +76,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp
                 pos += opp_cards[s - 1]
                 hands[s] = h
                 if replay and wt > 0.0:
-                    wt *= TH.weigh(strat[s], H, s, h, n, rules[TK.R_TONK_MIN], ws)
+                    wt *= HW.weigh(strat[s], H, s, h, n, rules[TK.R_TONK_MIN], ws)
             if wt > 0.0 or tries >= max_tries:
                 break
         if wt == 0.0:
@@ -119,7 +119,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
     ``(owner, kind, mask)`` triples (kind ``tonk.BOOK``/``tonk.RUN``); ``turn``: turns begun
     before mine; ``retained``: per seat the known cards of its hand (on top of ``opp_cards``
     unseen ones); ``with_hands``: also return the hands (uint64[n_worlds, n]); ``history``: a
-    checked history (:class:`tonk_history.TonkKnown`) whose opponents' turns weigh the worlds:
+    checked history (:class:`history.TonkKnown`) whose opponents' turns weigh the worlds:
     then the weights (float64[n_worlds]) are returned after the results."""
     sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
     sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
@@ -138,7 +138,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
                 np.int64(len(spreads)), np.ascontiguousarray(pool, dtype=np.int64),
                 np.int64(stock_size), np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
                 np.int64(turn), np.int64(seed), np.int64(first_world), out, hands,
-                TH.arrays(history, n), history is not None, np.int64(A.MAX_TRIES_HISTORY), weight,
+                TH.tonk_arrays(history, n), history is not None, np.int64(A.MAX_TRIES_HISTORY), weight,
                 fail, bool(debug))
     if fail[0] >= 0:
         raise A.AdviceError(f"history: in world {fail[0]} none of {A.MAX_TRIES_HISTORY:,} deals lets "
@@ -273,7 +273,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
 
 
 def _history(text, h, r, *, turn, players, upcard, discards, spreads, stock, opp_cards):
-    """The checked Tonk history (:mod:`sim.advisors.tonk_history`) and the inputs it replaces:
+    """The checked Tonk history (:mod:`sim.advisors.history`) and the inputs it replaces:
     the spreads and the pile come from it (``--spread``/``--discards`` are refused), the
     upcard, stock and opponents' card counts must agree with it if given."""
     if spreads:

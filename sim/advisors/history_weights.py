@@ -1,0 +1,164 @@
+"""The kernels that weigh a world by the history of the hand (:mod:`.history`): sequential
+importance sampling of the opponents' observed turns, backwards from their hands now (Gin and
+Knock Rummy: :func:`history_hands`, :func:`_weigh`; Tonk: :func:`weigh`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import rng
+from ..core.bits import bit as _bit
+from ..core.bits import bit
+from ..knock.melds import deadwood
+from ..knock.table import U0, hand_value, meld_cards
+from ..strategies.knock import P_RANDOM_TIES, choose_discard, wants_upcard
+from ..strategies.tonk import choose_discard as tonk_choose_discard, wants_drop, wants_take
+
+
+@njit(cache=True)
+def history_hands(H, strat, perm, pos, replay, drawn_discardable, big_gin, hands, T_value,
+                  T_total, T_rank, ws):
+    """Deal the opponents' hands of a world from the shuffled unseen cards ``perm[pos:]``:
+    seat ``s`` holds its retained pickups and the next ``n_unknown[s]`` cards.  With
+    ``replay`` (model "played"), weigh the world by its opponents' turns (:func:`_weigh`).
+    Returns the position after the dealt cards and the world's weight (1 without
+    ``replay``; 0: the world cannot have happened)."""
+    t_start, t_take, t_disc, t_top, t_picked, t_bar, t_pin, retained, n_unknown, passed = H
+    n = hands.shape[0]
+    w = 1.0
+    for s in range(1, n):
+        h = retained[s]
+        for j in range(n_unknown[s]):
+            h |= _bit(perm[pos + j])
+        hands[s] = h
+        pos += n_unknown[s]
+        if replay:
+            w *= _weigh(strat[s], H, s, h, drawn_discardable, big_gin, T_value, T_total, T_rank, ws)
+            if w == 0.0:
+                break
+    return pos, w
+
+
+@njit(cache=True)
+def _weigh(srow, H, s, final, drawn_discardable, big_gin, T_value, T_total, T_rank, ws):
+    """Sequential importance sampling of seat ``s``'s turns, backwards from its hand now
+    (``final``).  Before turn j it held ``H11 = hand after j + its discard`` minus the card
+    it got: the known pickup, or a stock draw, any card of ``H11`` but its earlier pickups
+    still held (``pin``) and, when the card just drawn may not be discarded, the discard.
+    Under the uniform deal every such draw is equally likely, and their number ``e`` does not
+    depend on the earlier choices.  The draw is picked uniformly among the ``g`` with which
+    the strategy makes every choice of turn j (draw rather than take the pile top, the
+    discard, no knock, gin or rummy) and the weight multiplied by ``g / e``; a pickup turn
+    whose choices the strategy would not make, like the Gin first upcard it would have taken,
+    gives weight 0.  The weight's mean over the uniform deal is the probability of the
+    observed choices, so weighted worlds estimate the deal conditioned on them.  A random-tie
+    strategy's tie-breaks are drawn (the weight stays unbiased)."""
+    t_start, t_take, t_disc, t_top, t_picked, t_bar, t_pin, retained, n_unknown, passed = H
+    rnd = srow[P_RANDOM_TIES] != 0
+    cand = np.empty(16, dtype=np.int64)
+    hand = final
+    w = 1.0
+    for j in range(t_start[s + 1] - 1, t_start[s] - 1, -1):
+        y = t_disc[j]
+        if deadwood(hand, T_value, T_total, T_rank) <= t_bar[j]:
+            return 0.0
+        h11 = hand | _bit(y)
+        if big_gin and deadwood(h11, T_value, T_total, T_rank) == 0:
+            return 0.0
+        if t_take[j] >= 0:
+            c = t_take[j]
+            code, _ = choose_discard(srow, h11, _bit(c), t_picked[j], T_value, T_total, T_rank, ws)
+            hand = h11 ^ _bit(c)
+            if code != y or not wants_upcard(srow, hand, deadwood(hand, T_value, T_total, T_rank),
+                                             t_top[j], T_value, T_total, T_rank):
+                return 0.0
+            continue
+        elig = h11 & ~t_pin[j]
+        if not drawn_discardable:
+            elig &= ~_bit(y)
+        z, _ = choose_discard(srow, h11, np.uint64(0), t_picked[j], T_value, T_total, T_rank, ws)
+        alt = z
+        if not drawn_discardable and not rnd and z != y:
+            alt, _ = choose_discard(srow, h11, _bit(z), t_picked[j], T_value, T_total, T_rank, ws)
+        e = 0
+        g = 0
+        for c in range(64):
+            b = _bit(c)
+            if not elig & b:
+                continue
+            e += 1
+            if drawn_discardable:
+                ok = z == y
+            elif rnd:
+                code, _ = choose_discard(srow, h11, b, t_picked[j], T_value, T_total, T_rank, ws)
+                ok = code == y
+            else:
+                ok = z == y or (c == z and alt == y)
+            if not ok:
+                continue
+            rest = h11 ^ b
+            if wants_upcard(srow, rest, deadwood(rest, T_value, T_total, T_rank), t_top[j],
+                            T_value, T_total, T_rank):
+                continue
+            cand[g] = c
+            g += 1
+        if g == 0:
+            return 0.0
+        w *= g / e
+        hand = h11 ^ _bit(cand[rng.randint(ws, g)])
+    if passed[s] >= 0 and wants_upcard(srow, hand, deadwood(hand, T_value, T_total, T_rank),
+                                       passed[s], T_value, T_total, T_rank):
+        return 0.0
+    return w
+
+
+@njit(cache=True)
+def weigh(srow, H, s, final, n, tonk_min, ws):
+    """Sequential importance sampling of seat ``s``'s turns, backwards from its hand now
+    (``final``), as :func:`sim.advisors.history_weights._weigh` does for Gin: before its discard
+    ``y`` of turn j it held ``A = hand after j + y``, before its spreads and hits ``B = A +
+    the cards laid``, before its draw ``B`` minus the card it got: the known pickup, or a stock
+    draw, any card of ``B`` but the pickups it held (``e`` of them, a number fixed by the
+    history).  Its strategy must discard ``y`` from ``A`` (``choose_discard``), not have
+    dropped at the start of the turn (``wants_drop``) and have taken or not taken the pile top
+    (``wants_take``); the stock draw is picked uniformly among the ``g`` cards that make these
+    choices and the weight multiplied by ``g / e``; a dealt hand counting ``tonk_min`` or more
+    (a tonk on the deal) gives weight 0.  The spreads and hits themselves are not checked."""
+    t_start, t_take, t_disc, t_played, t_top, t_hm, t_minopp, t_own, t_pin = H
+    cand = np.empty(64, dtype=np.int64)
+    hand = final
+    w = 1.0
+    for j in range(t_start[s + 1] - 1, t_start[s] - 1, -1):
+        a = hand | bit(t_disc[j])
+        taken = bit(t_take[j]) if t_take[j] >= 0 else U0
+        if tonk_choose_discard(srow, a, taken, meld_cards(a)) != t_disc[j]:
+            return 0.0
+        b = a | t_played[j]
+        if t_take[j] >= 0:
+            hand = b ^ taken
+            if wants_drop(srow, hand_value(hand), t_own[j], n, t_minopp[j]) or \
+                    not wants_take(srow, hand, t_top[j], t_hm[j]):
+                return 0.0
+            continue
+        elig = b & ~t_pin[j]
+        e = 0
+        g = 0
+        for c in range(64):
+            if not elig & bit(c):
+                continue
+            e += 1
+            h = b ^ bit(c)
+            if wants_drop(srow, hand_value(h), t_own[j], n, t_minopp[j]):
+                continue
+            if t_top[j] >= 0 and wants_take(srow, h, t_top[j], t_hm[j]):
+                continue
+            cand[g] = c
+            g += 1
+        if g == 0:
+            return 0.0
+        w *= g / e
+        hand = b ^ bit(cand[rng.randint(ws, g)])
+    if hand_value(hand) >= tonk_min:
+        return 0.0
+    return w
