@@ -10,7 +10,7 @@ from analysis.studies import knock_advice as KA
 from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
-from sim.advisors import gin as GA, history as HI, knock_rummy as KRA, tonk as TA
+from sim.advisors import gin as GA, history as HI, history_weights as HW, knock_rummy as KRA, tonk as TA
 from sim.core import rng, trace as TR
 from sim.core.cards import CardError, card_text, from_mask, parse_cards, standard_pack, to_mask, value_table
 from sim.knock.melds import deadwood, layoff, min_deadwood
@@ -533,7 +533,7 @@ def test_history_weights_match_exact_rejection(variant, n):
     srow = strategy_matrix(parse_strategies("simple", variant, n))[1]
     bars = [min(100, G.knock_threshold(srow, x[4], x[3])) if variant == "gin" else
             max(0.0, KS.knock_threshold_opp(srow, x[4], x[3], 1)) for x in k.turns[1]]
-    pool, _, _ = HI.setup(k, from_mask(int(hands[0, 0])), int(parse_cards(prep.info["upcard"])[0]),
+    pool, _, _ = HW.setup(k, from_mask(int(hands[0, 0])), int(parse_cards(prep.info["upcard"])[0]),
                           hand_size=10, bars=[[], bars], drawn_discardable=variant != "gin")
     ref = _exact(k, srow, 10, bars, variant != "gin", pool, np.random.default_rng(1), 60_000)
     assert len(ref) > 300 and len(k.turns[1]) == 2

@@ -167,11 +167,11 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     Masks are Python ints or uint64; ``pool``/``known`` card codes; ``upcard`` a code or
     ``UP_SAMPLE``.  ``knock_mask`` (default ``hand_mask``) is the hand shown when knocking;
     ``replay``: opponent turns to replay (model "played"); ``seen``: the history
-    (:class:`history.Seen`, default none); ``position``: how the position is named in the error when
+    (:class:`history_weights.Seen`, default none); ``position``: how the position is named in the error when
     no world fits.
     """
     t = G.TABLES
-    seen = seen or HI.no_history(2, own_turn, G.HAND)
+    seen = seen or HW.no_history(2, own_turn, G.HAND)
     hand = np.uint64(hand_mask)
     kh = hand if knock_mask is None else np.uint64(knock_mask)
     kdw = 0 if big else int(G.deadwood(kh, t.run_value, t.suit_total, t.rank_value))
@@ -277,7 +277,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
             raise A.AdviceError(f"the history leaves {st} stock cards after your draw: the hand is "
                                 f"void (void_stock_left={r.void_stock_left})")
         bars = [[], [min(limit, G.knock_threshold(smat[1], t[4], t[3])) for t in k.turns[1]]]
-        pool, known, seen = HI.setup(k, h, int(up[0]), hand_size=G.HAND, bars=bars,
+        pool, known, seen = HW.setup(k, h, int(up[0]), hand_size=G.HAND, bars=bars,
                                      drawn_discardable=r.discard_stock_draw)
         replay = int(opp_model == "played")
         notes += HI.notes(k, replay > 0)

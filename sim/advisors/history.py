@@ -1,6 +1,6 @@
 """What the table saw: the knock advisor's worlds conditioned on the history of the hand
 (Gin and Knock Rummy: :func:`check`; Tonk: :func:`check_tonk`).  The kernels that weigh
-the worlds by it are in :mod:`.history_weights`.
+the worlds by it, and its view of a checked history, are in :mod:`.history_weights`.
 
 Syntax (``rummylab knock --history``, ``advise(history=...)``): items separated by ``;``
 or new lines, in playing order, case-insensitive::
@@ -55,10 +55,10 @@ What every world then holds: the spreads on the table and the pile (its top is t
 follow from the history, card by card, and are in no hand; so do the stock size and each
 seat's card count (5 dealt, +1 per draw or take, -1 per card spread, hit or discarded); the
 cards an opponent took from the pile and did not play later are in its hand; its other cards
-are dealt uniformly from the unseen cards, the rest is the stock.  The worlds are **not**
-weighted by how likely the opponents' strategies were to make the observed choices (take or
-draw, the spreads, the discards, never dropping): the hands are uniform over those
-consistent with the observed cards.
+are dealt uniformly from the unseen cards, the rest is the stock.  Model ``uniform``: the hands
+are uniform over those consistent with the observed cards; ``played`` also weighs each world by
+how likely the opponents' strategies were to make the observed choices (take or draw, the
+discards, never dropping; not the spreads and hits: :func:`.history_weights.weigh`).
 """
 
 from __future__ import annotations
@@ -68,16 +68,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.cards import CardError, card_text, parse_cards, standard_pack
+from ..core.cards import CardError, card_text, parse_cards
 from ..core.errors import AdviceError
 from ..knock.table import MAX_SPREADS, is_legal_spread, spread_kind, table_hit_masks
 
 SYNTAX = ("write 'up CARD' first, then one item per turn: 'SEAT:take CARD discard CARD' or "
           "'SEAT:draw discard CARD', separated by ';' (e.g. \"up 7D; 0:draw discard KD; "
           "1:take KD discard 9H\")")
-_TURN = re.compile(r"^(\d+)\s*:\s*(?:take\s+(\S+)|(draw))\s+discard\s+(\S+)$", re.I)
+_TURN = re.compile(r"^(?P<seat>\d+)\s*:\s*(?:take\s+(?P<take>\S+)|(?P<draw>draw))\s+discard\s+"
+                   r"(?P<discard>\S+)$", re.I)
 _UP = re.compile(r"^up\s+(\S+)$", re.I)
-
+TONK_SYNTAX = ("write 'up CARD' first (none with no_upcard), then one item per turn: "
+               "'SEAT:take CARD' or 'SEAT:draw', then any 'spread CARDS' and 'hit CARDS', then "
+               "'discard CARD', separated by ';' (e.g. \"up 7D; 0:draw discard KD; 1:take KD "
+               "spread KS KH KD discard 9H; 2:draw hit KC discard 4S\")")
+_TONK_TURN = re.compile(r"^(?P<seat>\d+)\s*:\s*(?:take\s+(?P<take>\S+)|(?P<draw>draw))(?P<plays>(?:\s+"
+                        r"(?:spread|hit)(?:\s+(?!spread\b|hit\b|discard\b)\S+)+)*)\s+discard\s+"
+                        r"(?P<discard>\S+)$", re.I)
+_TONK_PLAY = re.compile(r"(spread|hit)((?:\s+(?!spread\b|hit\b)\S+)+)", re.I)
 
 
 def take_top(pile: list, card: int, name: str) -> None:
@@ -88,30 +96,56 @@ def take_top(pile: list, card: int, name: str) -> None:
                           f"{card_text(top) if top >= 0 else 'nothing'}, not {card_text(card)}")
     pile.pop()
 
+
 @dataclass(frozen=True)
 class Turn:
     seat: int
     take: int | None            # the card taken from the pile; None: drew from the stock
     discard: int
+    plays: tuple = ()           # Tonk: ("spread" | "hit", card codes), in order
 
 
-def parse(text: str) -> tuple[int, list[Turn]]:
-    """The first upcard and the turns of a history text (:data:`SYNTAX`)."""
-    items = [x.strip() for x in re.split(r"[;\n]", text) if x.strip()]
-    if not items:
+def parse(text: str, tonk: bool = False) -> tuple[int | None, list[Turn]]:
+    """The first upcard and the turns of a history text (:data:`SYNTAX`; ``tonk``:
+    :data:`TONK_SYNTAX`, where the first upcard may be left out: None)."""
+    syntax = TONK_SYNTAX if tonk else SYNTAX
+    raw = [x.strip() for x in re.split(r"[;\n]", text) if x.strip()]
+    items = [re.sub(r"\s+", " ", x) for x in raw]
+    shown = items if tonk else raw          # how an item is quoted in an error
+    if not items and not tonk:
         raise AdviceError(f"history is empty: {SYNTAX}")
-    m = _UP.match(items[0])
-    if not m:
-        raise AdviceError(f"history item 1 ({items[0]!r}): {SYNTAX}")
-    up = _card(m.group(1), 1)
+    m = _UP.match(items[0]) if items else None
+    if not m and not tonk:
+        raise AdviceError(f"history item 1 ({raw[0]!r}): {SYNTAX}")
+    up = None if m is None else _card(m.group(1), 1)
     turns = []
-    for i, item in enumerate(items[1:], 2):
-        m = _TURN.match(re.sub(r"\s+", " ", item))
+    for i in range(int(up is not None), len(items)):
+        m = (_TONK_TURN if tonk else _TURN).match(items[i])
         if not m:
-            raise AdviceError(f"history item {i} ({item!r}): {SYNTAX}")
-        take = None if m.group(3) else _card(m.group(2), i)
-        turns.append(Turn(int(m.group(1)), take, _card(m.group(4), i)))
+            raise AdviceError(f"history item {i + 1} ({shown[i]!r}): {syntax}")
+        plays = tuple((p.group(1).lower(), tuple(_card(x, i + 1) for x in p.group(2).split()))
+                      for p in _TONK_PLAY.finditer(m.group("plays") or "")) if tonk else ()
+        take = None if m.group("draw") else _card(m.group("take"), i + 1)
+        turns.append(Turn(int(m.group("seat")), take, _card(m.group("discard"), i + 1), plays))
     return up, turns
+
+
+def _turn_order(turns: list, n: int, turn: int, expected: int) -> str:
+    """The playing order's text; refuses a history that does not hold the ``expected`` turns."""
+    order = "you (seat 0) first, then " + ", ".join(str(s) for s in range(1, n))
+    if len(turns) != expected:
+        raise AdviceError(
+            f"history: {len(turns)} turns given, but before your turn {turn} with {n} players "
+            f"{expected} were played (every turn since the deal, in order: {order}; your current "
+            "turn is not part of it)")
+    return order
+
+
+def _in_turn(name: str, t: Turn, seat: int, order: str) -> None:
+    """Refuses a turn played out of seat order."""
+    if t.seat != seat:
+        raise AdviceError(f"{name}: it is seat {seat}'s turn, not seat {t.seat}'s (seats play "
+                          f"in order: {order})")
 
 
 def _card(token: str, i: int) -> int:
@@ -159,20 +193,12 @@ def check(text: str, *, players: int, turn: int, hand_size: int, hand, discard: 
               stock=52 - n * hand_size - 1, took=None, turns=[[] for _ in range(n)],
               unknown_origin=[[] for _ in range(n)])
     first_dealer = bool(turns) and dealer_offer and turns[0].seat == n - 1 and turns[0].take == up
-    expected = n * (turn - 1) + first_dealer
-    order = "you (seat 0) first, then " + ", ".join(str(s) for s in range(1, n))
-    if len(turns) != expected:
-        raise AdviceError(
-            f"history: {len(turns)} turns given, but before your turn {turn} with {n} players "
-            f"{expected} were played (every turn since the deal, in order: {order}; your current "
-            "turn is not part of it)")
+    order = _turn_order(turns, n, turn, n * (turn - 1) + first_dealer)
     where: dict[int, int] = {up: -1}         # card -> -1 on the pile, s: held by seat s
     for i, t in enumerate(turns):
         seat = (i - first_dealer) % n if i >= first_dealer else n - 1
         name = f"history item {i + 2} ({_text(t)})"
-        if t.seat != seat:
-            raise AdviceError(f"{name}: it is seat {seat}'s turn, not seat {t.seat}'s (seats play "
-                              f"in order: {order})")
+        _in_turn(name, t, seat, order)
         s = t.seat
         top = k.pile[-1] if k.pile else -1
         others = 0
@@ -250,8 +276,9 @@ def _my_turn(k: Known, where, hand, discard, dealer_offer, turn, up) -> None:
 
 
 def _text(t: Turn) -> str:
-    take = f"take {card_text(t.take)}" if t.take is not None else "draw"
-    return f"{t.seat}:{take} discard {card_text(t.discard)}"
+    out = [f"{t.seat}:" + (f"take {card_text(t.take)}" if t.take is not None else "draw")]
+    out += [f"{kind} {' '.join(map(card_text, cards))}" for kind, cards in t.plays]
+    return " ".join(out + [f"discard {card_text(t.discard)}"])
 
 
 def refuse_conflicts(h_size: int, hand_size: int, upcard_given: bool, discards) -> None:
@@ -265,38 +292,6 @@ def refuse_conflicts(h_size: int, hand_size: int, upcard_given: bool, discards) 
     if h_size == hand_size + 1 and upcard_given:
         raise AdviceError("with --history and one card more in --hand the advisor picks your "
                           "discard, and the history gives the pile under it: drop --upcard")
-
-
-@dataclass(frozen=True)
-class Seen:
-    """What a world kernel needs of the history: ``H`` (:func:`arrays`; ``use`` False: no
-    history), the turns each seat has played (mine including the current one) and the cards
-    each took from the pile (masks)."""
-    H: tuple
-    own: np.ndarray
-    picked: np.ndarray
-    use: bool
-
-
-def no_history(players: int, turn: int, hand_size: int) -> Seen:
-    """No history: every seat drew from the stock on every turn."""
-    return Seen(arrays(None, hand_size=hand_size, bars=None, drawn_discardable=False),
-                np.array([turn] + [turn - 1] * (players - 1), np.int64),
-                np.zeros(players, np.uint64), False)
-
-
-def setup(k: Known, hand, discard: int, *, hand_size: int, bars, drawn_discardable: bool):
-    """The unseen cards (int64), the pile (bottom first) and the :class:`Seen` of a checked
-    history; ``hand``: the cards I keep, ``discard``: my discard this turn."""
-    placed = [c for s in range(1, k.n) for c in range(64) if k.retained[s] >> c & 1]
-    seen = set(int(c) for c in hand) | {discard} | set(k.pile) | set(placed)
-    pool = np.array([c for c in standard_pack() if int(c) not in seen], dtype=np.int64)
-    H = arrays(k, hand_size=hand_size, bars=bars, drawn_discardable=drawn_discardable)
-    n_unknown = H[8]
-    if pool.size - int(n_unknown.sum()) != k.stock:
-        raise ValueError("history: the unseen cards do not fill the opponents' hands and the stock")
-    own = np.array([k.own[0] + 1] + k.own[1:], np.int64)
-    return pool, np.array(k.pile, np.int64), Seen(H, own, np.array(k.picked, np.uint64), True)
 
 
 def notes(k: Known, replay: bool) -> list[str]:
@@ -318,61 +313,6 @@ def notes(k: Known, replay: bool) -> list[str]:
     return out
 
 
-def arrays(k: Known | None, *, hand_size: int, bars, drawn_discardable: bool):
-    """The kernel's view of ``k`` (a tuple of arrays; an empty one for no history): per
-    opponent its turn records with ``bars[s][j]`` (it ends the hand on that turn iff its
-    deadwood after the discard is <= the bar) and the cards it took before that turn and
-    still held (``pin``), its retained pickups, how many unseen cards it holds and the first
-    upcard it passed.  Raises AdviceError if an opponent discards more cards of unknown origin
-    than it can have held: dealt, or drawn from the stock before (or, ``drawn_discardable``,
-    on) the turn it discarded them."""
-    n = k.n if k is not None else 1
-    t_start = np.zeros(n + 1, np.int64)
-    rows = []
-    retained = np.zeros(n, np.uint64)
-    n_unknown = np.zeros(n, np.int64)
-    passed = np.full(n, -1, np.int64)
-    for s in range(1, n):
-        turns = k.turns[s]
-        held = 0
-        for j, (take, disc, top, _, _, others) in enumerate(turns):
-            rows.append((take, disc, top, others, bars[s][j], held))
-            if take >= 0:
-                held |= 1 << take
-            held &= ~(1 << disc)
-        draws = [j for j, t in enumerate(turns) if t[0] < 0]
-        for i, (c, j) in enumerate(sorted(k.unknown_origin[s], key=lambda x: x[1])):
-            if hand_size + sum(1 for d in draws if d < j or (drawn_discardable and d == j)) <= i:
-                raise AdviceError(f"history: seat {s} discards more cards it did not take from "
-                                  f"the pile ({card_text(c)} on its turn {j + 1}) than it can "
-                                  "have held by then")
-        t_start[s + 1] = len(rows)
-        retained[s] = np.uint64(k.retained[s])
-        n_unknown[s] = hand_size - bin(k.retained[s]).count("1")
-        passed[s] = k.passed_up if s == 1 else -1
-    t_start[n:] = len(rows)
-    col = lambda i, dt: np.array([r[i] for r in rows], dtype=dt)
-    return (t_start, col(0, np.int64), col(1, np.int64), col(2, np.int64), col(3, np.uint64),
-            col(4, np.float64), col(5, np.uint64), retained, n_unknown, passed)
-
-
-TONK_SYNTAX = ("write 'up CARD' first (none with no_upcard), then one item per turn: "
-               "'SEAT:take CARD' or 'SEAT:draw', then any 'spread CARDS' and 'hit CARDS', then "
-               "'discard CARD', separated by ';' (e.g. \"up 7D; 0:draw discard KD; 1:take KD "
-               "spread KS KH KD discard 9H; 2:draw hit KC discard 4S\")")
-_TONK_TURN = re.compile(r"^(\d+)\s*:\s*(?:take\s+(\S+)|(draw))((?:\s+(?:spread|hit)(?:\s+(?!spread\b|hit\b|"
-                        r"discard\b)\S+)+)*)\s+discard\s+(\S+)$", re.I)
-_TONK_PLAY = re.compile(r"(spread|hit)((?:\s+(?!spread\b|hit\b)\S+)+)", re.I)
-
-
-@dataclass(frozen=True)
-class TonkTurn:
-    seat: int
-    take: int | None            # the card taken from the pile; None: drew from the stock
-    plays: tuple                # ("spread" | "hit", card codes), in order
-    discard: int
-
-
 @dataclass
 class TonkKnown:
     """A Tonk history checked against the position (the start of my turn, before I draw):
@@ -389,26 +329,8 @@ class TonkKnown:
     counts: list[int]
     retained: list[int]
     unknown: list[int]
-    turns: list[TonkTurn]
+    turns: list[Turn]
     rows: list[list[tuple]] = field(default_factory=list)
-
-
-def parse_tonk(text: str) -> tuple[int | None, list[TonkTurn]]:
-    """The first upcard (None: none given) and the turns of a Tonk history (:data:`TONK_SYNTAX`)."""
-    items = [re.sub(r"\s+", " ", x.strip()) for x in re.split(r"[;\n]", text) if x.strip()]
-    up = None
-    if items and _UP.match(items[0]):
-        up = _card(_UP.match(items[0]).group(1), 1)
-    turns = []
-    for i, item in enumerate(items[1 if up is not None else 0:], 2 if up is not None else 1):
-        m = _TONK_TURN.match(item)
-        if not m:
-            raise AdviceError(f"history item {i} ({item!r}): {TONK_SYNTAX}")
-        plays = tuple((p.group(1).lower(), tuple(_card(x, i) for x in p.group(2).split()))
-                      for p in _TONK_PLAY.finditer(m.group(4) or ""))
-        take = None if m.group(3) else _card(m.group(2), i)
-        turns.append(TonkTurn(int(m.group(1)), take, plays, _card(m.group(5), i)))
-    return up, turns
 
 
 def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
@@ -416,29 +338,21 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
     """Parse a Tonk history and check it against the position: my ``hand`` (codes) at the
     start of my own turn ``turn``, before drawing; every seat played ``turn - 1`` turns
     before (you first), nobody dropped or went out.  Raises AdviceError naming what is wrong."""
-    up, turns = parse_tonk(text)
+    up, turns = parse(text, tonk=True)
     n = players
     if up is None and not no_upcard:
         raise AdviceError(f"history: {TONK_SYNTAX}")
     if up is not None and no_upcard:
         raise AdviceError("history: with no_upcard no card is turned up after the deal: drop 'up CARD'")
-    expected = n * (turn - 1)
-    order = "you (seat 0) first, then " + ", ".join(str(s) for s in range(1, n))
-    if len(turns) != expected:
-        raise AdviceError(
-            f"history: {len(turns)} turns given, but before your turn {turn} with {n} players "
-            f"{expected} were played (every turn since the deal, in order: {order}; your current "
-            "turn is not part of it)")
+    order = _turn_order(turns, n, turn, n * (turn - 1))
     k = TonkKnown(n=n, pile=[] if up is None else [up], spreads=[], turns=turns,
                   stock=52 - n * hand_size - (up is not None), counts=[hand_size] * n,
                   retained=[0] * n, unknown=[hand_size] * n, rows=[[] for _ in range(n)])
     where: dict[int, int] = {} if up is None else {up: -1}    # -1 pile, -2 table, s: seat s
     for i, t in enumerate(turns):
         s = i % n
-        name = f"history item {i + 1 + (up is not None)} ({_tonk_text(t)})"
-        if t.seat != s:
-            raise AdviceError(f"{name}: it is seat {s}'s turn, not seat {t.seat}'s (seats play "
-                              f"in order: {order})")
+        name = f"history item {i + 1 + (up is not None)} ({_text(t)})"
+        _in_turn(name, t, s, order)
         top = k.pile[-1] if k.pile else -1
         hm = _hit_mask(k.spreads)
         before = (top, hm, min(k.counts[q] for q in range(n) if q != s), i // n + 1, k.retained[s])
@@ -524,12 +438,6 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
     return k
 
 
-def _tonk_text(t: TonkTurn) -> str:
-    out = [f"{t.seat}:" + (f"take {card_text(t.take)}" if t.take is not None else "draw")]
-    out += [f"{kind} {' '.join(map(card_text, cards))}" for kind, cards in t.plays]
-    return " ".join(out + [f"discard {card_text(t.discard)}"])
-
-
 def tonk_notes(k: TonkKnown, weighted: bool = False) -> list[str]:
     """What the Tonk worlds take from the history, for the advice's notes."""
     out = []
@@ -554,17 +462,3 @@ def _hit_mask(spreads) -> int:
     cards = np.array([m for _, _, m in spreads] + [0], np.uint64)
     a, b = table_hit_masks(kind, cards, len(spreads))
     return int(a) | int(b)
-
-
-def tonk_arrays(k: TonkKnown | None, n: int):
-    """The kernel's view of the opponents' turns (:func:`weigh`): ``t_start`` int64[n+1] and
-    per turn take, discard, played, top, hit mask, fewest cards of another seat, own turn,
-    pickups held (columns as in ``TonkKnown.rows``)."""
-    t_start = np.zeros(n + 1, np.int64)
-    rows = []
-    for s in range(1, n):
-        rows += k.rows[s] if k is not None else []
-        t_start[s + 1] = len(rows)
-    col = lambda i, dt: np.array([r[i] for r in rows], dtype=dt)
-    return (t_start, col(0, np.int64), col(1, np.int64), col(2, np.uint64), col(3, np.int64),
-            col(4, np.uint64), col(5, np.int64), col(6, np.int64), col(7, np.uint64))

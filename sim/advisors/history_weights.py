@@ -1,19 +1,111 @@
-"""The kernels that weigh a world by the history of the hand (:mod:`.history`): sequential
+"""A checked history of the hand (:mod:`.history`) as the world kernels see it (:func:`setup`,
+:func:`arrays`, :func:`tonk_arrays`), and the kernels that weigh a world by it: sequential
 importance sampling of the opponents' observed turns, backwards from their hands now (Gin and
 Knock Rummy: :func:`history_hands`, :func:`_weigh`; Tonk: :func:`weigh`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.bits import bit as _bit
-from ..core.bits import bit
+from ..core.bits import bit, bit as _bit
+from ..core.cards import card_text, standard_pack
+from ..core.errors import AdviceError
 from ..knock.melds import deadwood
 from ..knock.table import U0, hand_value, meld_cards
 from ..strategies.knock import P_RANDOM_TIES, choose_discard, wants_upcard
 from ..strategies.tonk import choose_discard as tonk_choose_discard, wants_drop, wants_take
+from .history import Known, TonkKnown
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a world kernel needs of the history: ``H`` (:func:`arrays`; ``use`` False: no
+    history), the turns each seat has played (mine including the current one) and the cards
+    each took from the pile (masks)."""
+    H: tuple
+    own: np.ndarray
+    picked: np.ndarray
+    use: bool
+
+
+def no_history(players: int, turn: int, hand_size: int) -> Seen:
+    """No history: every seat drew from the stock on every turn."""
+    return Seen(arrays(None, hand_size=hand_size, bars=None, drawn_discardable=False),
+                np.array([turn] + [turn - 1] * (players - 1), np.int64),
+                np.zeros(players, np.uint64), False)
+
+
+def setup(k: Known, hand, discard: int, *, hand_size: int, bars, drawn_discardable: bool):
+    """The unseen cards (int64), the pile (bottom first) and the :class:`Seen` of a checked
+    history; ``hand``: the cards I keep, ``discard``: my discard this turn."""
+    placed = [c for s in range(1, k.n) for c in range(64) if k.retained[s] >> c & 1]
+    seen = set(int(c) for c in hand) | {discard} | set(k.pile) | set(placed)
+    pool = np.array([c for c in standard_pack() if int(c) not in seen], dtype=np.int64)
+    H = arrays(k, hand_size=hand_size, bars=bars, drawn_discardable=drawn_discardable)
+    n_unknown = H[8]
+    if pool.size - int(n_unknown.sum()) != k.stock:
+        raise ValueError("history: the unseen cards do not fill the opponents' hands and the stock")
+    own = np.array([k.own[0] + 1] + k.own[1:], np.int64)
+    return pool, np.array(k.pile, np.int64), Seen(H, own, np.array(k.picked, np.uint64), True)
+
+
+def arrays(k: Known | None, *, hand_size: int, bars, drawn_discardable: bool):
+    """The kernel's view of ``k`` (a tuple of arrays; an empty one for no history): per
+    opponent its turn records with ``bars[s][j]`` (it ends the hand on that turn iff its
+    deadwood after the discard is <= the bar) and the cards it took before that turn and
+    still held (``pin``), its retained pickups, how many unseen cards it holds and the first
+    upcard it passed.  Raises AdviceError if an opponent discards more cards of unknown origin
+    than it can have held: dealt, or drawn from the stock before (or, ``drawn_discardable``,
+    on) the turn it discarded them."""
+    n = k.n if k is not None else 1
+    t_start = np.zeros(n + 1, np.int64)
+    rows = []
+    retained = np.zeros(n, np.uint64)
+    n_unknown = np.zeros(n, np.int64)
+    passed = np.full(n, -1, np.int64)
+    for s in range(1, n):
+        turns = k.turns[s]
+        held = 0
+        for j, (take, disc, top, _, _, others) in enumerate(turns):
+            rows.append((take, disc, top, others, bars[s][j], held))
+            if take >= 0:
+                held |= 1 << take
+            held &= ~(1 << disc)
+        draws = [j for j, t in enumerate(turns) if t[0] < 0]
+        for i, (c, j) in enumerate(sorted(k.unknown_origin[s], key=lambda x: x[1])):
+            if hand_size + sum(1 for d in draws if d < j or (drawn_discardable and d == j)) <= i:
+                raise AdviceError(f"history: seat {s} discards more cards it did not take from "
+                                  f"the pile ({card_text(c)} on its turn {j + 1}) than it can "
+                                  "have held by then")
+        t_start[s + 1] = len(rows)
+        retained[s] = np.uint64(k.retained[s])
+        n_unknown[s] = hand_size - bin(k.retained[s]).count("1")
+        passed[s] = k.passed_up if s == 1 else -1
+    t_start[n:] = len(rows)
+    return (t_start, *_columns(rows, np.int64, np.int64, np.int64, np.uint64, np.float64, np.uint64),
+            retained, n_unknown, passed)
+
+
+def tonk_arrays(k: TonkKnown | None, n: int):
+    """The kernel's view of the opponents' turns (:func:`weigh`): ``t_start`` int64[n+1] and
+    per turn take, discard, played, top, hit mask, fewest cards of another seat, own turn,
+    pickups held (columns as in ``TonkKnown.rows``)."""
+    t_start = np.zeros(n + 1, np.int64)
+    rows = []
+    for s in range(1, n):
+        rows += k.rows[s] if k is not None else []
+        t_start[s + 1] = len(rows)
+    return (t_start, *_columns(rows, np.int64, np.int64, np.uint64, np.int64, np.uint64, np.int64,
+                               np.int64, np.uint64))
+
+
+def _columns(rows: list[tuple], *dtypes) -> list[np.ndarray]:
+    """The columns of ``rows`` (one tuple per turn) as arrays of ``dtypes``."""
+    return [np.array([r[i] for r in rows], dtype=dt) for i, dt in enumerate(dtypes)]
 
 
 @njit(cache=True)

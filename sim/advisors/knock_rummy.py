@@ -190,7 +190,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     ``strat_mat``: one row per seat (seat 0 = me), its length the player count (it must
     match the rules); masks are Python ints or uint64; ``pool``/``known`` card codes;
     ``upcard`` a code or ``UP_SAMPLE``; ``replay``: opponent turns to replay (model "played");
-    ``seen``: the history (:class:`history.Seen`, default none); ``position``: how the
+    ``seen``: the history (:class:`history_weights.Seen`, default none); ``position``: how the
     position is named in the error when no world fits.
     """
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
@@ -199,7 +199,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     if int(rules_arr[KR.R_PLAYERS]) != n:
         raise ValueError(f"knock-rummy: rules say players={int(rules_arr[KR.R_PLAYERS])}, "
                          f"{n} strategies given")
-    seen = seen or HI.no_history(n, own_turn, KR.hand_size(n))
+    seen = seen or HW.no_history(n, own_turn, KR.hand_size(n))
     _, t_value, t_total, t_rank = KR.GAME_CTX
     hand = np.uint64(hand_mask)
     dw0 = int(deadwood(hand, t_value, t_total, t_rank))
@@ -294,7 +294,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         st = k.stock
         bars = [[]] + [[max(0.0, knock_threshold_opp(smat[s], t[4], t[3], n - 1)) for t in k.turns[s]]
                        for s in range(1, n)]
-        pool, known, seen = HI.setup(k, h, int(up[0]), hand_size=hs, bars=bars,
+        pool, known, seen = HW.setup(k, h, int(up[0]), hand_size=hs, bars=bars,
                                      drawn_discardable=True)
         replay = int(opp_model == "played")
         notes += HI.notes(k, replay > 0)

@@ -138,7 +138,7 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
                 np.int64(len(spreads)), np.ascontiguousarray(pool, dtype=np.int64),
                 np.int64(stock_size), np.int64(upcard), np.ascontiguousarray(known, dtype=np.int64),
                 np.int64(turn), np.int64(seed), np.int64(first_world), out, hands,
-                TH.tonk_arrays(history, n), history is not None, np.int64(A.MAX_TRIES_HISTORY), weight,
+                HW.tonk_arrays(history, n), history is not None, np.int64(A.MAX_TRIES_HISTORY), weight,
                 fail, bool(debug))
     if fail[0] >= 0:
         raise A.AdviceError(f"history: in world {fail[0]} none of {A.MAX_TRIES_HISTORY:,} deals lets "
