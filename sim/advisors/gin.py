@@ -15,16 +15,15 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
-from . import history as HI, history_weights as HW
-from ..core import rng
+from . import advisor as AD, history as HI, history_weights as HW
 from ..core.bits import bit as _bit
 from ..core.cards import card_text, cards_text, to_mask
 from ..knock.melds import min_deadwood
-from ..strategies import parse_strategy, strategy_matrix
 from ..core.trace import no_trace
 from ..variants import column_index
 from ..variants import gin as G
 
+GAME = AD.Game("gin", G.VARIANT, G.GinRules, seated=False)
 ROW_WIDTH = len(G.VARIANT.columns(2))
 C_SCORE0 = column_index(2, G.EXTRA_COLUMNS)["score0"]
 C_WINNER = column_index(2, G.EXTRA_COLUMNS)["winner"]
@@ -91,13 +90,10 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
     drawn_ok = rules[G.R_DISCARD_STOCK] != 0
     big_gin = rules[G.R_BIG_GIN] != 0
     for i in range(out.shape[0]):
-        w = first_world + i
-        ws = rng.new_state(seed, A.STREAM_WORLD, w)
+        w, ws = AD.world_generator(seed, first_world, i)
         tries = 0
         while True:
-            tries += 1
-            rng.shuffle_into(ws, pool, perm)
-            up, pos = A.upcard_of(perm, upcard)
+            up, pos, tries = AD.draw_world(ws, pool, perm, upcard, tries)
             if use_h:
                 p2, wt = HW.history_hands(H, strat, perm, pos, replay > 0, drawn_ok, big_gin, hands,
                                           T_value, T_total, T_rank, ws)
@@ -107,9 +103,7 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
                     weight[i] = wt
                     break
             else:
-                opp = np.uint64(0)
-                for j in range(G.HAND):
-                    opp |= _bit(perm[pos + j])
+                opp = AD.deal_mask(perm, pos, G.HAND)
                 pos += G.HAND
                 if replay == 0:
                     break
@@ -127,16 +121,13 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         hands[0] = knock_hand
         hands[1] = opp
         row[:] = 0
-        for p in range(2):
-            st[p, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + p, w)
+        AD.seat_streams(st, seed, w)
         G.showdown(rules, strat, hands, 0, knock_dw, big, T_value, T_cover, T_starts, T_total,
                     T_rank, row, st)
         out[i, A.K_PTS] = row[C_SCORE0]
         out[i, A.K_WIN] = 1 if row[C_WINNER] == 0 else 0
         # B: play on; the opponent moves with `up` on top of the pile
-        npile = A.lay_out_rest(perm, pos, n_pool, stock_size, deck, sp, known, pile)
-        pile[npile] = up
-        npile += 1
+        npile = AD.pile_for_play_on(perm, pos, n_pool, stock_size, deck, sp, known, pile, up)
         hands[0] = hand
         hands[1] = opp
         picked[0] = picked0[0]
@@ -175,10 +166,8 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     hand = np.uint64(hand_mask)
     kh = hand if knock_mask is None else np.uint64(knock_mask)
     kdw = 0 if big else int(G.deadwood(kh, t.run_value, t.suit_total, t.rank_value))
-    out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
-    weight = np.ones(int(n_worlds), dtype=np.float64)
+    out, weight, fail = AD.world_buffers(n_worlds)
     opp = np.zeros((int(n_worlds), 2), dtype=np.uint64)
-    fail = np.full(1, -1, dtype=np.int64)
     tries = A.MAX_TRIES_HISTORY if seen.use and replay else A.MAX_REDRAWS + 1
     gin_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
                np.ascontiguousarray(strat_mat, dtype=np.float64), hand, kh, np.int64(kdw),
@@ -187,36 +176,25 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
                np.int64(limit), np.int64(replay), seen.H, seen.use, np.int64(tries), np.int64(seed),
                np.int64(first_world), out, weight, opp, fail, t.run_value, t.run_cover, t.run_starts,
                t.suit_total, t.rank_value, bool(debug))
-    if fail[0] >= 0:
-        model = ("could have given the opponent's choices in the history"
-                 if seen.use else f"let the opponent reach your turn {own_turn} without knocking")
-        raise A.no_world_fits(int(fail[0]), tries, model, position)
-    extra = ((weight,) if with_weights else ()) + ((opp,) if with_hands else ())
-    return (out,) + extra if extra else out
+    model = ("could have given the opponent's choices in the history"
+             if seen.use else f"let the opponent reach your turn {own_turn} without knocking")
+    AD.refuse_failed(fail, tries, model, position)
+    return AD.with_extras(out, (weight, with_weights), (opp, with_hands))
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
             stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Gin knock position (see ``analysis.studies.knock_advice``) and set up its worlds."""
-    A.check_players(G.VARIANT, players)
-    if spreads:
-        raise A.AdviceError("gin has no spreads on the table before a knock: drop --spread")
-    if opp_cards not in (None, G.HAND):
-        raise A.AdviceError(f"the gin opponent holds {G.HAND} cards: drop --opp-cards")
-    r = A.rules_of(G.GinRules, rules)
+    r = AD.open_position(GAME, players, rules, (
+        (spreads, "gin has no spreads on the table before a knock: drop --spread"),
+        (opp_cards not in (None, G.HAND), f"the gin opponent holds {G.HAND} cards: drop --opp-cards")))
     notes: list[str] = []
-    h = A.cards(hand, "hand")
+    h = AD.read_hand(GAME, hand)
     if h.size not in (G.HAND, G.HAND + 1):
         raise A.AdviceError(f"a gin hand has {G.HAND} cards (the hand you keep after discarding) or "
                           f"{G.HAND + 1} (before discarding: the advisor picks the best discard); "
                           f"got {h.size}")
-    up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
-    if up.size > 1:
-        raise A.AdviceError(f"upcard: give one card, got {up.size}")
-    if history is not None:
-        HI.refuse_conflicts(h.size, G.HAND, up.size > 0, discards)
-    known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
-    A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)])
+    up, known = AD.read_pile(GAME, h, upcard, discards, history=history, hand_size=G.HAND)
     k = None
     if history is not None:
         k = HI.check(history, players=2, turn=turn, hand_size=G.HAND, hand=h,
@@ -248,14 +226,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         if r.big_gin and dw11 == 0:
             big = True
             notes.append("11 melded cards: knocking now is big gin")
-        keep = np.array([c for c in h if int(c) != discard], dtype=np.int64)
-        notes.append(f"11 cards given: the exact best discard is {card_text(discard)} "
-                     f"(deadwood {dw_after} after it); playing on discards it face up")
-        if up.size:
-            notes.append(f"the upcard {card_text(int(up[0]))} given as well is taken to lie "
-                         f"under {card_text(discard)}")
-            known = np.concatenate([known, up])
-        up = np.array([discard], dtype=np.int64)
+        keep, up, known = AD.play_extra_card(h, up, known, discard, dw_after, notes)
         if not big:
             knock_cards = keep
         h = keep
@@ -266,9 +237,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         raise A.AdviceError(
             f"cannot knock: the hand's deadwood is {dw} ({cards_text(arr.deadwood_cards)}; melds: "
             f"{melds}) and knocking needs deadwood <= {limit} ({limit_name}); keep playing")
-    me = parse_strategy(strategy, "gin")
-    opp = parse_strategy(opponent, "gin")
-    smat = strategy_matrix([me, opp])
+    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, 2, single=True)
     seen = None
     replay = turn - 1 if opp_model == "played" else 0
     if k is not None:
@@ -287,9 +256,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         if replay:
             notes.append(f"opponent model 'played': its dealt hand was replayed through {replay} "
                          "draws and discards by its strategy, without knocking")
-    if up.size == 0:
-        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
-    upc = int(up[0]) if up.size else A.UP_SAMPLE
+    upc = AD.upcard_code(up, notes)
     rarr = r.to_array()
     hmask, kmask = to_mask(h), to_mask(knock_cards)
     where = f" (hand {cards_text(h)})"
@@ -301,12 +268,9 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
                         knock_mask=kmask, big=big, replay=replay, seen=seen, debug=debug,
                         with_weights=weighted, with_hands=with_hands, position=where)
 
-    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
-                   hand_score=int(dw), knock_limit=int(limit),
-                   discard=None if discard is None else card_text(discard), turn=turn, stock=st,
-                   players=2, upcard=card_text(upc) if upc >= 0 else None,
-                   strategy=me.spec, opponent=opp.spec, rules=r.as_dict()), notes,
-                   redraws=replay > 0)
+    return AD.prepared(call, h=h, score=dw, limit=int(limit), discard=discard, turn=turn,
+                       stock=st, players=2, upc=upc, me=me, opps=opps, r=r, notes=notes,
+                       redraws=replay > 0)
 
 
 def _stock(turn, stock, n_known, r, notes) -> int:
@@ -322,11 +286,5 @@ def _stock(turn, stock, n_known, r, notes) -> int:
             raise A.AdviceError(f"{n_known} known discards leave no room for a stock: give fewer --discards")
         notes.append(f"stock {st} after your draw (default for turn {turn}: both players drew from the stock)")
         return st
-    st = int(stock)
-    if not lo <= st <= 31:
-        raise A.AdviceError(f"stock {st} is impossible on your turn {turn}: after your draw the "
-                            f"stock holds {lo} to 31 cards")
-    if st > room:
-        raise A.AdviceError(f"stock {st} is impossible with {n_known} known discards: at most "
-                            f"{room} unseen cards are left for the stock")
-    return st
+    return AD.given_stock(int(stock), turn, lo, 31, room, short=f" with {n_known} known discards: "
+                          f"at most {room} unseen cards are left for the stock")

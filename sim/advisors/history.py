@@ -260,19 +260,28 @@ def _my_turn(k: Known, where, hand, discard, dealer_offer, turn, up) -> None:
         raise AdviceError("the history leaves no stock card for your draw this turn")
     if discard is not None:
         mine.add(discard)
-    for c in sorted(mine):
-        if where.get(c) == -1:
-            raise AdviceError(f"{card_text(c)} is in your hand but the history leaves it in the "
-                              "discard pile: each card can be in one place only")
-        if where.get(c, 0) != 0:
-            raise AdviceError(f"{card_text(c)} is in your hand but seat {where[c]} took it from "
-                              "the pile and has not discarded it")
-    for c, q in where.items():
-        if q == 0 and c not in mine:
-            raise AdviceError(f"you took {card_text(c)} from the pile and never discarded it, but "
-                              "it is not in your hand")
+    _my_cards(where, mine, "discarded", tonk=False)
     if discard is not None:
         where[discard] = -1
+
+
+def _my_cards(where: dict, mine: set, played: str, tonk: bool) -> None:
+    """My hand against where the history left each card (``where``: -1 the pile, -2 the
+    table, s: held by seat s): mine are nowhere else, and my pickups not ``played`` since
+    are mine.  Gin and Knock Rummy name an opponent's pickup as not discarded."""
+    for c in sorted(mine):
+        q = where.get(c, 0)
+        if q == -1 or (tonk and q != 0):
+            place = {-1: "in the discard pile", -2: "on the table"}.get(q, f"in seat {q}'s hand")
+            raise AdviceError(f"{card_text(c)} is in your hand but the history leaves it {place}: "
+                              "each card can be in one place only")
+        if q != 0:
+            raise AdviceError(f"{card_text(c)} is in your hand but seat {q} took it from the pile "
+                              "and has not discarded it")
+    for c, q in where.items():
+        if q == 0 and c not in mine:
+            raise AdviceError(f"you took {card_text(c)} from the pile and never {played} it, but it "
+                              "is not in your hand")
 
 
 def _text(t: Turn) -> str:
@@ -421,15 +430,7 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
             raise AdviceError(f"{name}: seat {s} discarded its last card: it went out, which ends "
                               "the hand")
     mine = set(int(c) for c in hand)
-    for c in sorted(mine):
-        if where.get(c, 0) != 0:
-            place = {-1: "in the discard pile", -2: "on the table"}.get(where[c], f"in seat {where[c]}'s hand")
-            raise AdviceError(f"{card_text(c)} is in your hand but the history leaves it {place}: "
-                              "each card can be in one place only")
-    for c, q in where.items():
-        if q == 0 and c not in mine:
-            raise AdviceError(f"you took {card_text(c)} from the pile and never played it, but it "
-                              "is not in your hand")
+    _my_cards(where, mine, "played", tonk=True)
     if len(mine) != k.counts[0]:
         raise AdviceError(f"your hand holds {len(mine)} cards, but the history leaves you "
                           f"{k.counts[0]} (5 dealt, +1 per draw or take, -1 per card spread, hit or "

@@ -195,14 +195,23 @@ def _weigh(srow, H, s, final, drawn_discardable, big_gin, T_value, T_total, T_ra
                 continue
             cand[g] = c
             g += 1
-        if g == 0:
+        w, hand = _draw_back(w, h11, cand, g, e, ws)
+        if w == 0.0:
             return 0.0
-        w *= g / e
-        hand = h11 ^ _bit(cand[rng.randint(ws, g)])
     if passed[s] >= 0 and wants_upcard(srow, hand, deadwood(hand, T_value, T_total, T_rank),
                                        passed[s], T_value, T_total, T_rank):
         return 0.0
     return w
+
+
+@njit(cache=True, inline="always")
+def _draw_back(w, held, cand, g, e, ws):
+    """Undo a stock draw from ``held``: the card drawn is one of the ``g`` candidates
+    ``cand[:g]``, picked uniformly, of the ``e`` it could have been; the weight ``w`` times
+    ``g / e`` (0 when no card fits: the world cannot have happened)."""
+    if g == 0:
+        return 0.0, held
+    return w * (g / e), held ^ bit(cand[rng.randint(ws, g)])
 
 
 @njit(cache=True)
@@ -247,10 +256,9 @@ def weigh(srow, H, s, final, n, tonk_min, ws):
                 continue
             cand[g] = c
             g += 1
-        if g == 0:
+        w, hand = _draw_back(w, b, cand, g, e, ws)
+        if w == 0.0:
             return 0.0
-        w *= g / e
-        hand = b ^ bit(cand[rng.randint(ws, g)])
     if hand_value(hand) >= tonk_min:
         return 0.0
     return w

@@ -29,16 +29,16 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
-from . import history as HI, history_weights as HW
-from ..core import rng
+from . import advisor as AD, history as HI, history_weights as HW
 from ..core.bits import bit as _bit
-from ..core.cards import card_text, cards_text, to_mask
+from ..core.cards import cards_text, to_mask
 from ..knock.melds import deadwood, min_deadwood
-from ..strategies import parse_strategy, strategy_matrix
 from ..strategies.knock import choose_discard, knock_threshold_opp
 from ..core.trace import no_trace
 from ..variants import COL_SCORE, column_index
 from ..variants import knock_rummy as KR
+
+GAME = AD.Game("knock-rummy", KR.VARIANT, KR.KnockRummyRules)
 
 
 @njit(cache=True)
@@ -115,13 +115,10 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
     sp = KR.N_CARDS - stock_size
     kind = KR.END_RUMMY if dw0 == 0 else KR.END_KNOCK
     for i in range(out.shape[0]):
-        w = first_world + i
-        ws = rng.new_state(seed, A.STREAM_WORLD, w)
+        w, ws = AD.world_generator(seed, first_world, i)
         tries = 0
         while True:
-            tries += 1
-            rng.shuffle_into(ws, pool, perm)
-            up, pos = A.upcard_of(perm, upcard)
+            up, pos, tries = AD.draw_world(ws, pool, perm, upcard, tries)
             if use_h:
                 p2, wt = HW.history_hands(H, strat, perm, pos, replay > 0, True, False, opp, T_value,
                                           T_total, T_rank, ws)
@@ -131,11 +128,8 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
                     break
             else:
                 for s in range(1, n):
-                    h = np.uint64(0)
-                    for j in range(hs):
-                        h |= _bit(perm[pos + j])
+                    opp[s] = AD.deal_mask(perm, pos, hs)
                     pos += hs
-                    opp[s] = h
                 if replay == 0 or _replay(strat, perm, pos + stock_size, n_pool, replay, own[0],
                                           stock_size, opp, T_value, T_total, T_rank, ws):
                     break
@@ -156,9 +150,7 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
         out[i, A.K_PTS] = _net(rules, row, n)
         out[i, A.K_WIN] = 1 if row[c_winner] == 0 else 0
         # B: play on; seat 1 moves with `up` (my discard) on top of the pile
-        npile = A.lay_out_rest(perm, pos, n_pool, stock_size, deck, sp, known, pile)
-        pile[npile] = up
-        npile += 1
+        npile = AD.pile_for_play_on(perm, pos, n_pool, stock_size, deck, sp, known, pile, up)
         hands[0] = hand
         for s in range(1, n):
             hands[s] = opp[s]
@@ -170,8 +162,7 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
         state[KR.S_SP] = sp
         state[KR.S_NPILE] = npile
         state[KR.S_TO_MOVE] = 1
-        for s in range(n):
-            st[s, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
+        AD.seat_streams(st, seed, w)
         row[:] = 0
         KR.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total,
                            T_rank, st, row, debug, no_trace())
@@ -204,11 +195,9 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     hand = np.uint64(hand_mask)
     dw0 = int(deadwood(hand, t_value, t_total, t_rank))
     cols = column_index(n, KR.EXTRA_COLUMNS)
-    out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
-    weight = np.ones(int(n_worlds), dtype=np.float64)
+    out, weight, fail = AD.world_buffers(n_worlds)
     dws = np.zeros((int(n_worlds), n), dtype=np.int64)
     hands = np.zeros((int(n_worlds), n), dtype=np.uint64)
-    fail = np.full(1, -1, dtype=np.int64)
     tries = A.MAX_TRIES_HISTORY if seen.use and replay else A.MAX_REDRAWS + 1
     knock_rummy_worlds(rules_arr, strat_mat, hand, np.int64(dw0),
                        np.ascontiguousarray(pool, dtype=np.int64), np.int64(stock_size),
@@ -217,13 +206,10 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
                        np.int64(seed), np.int64(first_world), np.int64(cols["winner"]),
                        np.int64(len(cols)), out, weight, dws, hands, fail, t_value, t_total, t_rank,
                        bool(debug))
-    if fail[0] >= 0:
-        model = ("could have given the opponents' choices in the history" if seen.use else
-                 f"let every opponent reach your turn {own_turn} without going rummy or knocking")
-        raise A.no_world_fits(int(fail[0]), tries, model, position)
-    extra = (((dws,) if with_deadwood else ()) + ((weight,) if with_weights else ())
-             + ((hands,) if with_hands else ()))
-    return (out,) + extra if extra else out
+    model = ("could have given the opponents' choices in the history" if seen.use else
+             f"let every opponent reach your turn {own_turn} without going rummy or knocking")
+    AD.refuse_failed(fail, tries, model, position)
+    return AD.with_extras(out, (dws, with_deadwood), (weight, with_weights), (hands, with_hands))
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
@@ -231,35 +217,23 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     """Check a Knock Rummy knock position (see ``analysis.studies.knock_advice``) and set up
     its worlds."""
     n = players
-    A.check_players(KR.VARIANT, n)
-    if spreads:
-        raise A.AdviceError("knock-rummy has no spreads: melds stay in the hands until the "
-                            "showdown; drop --spread")
-    if first_upcard is not None:
-        raise A.AdviceError("first upcard is a gin (oklahoma) option: drop --first-upcard")
-    if opp_cards is not None:
-        raise A.AdviceError(f"with {n} players every knock-rummy opponent holds {KR.hand_size(n)} "
-                            "cards between turns: drop --opp-cards")
-    r = A.rules_of(KR.KnockRummyRules, rules, players=n)
-    if r.players != n:
-        raise A.AdviceError(f"rule players={r.players} contradicts players={n}: give the count once")
+    r = AD.open_position(GAME, n, rules, (
+        (spreads, "knock-rummy has no spreads: melds stay in the hands until the showdown; drop "
+                  "--spread"),
+        (first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),
+        (opp_cards is not None, f"with {n} players every knock-rummy opponent holds "
+                                f"{KR.hand_size(n)} cards between turns: drop --opp-cards")))
     hs = KR.hand_size(n)
     drawn = n * (turn - 1) + 1          # turns played so far, mine included
     if drawn >= KR.MAX_TURNS:
         raise A.AdviceError(f"turn {turn} with {n} players is past the turn limit ({KR.MAX_TURNS} "
                             "turns in a hand): the hand is over")
     notes: list[str] = []
-    h = A.cards(hand, "hand")
+    h = AD.read_hand(GAME, hand)
     if h.size not in (hs, hs + 1):
         raise A.AdviceError(f"with {n} players a hand holds {hs} cards (or {hs + 1} before "
                             f"discarding), got {h.size}")
-    up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
-    if up.size > 1:
-        raise A.AdviceError(f"upcard: give one card, got {up.size}")
-    if history is not None:
-        HI.refuse_conflicts(h.size, hs, up.size > 0, discards)
-    known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
-    A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)])
+    up, known = AD.read_pile(GAME, h, upcard, discards, history=history, hand_size=hs)
     k = None
     if history is not None:
         k = HI.check(history, players=n, turn=turn, hand_size=hs, hand=h,
@@ -269,14 +243,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     discard = None
     if h.size == hs + 1:
         discard, dw_after = A.pick_discard(h, None if k is None else k.took)
-        notes.append(f"{hs + 1} cards given: the exact best discard is {card_text(discard)} "
-                     f"(deadwood {dw_after} after it); playing on discards it face up")
-        if up.size:
-            notes.append(f"the upcard {card_text(int(up[0]))} given as well is taken to lie "
-                         f"under {card_text(discard)}")
-            known = np.concatenate([known, up])
-        up = np.array([discard], dtype=np.int64)
-        h = np.array([c for c in h if int(c) != discard], dtype=np.int64)
+        h, up, known = AD.play_extra_card(h, up, known, discard, dw_after, notes)
     arr = min_deadwood(h)
     dw = arr.deadwood
     if dw == 0:
@@ -285,9 +252,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         melds = "; ".join(cards_text(m) for m in arr.melds) or "none"
         notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
                      f"{melds}); knocking is legal at any deadwood")
-    me = parse_strategy(strategy, "knock-rummy")
-    opps = A.parse_opponents(opponent, n - 1, "knock-rummy")
-    smat = strategy_matrix([me] + opps)
+    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, n)
     seen = None
     replay = turn - 1 if opp_model == "played" else 0
     if k is not None:
@@ -302,17 +267,8 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         st = _stock(n, turn, stock, known.size, notes)
         pool = A.pool_without(np.concatenate([h, up, known]))  # with hs+1 cards `up` is the discard
         if replay:
-            buried = KR.N_CARDS - n * hs - 1 - known.size - st
-            who = "the opponent's dealt hand was" if n == 2 else "each opponent's dealt hand was"
-            notes.append(f"opponent model 'played': {who} replayed through {replay} draws and "
-                         "discards by its strategy, without rummy or knock (worlds where one would "
-                         "have ended the hand are redrawn)")
-            if buried < replay * (n - 1):
-                notes.append(f"only {buried} unseen buried discards for the {replay * (n - 1)} "
-                             "replayed turns: the later opponents' replays are shorter")
-    if up.size == 0:
-        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
-    upc = int(up[0]) if up.size else A.UP_SAMPLE
+            AD.replay_notes(notes, n, replay, KR.N_CARDS - n * hs - 1 - known.size - st)
+    upc = AD.upcard_code(up, notes)
     rarr = r.to_array()
     hmask = to_mask(h)
     if r.settle == "seed":
@@ -336,12 +292,9 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
                         replay=replay, seen=seen, debug=debug, with_weights=weighted,
                         with_hands=with_hands, position=where)
 
-    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
-                   hand_score=int(dw), knock_limit=None,
-                   discard=None if discard is None else card_text(discard), turn=turn, stock=st,
-                   players=n, upcard=card_text(upc) if upc >= 0 else None,
-                   strategy=me.spec, opponent=",".join(o.spec for o in opps), rules=r.as_dict()),
-                   notes, scale=scale, redraws=replay > 0)
+    return AD.prepared(call, h=h, score=dw, limit=None, discard=discard, turn=turn, stock=st,
+                       players=n, upc=upc, me=me, opps=opps, r=r, notes=notes, scale=scale,
+                       redraws=replay > 0)
 
 
 def _stock(n, turn, stock, n_known, notes) -> int:
@@ -370,10 +323,6 @@ def _stock(n, turn, stock, n_known, notes) -> int:
     if st == 0:
         raise A.AdviceError("stock 0: the stock is empty after your draw, so the hand cannot be "
                             "played on (it ends now unless you knock)")
-    if not max(lo, 1) <= st <= initial:
-        raise A.AdviceError(f"stock {st} is impossible on your turn {turn} with {n} players: after "
-                            f"your draw the stock holds {max(lo, 1)} to {initial} cards")
-    if st > room:
-        raise A.AdviceError(f"stock {st} is impossible with {n_known} known discards: at most "
-                            f"{room} unseen cards are left for the stock")
-    return st
+    return AD.given_stock(st, turn, max(lo, 1), initial, room, seats=f" with {n} players",
+                          short=f" with {n_known} known discards: at most {room} unseen cards are "
+                                "left for the stock")

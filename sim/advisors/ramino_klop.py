@@ -32,10 +32,9 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
+from . import advisor as AD
 from ..wild import closed_wild as CW
-from ..core import rng
-from ..core.cards import card_text, cards_text
-from ..strategies import parse_strategy, strategy_matrix
+from ..core.cards import cards_text
 from ..strategies import wild as W
 from ..strategies.random_play import coin
 from ..core.trace import no_trace
@@ -45,6 +44,7 @@ from ..wild.wild_melds import best_discard, min_deadwood, ws_deadwood
 
 PACKS, JOKERS = 2, 4
 N_CARDS = 52 * PACKS + JOKERS
+GAME = AD.Game("ramino-klop", RK.VARIANT, RK.RaminoKlopRules, packs=PACKS, jokers=JOKERS)
 
 
 @njit(cache=True)
@@ -111,15 +111,11 @@ def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, 
     sp = n_cards - stock_size
     kind = CW.END_OUT if dw0 == 0 else CW.END_KNOCK
     for i in range(out.shape[0]):
-        w = first_world + i
-        gen = rng.new_state(seed, A.STREAM_WORLD, w)   # the world, then its restock shuffles
-        for s in range(n):
-            st[s, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
+        w, gen = AD.world_generator(seed, first_world, i)   # the world, then its restocks
+        AD.seat_streams(st, seed, w)        # before the replays: random play draws from them
         tries = 0
         while True:
-            tries += 1
-            rng.shuffle_into(gen, pool, perm)
-            up, pos = A.upcard_of(perm, upcard)
+            up, pos, tries = AD.draw_world(gen, pool, perm, upcard, tries)
             wss[0, :64] = hand
             for s in range(1, n):
                 wss[s, :64] = 0
@@ -142,9 +138,7 @@ def ramino_worlds(cfg, strat, tabs, hand, dw0, pool, stock_size, upcard, known, 
         out[i, A.K_PTS] = A.net_vs_others(row, COL_SCORE, n)
         out[i, A.K_WIN] = 1 if row[c_winner] == 0 else 0
         # B: play on; seat 1 moves with `up` (my discard) on top of the pile
-        npile = A.lay_out_rest(perm, pos, n_pool, stock_size, deck, sp, known, pile)
-        pile[npile] = up
-        npile += 1
+        npile = AD.pile_for_play_on(perm, pos, n_pool, stock_size, deck, sp, known, pile, up)
         if layout.shape[0] > 0:
             layout[i] = 0
             for s in range(n):
@@ -189,18 +183,16 @@ def rollouts(rules_arr, strat_mat, hand, pool, stock_size, upcard, known, turn, 
     ws[:64] = counts
     dw0 = int(ws_deadwood(ws))
     cols = column_index(n, RK.EXTRA_COLUMNS)
-    out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    out, _, fail = AD.world_buffers(n_worlds)
     layout = np.zeros((int(n_worlds) if with_hands else 0, n + 2, 64), dtype=np.int64)
-    fail = np.full(1, -1, dtype=np.int64)
     ramino_worlds(cfg, strat_mat, tabs, counts, np.int64(dw0),
                   np.ascontiguousarray(pool, dtype=np.int64), np.int64(stock_size), np.int64(upcard),
                   np.ascontiguousarray(known, dtype=np.int64), np.int64(turn), np.int64(replay),
                   np.int64(A.MAX_REDRAWS + 1), np.int64(seed), np.int64(first_world),
                   np.int64(cols["winner"]), np.int64(len(cols)), out, layout, fail, bool(debug))
-    if fail[0] >= 0:
-        raise A.no_world_fits(int(fail[0]), A.MAX_REDRAWS + 1, "let every opponent reach your "
-                              f"turn {turn} without going rummy or knocking", position)
-    return (out, layout) if with_hands else out
+    AD.refuse_failed(fail, A.MAX_REDRAWS + 1, f"let every opponent reach your turn {turn} without "
+                     "going rummy or knocking", position)
+    return AD.with_extras(out, (layout, with_hands))
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
@@ -208,45 +200,27 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     """Check a Ramino Klop knock position (see ``analysis.studies.knock_advice``) and set up
     its worlds."""
     n = players
-    A.check_players(RK.VARIANT, n)
-    for given, what in ((spreads, "--spread: ramino-klop has no spreads (melds stay in the hands "
-                                  "until the showdown)"),
-                        (first_upcard is not None, "--first-upcard: it is a gin (oklahoma) option"),
-                        (opp_cards is not None, f"--opp-cards: every ramino-klop opponent holds "
-                                                f"{RK.HAND_SIZE} cards between turns"),
-                        (history is not None, "--history: the ramino-klop advisor does not read "
-                                              "a history yet")):
-        if given:
-            raise A.AdviceError(f"drop {what}")
-    r = A.rules_of(RK.RaminoKlopRules, rules, players=n)
-    if r.players != n:
-        raise A.AdviceError(f"rule players={r.players} contradicts players={n}: give the count once")
+    r = AD.open_position(GAME, n, rules, (
+        (spreads, "drop --spread: ramino-klop has no spreads (melds stay in the hands until the "
+                  "showdown)"),
+        (first_upcard is not None, "drop --first-upcard: it is a gin (oklahoma) option"),
+        (opp_cards is not None, f"drop --opp-cards: every ramino-klop opponent holds "
+                                f"{RK.HAND_SIZE} cards between turns"),
+        (history is not None, "drop --history: the ramino-klop advisor does not read a history yet")))
     hs = RK.HAND_SIZE
     notes: list[str] = []
-    h = A.cards(hand, "hand", PACKS, JOKERS)
+    h = AD.read_hand(GAME, hand)
     if h.size not in (hs, hs + 1):
         raise A.AdviceError(f"a ramino-klop hand holds {hs} cards (or {hs + 1} before discarding), "
                             f"got {h.size}")
-    up = A.cards(upcard, "upcard", PACKS, JOKERS) if upcard is not None else h[:0]
-    if up.size > 1:
-        raise A.AdviceError(f"upcard: give one card, got {up.size}")
-    known = A.cards(discards, "discards", PACKS, JOKERS) if discards is not None else h[:0]
-    A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)], PACKS, JOKERS)
+    up, known = AD.read_pile(GAME, h, upcard, discards)
     dup = dict(set_duplicates=r.set_duplicates)
     discard = None
     if h.size == hs + 1:    # the exact best discard; ties: the highest card, as the strategies do
         vals = CW.cached_tables("ramino-klop", None, r.set_duplicates)[2]
         bd = best_discard(h, **dup)
         discard = max(bd.discards, key=lambda c: (int(vals[c]), c & 15, c >> 4))
-        notes.append(f"{hs + 1} cards given: the exact best discard is {card_text(discard)} "
-                     f"(deadwood {bd.deadwood} after it); playing on discards it face up")
-        if up.size:
-            notes.append(f"the upcard {card_text(int(up[0]))} given as well is taken to lie "
-                         f"under {card_text(discard)}")
-            known = np.concatenate([known, up])
-        up = np.array([discard], dtype=np.int64)
-        at = int(np.flatnonzero(h == discard)[0])
-        h = np.delete(h, at)
+        h, up, known = AD.play_extra_card(h, up, known, discard, bd.deadwood, notes)
     arr = min_deadwood(h, **dup)
     dw = arr.deadwood
     melds = "; ".join(cards_text(m) for m in arr.melds) or "none"
@@ -260,28 +234,17 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     else:
         notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
                      f"{melds})")
-    me = parse_strategy(strategy, "ramino-klop")
-    opps = A.parse_opponents(opponent, n - 1, "ramino-klop")
+    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, n)
     RK.check_strategies(r, [me] + opps)
-    smat = strategy_matrix([me] + opps)
     st = _stock(n, turn, stock, int(known.size), notes, r.restock_keep_top)
     pool = A.pool_without(np.concatenate([h, up, known]), PACKS, JOKERS)
     replay = turn - 1 if opp_model == "played" else 0
     if replay:
-        who = "the opponent's dealt hand was" if n == 2 else "each opponent's dealt hand was"
-        notes.append(f"opponent model 'played': {who} replayed through {replay} draws and "
-                     "discards by its strategy, without rummy or knock (worlds where one would "
-                     "have ended the hand are redrawn)")
-        buried = pool.size - (n - 1) * hs - int(up.size == 0) - st
-        if buried < replay * (n - 1):
-            notes.append(f"only {buried} unseen buried discards for the {replay * (n - 1)} "
-                         "replayed turns: the later opponents' replays are shorter")
+        AD.replay_notes(notes, n, replay, pool.size - (n - 1) * hs - int(up.size == 0) - st)
     else:
         notes.append("opponent model 'uniform': the opponents' hands are uniform over the unseen "
                      "cards, much weaker than hands played for some turns (knocking looks better)")
-    if up.size == 0:
-        notes.append("upcard not given: the card on top of the pile is drawn from the unseen cards")
-    upc = int(up[0]) if up.size else A.UP_SAMPLE
+    upc = AD.upcard_code(up, notes)
     rarr = r.to_array()
     notes.append("penalty lead: " + ("the average opponent's penalty minus yours" if n > 2 else
                                      "the opponent's penalty minus yours")
@@ -295,13 +258,9 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         return rollouts(rarr, smat, h, pool, st, upc, known, turn, seed, first, count,
                         replay=replay, debug=debug, with_hands=with_hands, position=where)
 
-    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h), hand_score=int(dw),
-                                 knock_limit=r.knock_below - 1,
-                                 discard=None if discard is None else card_text(discard), turn=turn,
-                                 stock=st, players=n, upcard=card_text(upc) if upc >= 0 else None,
-                                 strategy=me.spec, opponent=",".join(o.spec for o in opps),
-                                 rules=r.as_dict()),
-                      notes, scale=1.0 / (n - 1), redraws=replay > 0, unit="penalty lead")
+    return AD.prepared(call, h=h, score=dw, limit=r.knock_below - 1, discard=discard, turn=turn,
+                       stock=st, players=n, upc=upc, me=me, opps=opps, r=r, notes=notes,
+                       scale=1.0 / (n - 1), redraws=replay > 0, unit="penalty lead")
 
 
 def _stock(n, turn, stock, n_known, notes, keep_top=False) -> int:
@@ -325,11 +284,6 @@ def _stock(n, turn, stock, n_known, notes, keep_top=False) -> int:
         else:
             notes.append(f"stock {st} after your draw (default for turn {turn} with {n} players: {how})")
         return max(st, 0)
-    st = int(stock)
-    if not lo <= st <= full:
-        raise A.AdviceError(f"stock {st} is impossible on your turn {turn} with {n} players: after "
-                            f"your draw the stock holds {lo} to {full} cards")
-    if st > room:
-        raise A.AdviceError(f"stock {st} is impossible: at most {room} unseen cards are left for "
-                            "it (the known discards and the top of the pile are not in it)")
-    return st
+    return AD.given_stock(int(stock), turn, lo, full, room, seats=f" with {n} players",
+                          short=f": at most {room} unseen cards are left for it (the known discards "
+                                "and the top of the pile are not in it)")

@@ -18,14 +18,15 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
+from . import advisor as AD
 from ..core import rng
-from ..core.bits import bit as _bit
 from ..core.cards import card_text, cards_text, to_mask, value_table
-from ..strategies import parse_strategy, strategy_matrix
 from ..knock import table as TB
 from . import history as TH, history_weights as HW
 from ..core.trace import no_trace
 from ..variants import tonk as TK
+
+GAME = AD.Game("tonk", TK.VARIANT, TK.TonkRules)
 
 
 @njit(cache=True)
@@ -60,19 +61,14 @@ def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp
     info = np.zeros(TK.I_WIDTH, dtype=np.int64)
     s0 = TK.N_CARDS - stock_size
     for i in range(out.shape[0]):
-        w = first_world + i
-        ws = rng.new_state(seed, A.STREAM_WORLD, w)
+        w, ws = AD.world_generator(seed, first_world, i)
         tries = 0
         while True:
-            tries += 1
-            rng.shuffle_into(ws, pool, perm)
-            up, pos = A.upcard_of(perm, upcard)
+            up, pos, tries = AD.draw_world(ws, pool, perm, upcard, tries)
             hands[0] = hand
             wt = 1.0
             for s in range(1, n):
-                h = retained[s]
-                for j in range(opp_cards[s - 1]):
-                    h |= _bit(perm[pos + j])
+                h = retained[s] | AD.deal_mask(perm, pos, opp_cards[s - 1])
                 pos += opp_cards[s - 1]
                 hands[s] = h
                 if replay and wt > 0.0:
@@ -92,10 +88,7 @@ def tonk_worlds(rules, strat, hand, opp_cards, retained, sp_owner0, sp_kind0, sp
         out[i, A.K_PTS] = pay[0]
         out[i, A.K_WIN] = 1 if pay[0] > 0 else 0
         # B: draw and play on
-        npile = A.lay_out_rest(perm, pos, n_pool, stock_size, stock, s0, known, discard)
-        if up != A.UP_NONE:
-            discard[npile] = up
-            npile += 1
+        npile = AD.pile_for_play_on(perm, pos, n_pool, stock_size, stock, s0, known, discard, up)
         for k in range(n_spreads):
             sp_owner[k] = sp_owner0[k]
             sp_kind[k] = sp_kind0[k]
@@ -126,12 +119,10 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
     sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
     for k, (owner, kind, mask) in enumerate(spreads):
         sp_owner[k], sp_kind[k], sp_cards[k] = owner, kind, np.uint64(mask)
-    out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    out, weight, fail = AD.world_buffers(n_worlds)
     n = np.shape(strat_mat)[0]
     ret = np.zeros(n, np.uint64) if retained is None else np.array(retained, dtype=np.uint64)
     hands = np.zeros((int(n_worlds) if with_hands else 0, n), dtype=np.uint64)
-    weight = np.ones(int(n_worlds), dtype=np.float64)
-    fail = np.full(1, -1, dtype=np.int64)
     tonk_worlds(np.ascontiguousarray(rules_arr, dtype=np.float64),
                 np.ascontiguousarray(strat_mat, dtype=np.float64), np.uint64(hand_mask),
                 np.ascontiguousarray(opp_cards, dtype=np.int64), ret, sp_owner, sp_kind, sp_cards,
@@ -144,21 +135,16 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
         raise A.AdviceError(f"history: in world {fail[0]} none of {A.MAX_TRIES_HISTORY:,} deals lets "
                             "the opponents' strategies play the observed turns (take or draw, the "
                             "discards, no drop): try other opponent strategies or --opp-model uniform")
-    return (out,) + ((weight,) if history is not None else ()) + ((hands,) if with_hands else ()) \
-        if history is not None or with_hands else out
+    return AD.with_extras(out, (weight, history is not None), (hands, with_hands))
 
 
 def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
             stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
     """Check a Tonk drop position (see ``analysis.studies.knock_advice``) and set up its worlds."""
-    A.check_players(TK.VARIANT, players)
-    if first_upcard is not None:
-        raise A.AdviceError("first upcard is a gin (oklahoma) option: drop --first-upcard")
-    r = A.rules_of(TK.TonkRules, rules, players=players)
-    if r.players != players:
-        raise A.AdviceError(f"rule players={r.players} contradicts players={players}: give the count once")
+    r = AD.open_position(GAME, players, rules, ((
+        first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),))
     notes: list[str] = []
-    h = A.cards(hand, "hand")
+    h = AD.read_hand(GAME, hand)
     if not 1 <= h.size <= TK.HAND_SIZE:
         raise A.AdviceError(f"a tonk hand holds 1 to {TK.HAND_SIZE} cards at the start of a turn, got {h.size}")
     n_opp = players - 1
@@ -243,18 +229,12 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         st = int(stock)
         if turn == 1 and st != initial:
             raise A.AdviceError(f"stock {st} is impossible on turn 1 with {players} players: it holds {initial}")
-        if not lo <= st <= hi:
-            raise A.AdviceError(f"stock {st} is impossible on your turn {turn} with {players} players: "
-                              f"it holds {lo} to {hi} cards")
-        if st > available:
-            raise A.AdviceError(f"stock {st} is impossible: only {available} unseen cards are left for "
-                              "it after the opponents' hands")
+        AD.given_stock(st, turn, lo, hi, available, seats=f" with {players} players", holds="it holds",
+                       short=f": only {available} unseen cards are left for it after the opponents' hands")
     if any(o != 0 for o, _, _ in sp):
         notes.append("spread owners are informational: anyone may hit any spread")
     notes.append("knock = drop at the start of your turn, before drawing")
-    me = parse_strategy(strategy, "tonk")
-    opps = A.parse_opponents(opponent, n_opp, "tonk")
-    smat = strategy_matrix([me] + opps)
+    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, players)
     rarr = r.to_array()
     hmask = to_mask(h)
     count = int(value_table()[h].sum())
@@ -265,11 +245,8 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
                         first, n, retained=ret, with_hands=with_hands, debug=debug,
                         history=hk if opp_model == "played" else None)
 
-    return A.Prepared(call, dict(hand=tuple(card_text(int(c)) for c in h),
-                   hand_score=count, knock_limit=None, discard=None, turn=turn, stock=st,
-                   players=players, upcard=card_text(upc) if upc >= 0 else None,
-                   strategy=me.spec, opponent=",".join(o.spec for o in opps),
-                   rules=r.as_dict()), notes)
+    return AD.prepared(call, h=h, score=count, limit=None, discard=None, turn=turn, stock=st,
+                       players=players, upc=upc, me=me, opps=opps, r=r, notes=notes)
 
 
 def _history(text, h, r, *, turn, players, upcard, discards, spreads, stock, opp_cards):
