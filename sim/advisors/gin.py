@@ -117,34 +117,46 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
         out[i, A.TRIES] = tries
         opp_out[i, 0] = hand
         opp_out[i, 1] = opp
-        # A: knock now
+        # A: knock now (the strategies' generators go on into B)
         hands[0] = knock_hand
         hands[1] = opp
         row[:] = 0
         AD.seat_streams(st, seed, w)
         G.showdown(rules, strat, hands, 0, knock_dw, big, T_value, T_cover, T_starts, T_total,
                     T_rank, row, st)
-        out[i, A.K_PTS] = row[C_SCORE0]
-        out[i, A.K_WIN] = 1 if row[C_WINNER] == 0 else 0
+        out[i, A.K_PTS], out[i, A.K_WIN] = _mine(row)
         # B: play on; the opponent moves with `up` on top of the pile
         npile = AD.pile_for_play_on(perm, pos, n_pool, stock_size, deck, sp, known, pile, up)
         hands[0] = hand
         hands[1] = opp
         picked[0] = picked0[0]
         picked[1] = picked0[1]
-        state[:] = 0
-        state[G.S_SP] = sp
-        state[G.S_NPILE] = npile
-        state[G.S_TURNS] = own[0] + own[1]
-        state[G.S_OWN0] = own[0]
-        state[G.S_OWN1] = own[1]
-        state[G.S_TO_MOVE] = 1
-        state[G.S_LIMIT] = limit
+        _start(state, sp, npile, own, limit)
         row[:] = 0
         G.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover,
                           T_starts, T_total, T_rank, st, row, debug, no_trace())
-        out[i, A.P_PTS] = row[C_SCORE0]
-        out[i, A.P_WIN] = 1 if row[C_WINNER] == 0 else 0
+        out[i, A.P_PTS], out[i, A.P_WIN] = _mine(row)
+
+
+@njit(cache=True, inline="always")
+def _mine(row):
+    """My points in a settled hand row and whether I won it (I am its winner; a void hand is
+    not won)."""
+    return row[C_SCORE0], 1 if row[C_WINNER] == 0 else 0
+
+
+@njit(cache=True, inline="always")
+def _start(state, sp, npile, own, limit):
+    """The state play on starts from: the stock from ``sp``, ``npile`` cards on the pile, the
+    turns each seat has played, the opponent (seat 1) to move, the hand's knock limit."""
+    state[:] = 0
+    state[G.S_SP] = sp
+    state[G.S_NPILE] = npile
+    state[G.S_TURNS] = own[0] + own[1]
+    state[G.S_OWN0] = own[0]
+    state[G.S_OWN1] = own[1]
+    state[G.S_TO_MOVE] = 1
+    state[G.S_LIMIT] = limit
 
 
 def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn, limit,
@@ -200,22 +212,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         k = HI.check(history, players=2, turn=turn, hand_size=G.HAND, hand=h,
                      discard=int(up[0]) if up.size else None, stock_floor=r.void_stock_left + 1,
                      dealer_offer=r.first_upcard_offer, stock=stock)
-    # knock limit
-    limit = r.knock_limit
-    limit_name = "knock_limit"
-    if r.oklahoma:
-        if first_upcard is None and k is None:
-            raise A.AdviceError("oklahoma sets the knock limit from the hand's first upcard: "
-                              "give it with --first-upcard")
-        fu = A.cards(first_upcard if first_upcard is not None else k.up, "first upcard")
-        if fu.size != 1:
-            raise A.AdviceError(f"first upcard: give one card, got {fu.size}")
-        if k is not None and int(fu[0]) != k.up:
-            raise A.AdviceError(f"first upcard {card_text(int(fu[0]))}: the history says "
-                                f"{card_text(k.up)}")
-        rank = int(fu[0]) & 15
-        limit = 0 if rank == 0 else int(G.TABLES.rank_value[rank])
-        limit_name = f"oklahoma, first upcard {card_text(int(fu[0]))}"
+    limit, limit_name = _knock_limit(r, first_upcard, k)
     # 11 cards: exact best discard (ties: the highest card, as the strategies do)
     discard = None
     big = False
@@ -238,24 +235,8 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
             f"cannot knock: the hand's deadwood is {dw} ({cards_text(arr.deadwood_cards)}; melds: "
             f"{melds}) and knocking needs deadwood <= {limit} ({limit_name}); keep playing")
     me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, 2, single=True)
-    seen = None
-    replay = turn - 1 if opp_model == "played" else 0
-    if k is not None:
-        st = k.stock
-        if st < r.void_stock_left:
-            raise A.AdviceError(f"the history leaves {st} stock cards after your draw: the hand is "
-                                f"void (void_stock_left={r.void_stock_left})")
-        bars = [[], [min(limit, G.knock_threshold(smat[1], t[4], t[3])) for t in k.turns[1]]]
-        pool, known, seen = HW.setup(k, h, int(up[0]), hand_size=G.HAND, bars=bars,
-                                     drawn_discardable=r.discard_stock_draw)
-        replay = int(opp_model == "played")
-        notes += HI.notes(k, replay > 0)
-    else:
-        st = _stock(turn, stock, known.size, r, notes)
-        pool = A.pool_without(np.concatenate([h, up, known]))  # with 11 cards `up` is the discard
-        if replay:
-            notes.append(f"opponent model 'played': its dealt hand was replayed through {replay} "
-                         "draws and discards by its strategy, without knocking")
+    st, pool, known, seen, replay = _unseen(k, h, up, known, r, smat[1], limit, turn, stock,
+                                            opp_model, notes)
     upc = AD.upcard_code(up, notes)
     rarr = r.to_array()
     hmask, kmask = to_mask(h), to_mask(knock_cards)
@@ -271,6 +252,48 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     return AD.prepared(call, h=h, score=dw, limit=int(limit), discard=discard, turn=turn,
                        stock=st, players=2, upc=upc, me=me, opps=opps, r=r, notes=notes,
                        redraws=replay > 0)
+
+
+def _knock_limit(r, first_upcard, k) -> tuple[int, str]:
+    """The hand's knock limit and how it is named (oklahoma: the first upcard's value, given
+    or from the history ``k``)."""
+    if not r.oklahoma:
+        return r.knock_limit, "knock_limit"
+    if first_upcard is None and k is None:
+        raise A.AdviceError("oklahoma sets the knock limit from the hand's first upcard: "
+                            "give it with --first-upcard")
+    fu = A.cards(first_upcard if first_upcard is not None else k.up, "first upcard")
+    if fu.size != 1:
+        raise A.AdviceError(f"first upcard: give one card, got {fu.size}")
+    if k is not None and int(fu[0]) != k.up:
+        raise A.AdviceError(f"first upcard {card_text(int(fu[0]))}: the history says "
+                            f"{card_text(k.up)}")
+    rank = int(fu[0]) & 15
+    return (0 if rank == 0 else int(G.TABLES.rank_value[rank]),
+            f"oklahoma, first upcard {card_text(int(fu[0]))}")
+
+
+def _unseen(k, h, up, known, r, opp_row, limit, turn, stock, opp_model, notes):
+    """The stock, the unseen pool, the known pile, the history's :class:`Seen` (or None) and
+    the opponent turns to replay: from the history ``k``, or without one (``opp_row``: the
+    opponent's strategy, whose knock bars the history's turns)."""
+    replay = turn - 1 if opp_model == "played" else 0
+    if k is None:
+        st = _stock(turn, stock, known.size, r, notes)
+        pool = A.pool_without(np.concatenate([h, up, known]))  # with 11 cards `up` is the discard
+        if replay:
+            notes.append(f"opponent model 'played': its dealt hand was replayed through {replay} "
+                         "draws and discards by its strategy, without knocking")
+        return st, pool, known, None, replay
+    if k.stock < r.void_stock_left:
+        raise A.AdviceError(f"the history leaves {k.stock} stock cards after your draw: the hand "
+                            f"is void (void_stock_left={r.void_stock_left})")
+    bars = [[], [min(limit, G.knock_threshold(opp_row, t[4], t[3])) for t in k.turns[1]]]
+    pool, known, seen = HW.setup(k, h, int(up[0]), hand_size=G.HAND, bars=bars,
+                                 drawn_discardable=r.discard_stock_draw)
+    replay = int(opp_model == "played")
+    notes += HI.notes(k, replay > 0)
+    return k.stock, pool, known, seen, replay
 
 
 def _stock(turn, stock, n_known, r, notes) -> int:

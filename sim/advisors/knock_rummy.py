@@ -147,27 +147,38 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
             hands_out[i, s] = opp[s]
         row[:] = 0
         KR.settle(rules, dw, 0, kind, row)
-        out[i, A.K_PTS] = _net(rules, row, n)
-        out[i, A.K_WIN] = 1 if row[c_winner] == 0 else 0
+        out[i, A.K_PTS], out[i, A.K_WIN] = _mine(rules, row, n, c_winner)
         # B: play on; seat 1 moves with `up` (my discard) on top of the pile
         npile = AD.pile_for_play_on(perm, pos, n_pool, stock_size, deck, sp, known, pile, up)
         hands[0] = hand
         for s in range(1, n):
             hands[s] = opp[s]
-        state[:] = 0
-        for s in range(n):
-            picked[s] = picked0[s]
-            state[KR.S_OWN + s] = own[s]
-            state[KR.S_TURNS] += own[s]
-        state[KR.S_SP] = sp
-        state[KR.S_NPILE] = npile
-        state[KR.S_TO_MOVE] = 1
+        _start(state, picked, picked0, own, sp, npile)
         AD.seat_streams(st, seed, w)
         row[:] = 0
         KR.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total,
                            T_rank, st, row, debug, no_trace())
-        out[i, A.P_PTS] = _net(rules, row, n)
-        out[i, A.P_WIN] = 1 if row[c_winner] == 0 else 0
+        out[i, A.P_PTS], out[i, A.P_WIN] = _mine(rules, row, n, c_winner)
+
+
+@njit(cache=True, inline="always")
+def _mine(rules, row, n, c_winner):
+    """My result in a settled hand row (:func:`_net`) and whether I won it (I am its winner)."""
+    return _net(rules, row, n), 1 if row[c_winner] == 0 else 0
+
+
+@njit(cache=True, inline="always")
+def _start(state, picked, picked0, own, sp, npile):
+    """The state play on starts from: each seat's pickups and turns played, the stock from
+    ``sp``, ``npile`` cards on the pile, seat 1 to move."""
+    state[:] = 0
+    for s in range(own.shape[0]):
+        picked[s] = picked0[s]
+        state[KR.S_OWN + s] = own[s]
+        state[KR.S_TURNS] += own[s]
+    state[KR.S_SP] = sp
+    state[KR.S_NPILE] = npile
+    state[KR.S_TO_MOVE] = 1
 
 
 def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, own_turn, seed,
@@ -253,36 +264,11 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
                      f"{melds}); knocking is legal at any deadwood")
     me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, n)
-    seen = None
-    replay = turn - 1 if opp_model == "played" else 0
-    if k is not None:
-        st = k.stock
-        bars = [[]] + [[max(0.0, knock_threshold_opp(smat[s], t[4], t[3], n - 1)) for t in k.turns[s]]
-                       for s in range(1, n)]
-        pool, known, seen = HW.setup(k, h, int(up[0]), hand_size=hs, bars=bars,
-                                     drawn_discardable=True)
-        replay = int(opp_model == "played")
-        notes += HI.notes(k, replay > 0)
-    else:
-        st = _stock(n, turn, stock, known.size, notes)
-        pool = A.pool_without(np.concatenate([h, up, known]))  # with hs+1 cards `up` is the discard
-        if replay:
-            AD.replay_notes(notes, n, replay, KR.N_CARDS - n * hs - 1 - known.size - st)
+    st, pool, known, seen, replay = _unseen(k, h, up, known, smat, turn, stock, opp_model, notes)
     upc = AD.upcard_code(up, notes)
     rarr = r.to_array()
     hmask = to_mask(h)
-    if r.settle == "seed":
-        scale = 1.0 / (n - 1)
-        notes.append("points: net points against the average opponent (your points in the hand "
-                     "minus the mean of the opponents'; settle=seed credits the winner only)"
-                     if n > 2 else
-                     "points: net points against the opponent (yours minus its; settle=seed "
-                     "credits the winner only)")
-    else:
-        scale = 1.0
-        notes.append("points: your zero-sum stake change in the hand (settle=pairwise)")
-    notes.append("play on: you keep this hand and seat 1 moves next"
-                 + (" (a hand voided by a stock-out scores 0)" if r.stock_out == "void" else ""))
+    scale = _points(r, n, notes)
     where = f" (hand {cards_text(h)}, {n} players)"
 
     weighted = seen is not None and replay > 0
@@ -295,6 +281,43 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     return AD.prepared(call, h=h, score=dw, limit=None, discard=discard, turn=turn, stock=st,
                        players=n, upc=upc, me=me, opps=opps, r=r, notes=notes, scale=scale,
                        redraws=replay > 0)
+
+
+def _unseen(k, h, up, known, smat, turn, stock, opp_model, notes):
+    """The stock, the unseen pool, the known pile, the history's :class:`Seen` (or None) and
+    the opponent turns to replay: from the history ``k`` (its opponents' knock bars from their
+    strategies ``smat[1:]``), or without one."""
+    n = smat.shape[0]
+    hs = KR.hand_size(n)
+    replay = turn - 1 if opp_model == "played" else 0
+    if k is None:
+        st = _stock(n, turn, stock, known.size, notes)
+        pool = A.pool_without(np.concatenate([h, up, known]))  # with hs+1 cards `up` is the discard
+        if replay:
+            AD.replay_notes(notes, n, replay, KR.N_CARDS - n * hs - 1 - known.size - st)
+        return st, pool, known, None, replay
+    bars = [[]] + [[max(0.0, knock_threshold_opp(smat[s], t[4], t[3], n - 1)) for t in k.turns[s]]
+                   for s in range(1, n)]
+    pool, known, seen = HW.setup(k, h, int(up[0]), hand_size=hs, bars=bars, drawn_discardable=True)
+    replay = int(opp_model == "played")
+    notes += HI.notes(k, replay > 0)
+    return k.stock, pool, known, seen, replay
+
+
+def _points(r, n, notes) -> float:
+    """What the points are (noted) and their scale in the report: seed settlement, net against
+    the average opponent (``1/(n-1)`` of the kernel's integer); pairwise, my stake change."""
+    if r.settle == "seed":
+        notes.append("points: net points against the average opponent (your points in the hand "
+                     "minus the mean of the opponents'; settle=seed credits the winner only)"
+                     if n > 2 else
+                     "points: net points against the opponent (yours minus its; settle=seed "
+                     "credits the winner only)")
+    else:
+        notes.append("points: your zero-sum stake change in the hand (settle=pairwise)")
+    notes.append("play on: you keep this hand and seat 1 moves next"
+                 + (" (a hand voided by a stock-out scores 0)" if r.stock_out == "void" else ""))
+    return 1.0 / (n - 1) if r.settle == "seed" else 1.0
 
 
 def _stock(n, turn, stock, n_known, notes) -> int:

@@ -159,40 +159,12 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     elif opp_model == "played":
         raise A.AdviceError("tonk's opponent model 'played' needs --history (it weighs the worlds "
                             "by the opponents' observed turns)")
-    if opp_cards is None:
-        oc = [TK.HAND_SIZE] * n_opp
-    elif isinstance(opp_cards, (int, np.integer)):
-        oc = [int(opp_cards)] * n_opp
-    else:
-        oc = [int(x) for x in opp_cards]
-        if len(oc) == 1:
-            oc = oc * n_opp
-    if len(oc) != n_opp:
-        raise A.AdviceError(f"{len(oc)} opponent card counts given for {n_opp} opponents: give one "
-                          "for all or one per opponent")
-    if any(not 1 <= x <= TK.HAND_SIZE for x in oc):
-        raise A.AdviceError(f"an opponent holds 1 to {TK.HAND_SIZE} cards (with none the hand is over), "
-                          f"got {', '.join(map(str, oc))}")
+    oc = _opp_counts(opp_cards, n_opp)
     up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
     if up.size > 1:
         raise A.AdviceError(f"upcard: give one card (the top of the discard pile), got {up.size}")
     known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
-    entries = A.spread_entries(spreads, players)
-    sp = []
-    groups = [("in your hand", h), ("the upcard", up), ("in the discards", known)]
-    if hk is not None:
-        groups.append(("held by an opponent (the history)", np.array(
-            [c for s in range(1, players) for c in range(64) if hk.retained[s] >> c & 1], np.int64)))
-    for owner, text in entries:
-        codes = A.cards(text, f"spread {text!r}")
-        m = to_mask(codes)
-        kind = TB.BOOK if len({int(c) & 15 for c in codes}) == 1 else TB.RUN
-        if not TB.is_legal_spread(kind, np.uint64(m)):
-            raise A.AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
-                              "run (3+ in suit, ace low)")
-        sp.append((owner, kind, m))
-        groups.append((f"in the spread {cards_text(codes)}", codes))
-    A.no_overlap(groups)
+    sp, groups = _table(h, up, known, spreads, players, hk)
     if turn == 1 and (sp or known.size or h.size != TK.HAND_SIZE or any(x != TK.HAND_SIZE for x in oc)):
         raise A.AdviceError("on turn 1 nobody has played yet (you are the first to play): every hand "
                           "holds 5 cards and there are no spreads or buried discards")
@@ -212,25 +184,7 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     if available < 0:
         raise A.AdviceError(f"too many cards: the opponents' {sum(unseen)} unseen cards do not fit "
                           f"in the {pool.size} unseen cards")
-    initial = 52 - TK.HAND_SIZE * players - (0 if r.no_upcard else 1)
-    lo = max(0, initial - (turn - 1) * players)
-    hi = initial
-    if hk is not None:
-        st = hk.stock
-        if available != st:
-            raise ValueError("history: the unseen cards do not fill the opponents' hands and the stock")
-    elif stock is None:
-        st = min(lo, available)
-        if st < lo:
-            notes.append(f"stock clipped to {st}: only {available} unseen cards are left for it")
-        else:
-            notes.append(f"stock {st} (default for turn {turn}: every turn so far drew from the stock)")
-    else:
-        st = int(stock)
-        if turn == 1 and st != initial:
-            raise A.AdviceError(f"stock {st} is impossible on turn 1 with {players} players: it holds {initial}")
-        AD.given_stock(st, turn, lo, hi, available, seats=f" with {players} players", holds="it holds",
-                       short=f": only {available} unseen cards are left for it after the opponents' hands")
+    st = _stock(hk, stock, available, r, turn, players, notes)
     if any(o != 0 for o, _, _ in sp):
         notes.append("spread owners are informational: anyone may hit any spread")
     notes.append("knock = drop at the start of your turn, before drawing")
@@ -247,6 +201,71 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
 
     return AD.prepared(call, h=h, score=count, limit=None, discard=None, turn=turn, stock=st,
                        players=players, upc=upc, me=me, opps=opps, r=r, notes=notes)
+
+
+def _opp_counts(opp_cards, n_opp: int) -> list[int]:
+    """Cards held per opponent: 5 each by default, one count for all or one each."""
+    if opp_cards is None:
+        oc = [TK.HAND_SIZE] * n_opp
+    elif isinstance(opp_cards, (int, np.integer)):
+        oc = [int(opp_cards)] * n_opp
+    else:
+        oc = [int(x) for x in opp_cards]
+        if len(oc) == 1:
+            oc = oc * n_opp
+    if len(oc) != n_opp:
+        raise A.AdviceError(f"{len(oc)} opponent card counts given for {n_opp} opponents: give one "
+                            "for all or one per opponent")
+    if any(not 1 <= x <= TK.HAND_SIZE for x in oc):
+        raise A.AdviceError(f"an opponent holds 1 to {TK.HAND_SIZE} cards (with none the hand is over), "
+                            f"got {', '.join(map(str, oc))}")
+    return oc
+
+
+def _table(h, up, known, spreads, players, hk):
+    """The spreads on the table, as ``(owner, kind, mask)``, and every group of seen cards
+    (each card in one place only, checked): my hand, the pile, the history's pickups held by
+    the opponents, the spreads."""
+    sp = []
+    groups = [("in your hand", h), ("the upcard", up), ("in the discards", known)]
+    if hk is not None:
+        groups.append(("held by an opponent (the history)", np.array(
+            [c for s in range(1, players) for c in range(64) if hk.retained[s] >> c & 1], np.int64)))
+    for owner, text in A.spread_entries(spreads, players):
+        codes = A.cards(text, f"spread {text!r}")
+        m = to_mask(codes)
+        kind = TB.BOOK if len({int(c) & 15 for c in codes}) == 1 else TB.RUN
+        if not TB.is_legal_spread(kind, np.uint64(m)):
+            raise A.AdviceError(f"spread {cards_text(codes)} is not a legal book (3-4 of a rank) or "
+                                "run (3+ in suit, ace low)")
+        sp.append((owner, kind, m))
+        groups.append((f"in the spread {cards_text(codes)}", codes))
+    A.no_overlap(groups)
+    return sp, groups
+
+
+def _stock(hk, stock, available, r, turn, players, notes) -> int:
+    """The stock at the start of my turn: the history's, given, or one draw per turn begun
+    before mine (clipped to the ``available`` unseen cards)."""
+    initial = 52 - TK.HAND_SIZE * players - (0 if r.no_upcard else 1)
+    lo = max(0, initial - (turn - 1) * players)
+    if hk is not None:
+        if available != hk.stock:
+            raise ValueError("history: the unseen cards do not fill the opponents' hands and the stock")
+        return hk.stock
+    if stock is None:
+        st = min(lo, available)
+        if st < lo:
+            notes.append(f"stock clipped to {st}: only {available} unseen cards are left for it")
+        else:
+            notes.append(f"stock {st} (default for turn {turn}: every turn so far drew from the stock)")
+        return st
+    st = int(stock)
+    if turn == 1 and st != initial:
+        raise A.AdviceError(f"stock {st} is impossible on turn 1 with {players} players: it holds {initial}")
+    return AD.given_stock(st, turn, lo, initial, available, seats=f" with {players} players",
+                          holds="it holds", short=f": only {available} unseen cards are left for it "
+                                                   "after the opponents' hands")
 
 
 def _history(text, h, r, *, turn, players, upcard, discards, spreads, stock, opp_cards):
