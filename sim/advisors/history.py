@@ -375,54 +375,13 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
             k.stock -= 1
             k.unknown[s] += 1
         k.counts[s] += 1
-
-        def play(c, to):
-            held = where.get(c)
-            if held is not None and held != s:
-                place = {-1: "in the discard pile", -2: "on the table"}.get(held, f"in seat {held}'s hand "
-                                                                                 "(it took it from the pile)")
-                raise AdviceError(f"{name}: {card_text(c)} is already {place}: each card can be in "
-                                  "one place only")
-            if held == s:
-                k.retained[s] &= ~(1 << c)
-            else:
-                k.unknown[s] -= 1
-                if k.unknown[s] < 0:
-                    raise AdviceError(f"{name}: seat {s} plays more cards it did not take from the "
-                                      "pile than it can hold")
-            where[c] = to
-            k.counts[s] -= 1
-        for kind, cards in t.plays:
-            mask = sum(1 << c for c in cards)
-            if len(set(cards)) != len(cards):
-                raise AdviceError(f"{name}: a card is given twice")
-            if kind == "spread":
-                sk = spread_kind(cards)
-                if not is_legal_spread(sk, np.uint64(mask)):
-                    raise AdviceError(f"{name}: {' '.join(map(card_text, cards))} is not a legal book "
-                                      "(3-4 of a rank) or run (3+ in suit, ace low)")
-                if len(k.spreads) >= MAX_SPREADS:
-                    raise AdviceError(f"{name}: too many spreads on the table")
-                for c in cards:
-                    play(c, -2)
-                k.spreads.append((s, sk, mask))
-            else:
-                j = next((j for j, (_, sk, m) in enumerate(k.spreads)
-                          if is_legal_spread(sk, np.uint64(m | mask))), None)
-                if j is None:
-                    raise AdviceError(f"{name}: {' '.join(map(card_text, cards))} cannot be hit on "
-                                      "any spread on the table (hit cards that extend one spread "
-                                      "together)")
-                for c in cards:
-                    play(c, -2)
-                o, sk, m = k.spreads[j]
-                k.spreads[j] = (o, sk, m | mask)
+        _lay(k, where, s, name, t.plays)
         if k.counts[s] < 1:
             raise AdviceError(f"{name}: seat {s} has no card left to discard: it went out (tonk), "
                               "which ends the hand")
         if t.discard == t.take:
             raise AdviceError(f"{name}: the card just taken from the pile cannot be discarded")
-        play(t.discard, -1)
+        _play(k, where, s, name, t.discard, -1)
         k.pile.append(t.discard)
         played = sum(1 << c for _, cards in t.plays for c in cards)
         k.rows[s].append((-1 if t.take is None else t.take, t.discard, played) + before)
@@ -437,6 +396,56 @@ def check_tonk(text: str, *, players: int, turn: int, hand, no_upcard: bool,
                           "discarded)")
     k.unknown[0] = 0
     return k
+
+
+def _play(k: TonkKnown, where: dict, s: int, name: str, c: int, to: int) -> None:
+    """Seat ``s`` plays card ``c`` to the pile (``to`` -1) or the table (-2): one of its
+    pickups, or one of its unseen cards."""
+    held = where.get(c)
+    if held is not None and held != s:
+        place = {-1: "in the discard pile", -2: "on the table"}.get(held, f"in seat {held}'s hand "
+                                                                         "(it took it from the pile)")
+        raise AdviceError(f"{name}: {card_text(c)} is already {place}: each card can be in "
+                          "one place only")
+    if held == s:
+        k.retained[s] &= ~(1 << c)
+    else:
+        k.unknown[s] -= 1
+        if k.unknown[s] < 0:
+            raise AdviceError(f"{name}: seat {s} plays more cards it did not take from the "
+                              "pile than it can hold")
+    where[c] = to
+    k.counts[s] -= 1
+
+
+def _lay(k: TonkKnown, where: dict, s: int, name: str, plays) -> None:
+    """Seat ``s``'s spreads (new books and runs) and hits (cards that extend the first spread
+    on the table they fit, together) of one turn."""
+    for kind, cards in plays:
+        mask = sum(1 << c for c in cards)
+        if len(set(cards)) != len(cards):
+            raise AdviceError(f"{name}: a card is given twice")
+        if kind == "spread":
+            sk = spread_kind(cards)
+            if not is_legal_spread(sk, np.uint64(mask)):
+                raise AdviceError(f"{name}: {' '.join(map(card_text, cards))} is not a legal book "
+                                  "(3-4 of a rank) or run (3+ in suit, ace low)")
+            if len(k.spreads) >= MAX_SPREADS:
+                raise AdviceError(f"{name}: too many spreads on the table")
+            for c in cards:
+                _play(k, where, s, name, c, -2)
+            k.spreads.append((s, sk, mask))
+        else:
+            j = next((j for j, (_, sk, m) in enumerate(k.spreads)
+                      if is_legal_spread(sk, np.uint64(m | mask))), None)
+            if j is None:
+                raise AdviceError(f"{name}: {' '.join(map(card_text, cards))} cannot be hit on "
+                                  "any spread on the table (hit cards that extend one spread "
+                                  "together)")
+            for c in cards:
+                _play(k, where, s, name, c, -2)
+            o, sk, m = k.spreads[j]
+            k.spreads[j] = (o, sk, m | mask)
 
 
 def tonk_notes(k: TonkKnown, weighted: bool = False) -> list[str]:
