@@ -22,8 +22,17 @@ steps, and this module holds them; a game's module (``gin``, ``knock_rummy``,
 5. **summarise**: :func:`prepared` hands the sampler and what to report to
    ``analysis.studies.knock_advice``, which stops on the confidence sequences and reports.
 
-A game's part is declared as a :class:`Game`: its name (how its strategies are parsed), its
-``VARIANT`` (player counts), rules class and pack.
+What a game's module provides (its part of the decision interface): ``GAME``, a
+:class:`Game` (its name, as its strategies are parsed, its ``VARIANT``, rules class and
+pack); ``prepare(hand, *, turn, ...)``, the entry :class:`sim.advice.AdvisorSpec` names,
+which checks the game's position with the steps above; and its world kernel, one world at a
+time: deal the opponents (with the model's redraws or weights), **A** (the game's
+settlement of ending the hand now, from the world's hands) and **B** (the state play on
+starts from, handed to the game's ``play_from_state``), each scored as my points and
+whether I won.  The world loop itself stays in each game's kernel: numba caches no kernel
+that takes other kernels as arguments or closes over them (measured on numba 0.68: a cache
+miss in every process, so every ``rummylab knock`` would compile it anew), so the shared
+steps are the small kernels at the end of this module.
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def gin_worlds(rules, strat, hand, knock_hand, knock_dw, big, pool, stock_size, 
     world ``i`` (mine, the opponent's); ``weight[i]``: world ``i``'s weight (set with a
     history replayed, else left as given).
 
-    ``use_h``: the opponent's hand follows the history ``H`` (:func:`history.history_hands`;
+    ``use_h``: the opponent's hand follows the history ``H`` (:func:`history_weights.history_hands`;
     with ``replay`` > 0 weighted by its turns, and a world of weight 0 is redrawn).  Else
     ``replay`` > 0 (opponent model "played"): the opponent's uniformly dealt 10 cards are
     replayed through ``replay`` turns (at most the buried cards available), each drawing the

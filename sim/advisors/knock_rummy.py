@@ -91,7 +91,7 @@ def knock_rummy_worlds(rules, strat, hand, dw0, pool, stock_size, upcard, known,
     including this one; ``picked0`` uint64[n]: the cards each took from the pile;
     ``c_winner``/``row_width``: the hand row's winner column and width.
 
-    ``use_h``: the opponents' hands follow the history ``H`` (:func:`history.history_hands`;
+    ``use_h``: the opponents' hands follow the history ``H`` (:func:`history_weights.history_hands`;
     with ``replay`` > 0 weighted by their turns, ``weight[i]``, and a world of weight 0 is
     redrawn).  Else ``replay`` > 0 (opponent model "played"): every opponent's uniformly dealt
     hand is replayed through ``replay`` turns (:func:`_replay`), and a world where one would
