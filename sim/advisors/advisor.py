@@ -24,8 +24,8 @@ steps, and this module holds them; a game's module (``gin``, ``knock_rummy``,
 
 What a game's module provides (its part of the decision interface): ``GAME``, a
 :class:`Game` (its name, as its strategies are parsed, its ``VARIANT``, rules class and
-pack); ``prepare(hand, *, turn, ...)``, the entry :class:`sim.advice.AdvisorSpec` names,
-which checks the game's position with the steps above; and its world kernel, one world at a
+pack); ``prepare = entry(check)``, the entry :class:`sim.advice.AdvisorSpec` names, with its
+``check`` of a :class:`Position` built from the steps above; and its world kernel, one world at a
 time: deal the opponents (with the model's redraws or weights), **A** (the game's
 settlement of ending the hand now, from the world's hands) and **B** (the state play on
 starts from, handed to the game's ``play_from_state``), each scored as my points and
@@ -38,6 +38,7 @@ steps are the small kernels at the end of this module.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from numba import njit
@@ -61,6 +62,43 @@ class Game:
     seated: bool = True
     packs: int = 1
     jokers: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Position:
+    """A knock question as asked (``analysis.studies.knock_advice``): my ``hand``, my own
+    ``turn``, the ``upcard`` and the known ``discards``, ``spreads`` on the table, the
+    ``players``, their strategies (``opponent``, mine: ``strategy``), the ``rules``, the
+    ``stock``, the opponents' card counts (``opp_cards``), Gin's ``first_upcard``, the hand's
+    ``history``, the ``seed``, the opponent model (``opp_model``) and ``debug`` (the kernels'
+    checks).  Each game reads what it uses and refuses what it cannot."""
+    hand: object
+    turn: int
+    upcard: object
+    discards: object
+    spreads: object
+    players: int
+    opponent: str
+    strategy: str
+    rules: object
+    stock: object
+    opp_cards: object
+    first_upcard: object
+    history: object
+    seed: int
+    opp_model: str
+    debug: bool
+
+
+def entry(check: Callable[[Position], A.Prepared]):
+    """A game's ``prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy,
+    rules, stock, opp_cards, first_upcard, history, seed, opp_model, debug)``, the entry
+    :class:`sim.advice.AdvisorSpec` names (every argument required), from its ``check`` of a
+    :class:`Position`."""
+    def prepare(hand, **position) -> A.Prepared:
+        return check(Position(hand=hand, **position))
+    prepare.__doc__ = check.__doc__
+    return prepare
 
 
 # ----------------------------------------------------------------------------------------

@@ -194,25 +194,24 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     return AD.with_extras(out, (weight, with_weights), (opp, with_hands))
 
 
-def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-            stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
+def _check(p: AD.Position) -> A.Prepared:
     """Check a Gin knock position (see ``analysis.studies.knock_advice``) and set up its worlds."""
-    r = AD.open_position(GAME, players, rules, (
-        (spreads, "gin has no spreads on the table before a knock: drop --spread"),
-        (opp_cards not in (None, G.HAND), f"the gin opponent holds {G.HAND} cards: drop --opp-cards")))
+    r = AD.open_position(GAME, p.players, p.rules, (
+        (p.spreads, "gin has no spreads on the table before a knock: drop --spread"),
+        (p.opp_cards not in (None, G.HAND), f"the gin opponent holds {G.HAND} cards: drop --opp-cards")))
     notes: list[str] = []
-    h = AD.read_hand(GAME, hand)
+    h = AD.read_hand(GAME, p.hand)
     if h.size not in (G.HAND, G.HAND + 1):
         raise A.AdviceError(f"a gin hand has {G.HAND} cards (the hand you keep after discarding) or "
                           f"{G.HAND + 1} (before discarding: the advisor picks the best discard); "
                           f"got {h.size}")
-    up, known = AD.read_pile(GAME, h, upcard, discards, history=history, hand_size=G.HAND)
+    up, known = AD.read_pile(GAME, h, p.upcard, p.discards, history=p.history, hand_size=G.HAND)
     k = None
-    if history is not None:
-        k = HI.check(history, players=2, turn=turn, hand_size=G.HAND, hand=h,
+    if p.history is not None:
+        k = HI.check(p.history, players=2, turn=p.turn, hand_size=G.HAND, hand=h,
                      discard=int(up[0]) if up.size else None, stock_floor=r.void_stock_left + 1,
-                     dealer_offer=r.first_upcard_offer, stock=stock)
-    limit, limit_name = _knock_limit(r, first_upcard, k)
+                     dealer_offer=r.first_upcard_offer, stock=p.stock)
+    limit, limit_name = _knock_limit(r, p.first_upcard, k)
     # 11 cards: exact best discard (ties: the highest card, as the strategies do)
     discard = None
     big = False
@@ -234,9 +233,9 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         raise A.AdviceError(
             f"cannot knock: the hand's deadwood is {dw} ({cards_text(arr.deadwood_cards)}; melds: "
             f"{melds}) and knocking needs deadwood <= {limit} ({limit_name}); keep playing")
-    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, 2, single=True)
-    st, pool, known, seen, replay = _unseen(k, h, up, known, r, smat[1], limit, turn, stock,
-                                            opp_model, notes)
+    me, opps, smat = AD.seat_strategies(GAME, p.strategy, p.opponent, 2, single=True)
+    st, pool, known, seen, replay = _unseen(k, h, up, known, r, smat[1], limit, p.turn, p.stock,
+                                            p.opp_model, notes)
     upc = AD.upcard_code(up, notes)
     rarr = r.to_array()
     hmask, kmask = to_mask(h), to_mask(knock_cards)
@@ -245,13 +244,16 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     weighted = seen is not None and replay > 0
 
     def call(first, n, with_hands=False):
-        return rollouts(rarr, smat, hmask, pool, st, upc, known, turn, limit, seed, first, n,
-                        knock_mask=kmask, big=big, replay=replay, seen=seen, debug=debug,
+        return rollouts(rarr, smat, hmask, pool, st, upc, known, p.turn, limit, p.seed, first, n,
+                        knock_mask=kmask, big=big, replay=replay, seen=seen, debug=p.debug,
                         with_weights=weighted, with_hands=with_hands, position=where)
 
-    return AD.prepared(call, h=h, score=dw, limit=int(limit), discard=discard, turn=turn,
+    return AD.prepared(call, h=h, score=dw, limit=int(limit), discard=discard, turn=p.turn,
                        stock=st, players=2, upc=upc, me=me, opps=opps, r=r, notes=notes,
                        redraws=replay > 0)
+
+
+prepare = AD.entry(_check)
 
 
 def _knock_limit(r, first_upcard, k) -> tuple[int, str]:

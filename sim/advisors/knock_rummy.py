@@ -223,33 +223,32 @@ def rollouts(rules_arr, strat_mat, hand_mask, pool, stock_size, upcard, known, o
     return AD.with_extras(out, (dws, with_deadwood), (weight, with_weights), (hands, with_hands))
 
 
-def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-            stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
+def _check(p: AD.Position) -> A.Prepared:
     """Check a Knock Rummy knock position (see ``analysis.studies.knock_advice``) and set up
     its worlds."""
-    n = players
-    r = AD.open_position(GAME, n, rules, (
-        (spreads, "knock-rummy has no spreads: melds stay in the hands until the showdown; drop "
-                  "--spread"),
-        (first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),
-        (opp_cards is not None, f"with {n} players every knock-rummy opponent holds "
-                                f"{KR.hand_size(n)} cards between turns: drop --opp-cards")))
+    n = p.players
+    r = AD.open_position(GAME, n, p.rules, (
+        (p.spreads, "knock-rummy has no spreads: melds stay in the hands until the showdown; "
+                    "drop --spread"),
+        (p.first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),
+        (p.opp_cards is not None, f"with {n} players every knock-rummy opponent holds "
+                                  f"{KR.hand_size(n)} cards between turns: drop --opp-cards")))
     hs = KR.hand_size(n)
-    drawn = n * (turn - 1) + 1          # turns played so far, mine included
+    drawn = n * (p.turn - 1) + 1          # turns played so far, mine included
     if drawn >= KR.MAX_TURNS:
-        raise A.AdviceError(f"turn {turn} with {n} players is past the turn limit ({KR.MAX_TURNS} "
+        raise A.AdviceError(f"turn {p.turn} with {n} players is past the turn limit ({KR.MAX_TURNS} "
                             "turns in a hand): the hand is over")
     notes: list[str] = []
-    h = AD.read_hand(GAME, hand)
+    h = AD.read_hand(GAME, p.hand)
     if h.size not in (hs, hs + 1):
         raise A.AdviceError(f"with {n} players a hand holds {hs} cards (or {hs + 1} before "
                             f"discarding), got {h.size}")
-    up, known = AD.read_pile(GAME, h, upcard, discards, history=history, hand_size=hs)
+    up, known = AD.read_pile(GAME, h, p.upcard, p.discards, history=p.history, hand_size=hs)
     k = None
-    if history is not None:
-        k = HI.check(history, players=n, turn=turn, hand_size=hs, hand=h,
+    if p.history is not None:
+        k = HI.check(p.history, players=n, turn=p.turn, hand_size=hs, hand=h,
                      discard=int(up[0]) if up.size else None, stock_floor=1, dealer_offer=False,
-                     stock=stock)
+                     stock=p.stock)
     # one card more: exact best discard (ties: the highest card, as the strategies do)
     discard = None
     if h.size == hs + 1:
@@ -263,8 +262,8 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
         melds = "; ".join(cards_text(m) for m in arr.melds) or "none"
         notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
                      f"{melds}); knocking is legal at any deadwood")
-    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, n)
-    st, pool, known, seen, replay = _unseen(k, h, up, known, smat, turn, stock, opp_model, notes)
+    me, opps, smat = AD.seat_strategies(GAME, p.strategy, p.opponent, n)
+    st, pool, known, seen, replay = _unseen(k, h, up, known, smat, p.turn, p.stock, p.opp_model, notes)
     upc = AD.upcard_code(up, notes)
     rarr = r.to_array()
     hmask = to_mask(h)
@@ -274,13 +273,16 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     weighted = seen is not None and replay > 0
 
     def call(first, count, with_hands=False):
-        return rollouts(rarr, smat, hmask, pool, st, upc, known, turn, seed, first, count,
-                        replay=replay, seen=seen, debug=debug, with_weights=weighted,
+        return rollouts(rarr, smat, hmask, pool, st, upc, known, p.turn, p.seed, first, count,
+                        replay=replay, seen=seen, debug=p.debug, with_weights=weighted,
                         with_hands=with_hands, position=where)
 
-    return AD.prepared(call, h=h, score=dw, limit=None, discard=discard, turn=turn, stock=st,
+    return AD.prepared(call, h=h, score=dw, limit=None, discard=discard, turn=p.turn, stock=st,
                        players=n, upc=upc, me=me, opps=opps, r=r, notes=notes, scale=scale,
                        redraws=replay > 0)
+
+
+prepare = AD.entry(_check)
 
 
 def _unseen(k, h, up, known, smat, turn, stock, opp_model, notes):

@@ -195,25 +195,24 @@ def rollouts(rules_arr, strat_mat, hand, pool, stock_size, upcard, known, turn, 
     return AD.with_extras(out, (layout, with_hands))
 
 
-def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-            stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
+def _check(p: AD.Position) -> A.Prepared:
     """Check a Ramino Klop knock position (see ``analysis.studies.knock_advice``) and set up
     its worlds."""
-    n = players
-    r = AD.open_position(GAME, n, rules, (
-        (spreads, "drop --spread: ramino-klop has no spreads (melds stay in the hands until the "
-                  "showdown)"),
-        (first_upcard is not None, "drop --first-upcard: it is a gin (oklahoma) option"),
-        (opp_cards is not None, f"drop --opp-cards: every ramino-klop opponent holds "
-                                f"{RK.HAND_SIZE} cards between turns"),
-        (history is not None, "drop --history: the ramino-klop advisor does not read a history yet")))
+    n = p.players
+    r = AD.open_position(GAME, n, p.rules, (
+        (p.spreads, "drop --spread: ramino-klop has no spreads (melds stay in the hands until "
+                    "the showdown)"),
+        (p.first_upcard is not None, "drop --first-upcard: it is a gin (oklahoma) option"),
+        (p.opp_cards is not None, f"drop --opp-cards: every ramino-klop opponent holds "
+                                  f"{RK.HAND_SIZE} cards between turns"),
+        (p.history is not None, "drop --history: the ramino-klop advisor does not read a history yet")))
     hs = RK.HAND_SIZE
     notes: list[str] = []
-    h = AD.read_hand(GAME, hand)
+    h = AD.read_hand(GAME, p.hand)
     if h.size not in (hs, hs + 1):
         raise A.AdviceError(f"a ramino-klop hand holds {hs} cards (or {hs + 1} before discarding), "
                             f"got {h.size}")
-    up, known = AD.read_pile(GAME, h, upcard, discards)
+    up, known = AD.read_pile(GAME, h, p.upcard, p.discards)
     dup = dict(set_duplicates=r.set_duplicates)
     discard = None
     if h.size == hs + 1:    # the exact best discard; ties: the highest card, as the strategies do
@@ -234,11 +233,11 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     else:
         notes.append(f"knocking now shows deadwood {dw} ({cards_text(arr.deadwood_cards)}; melds: "
                      f"{melds})")
-    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, n)
+    me, opps, smat = AD.seat_strategies(GAME, p.strategy, p.opponent, n)
     RK.check_strategies(r, [me] + opps)
-    st = _stock(n, turn, stock, int(known.size), notes, r.restock_keep_top)
+    st = _stock(n, p.turn, p.stock, int(known.size), notes, r.restock_keep_top)
     pool = A.pool_without(np.concatenate([h, up, known]), PACKS, JOKERS)
-    replay = turn - 1 if opp_model == "played" else 0
+    replay = p.turn - 1 if p.opp_model == "played" else 0
     if replay:
         AD.replay_notes(notes, n, replay, pool.size - (n - 1) * hs - int(up.size == 0) - st)
     else:
@@ -255,12 +254,15 @@ def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strateg
     where = f" (hand {cards_text(h)}, {n} players)"
 
     def call(first, count, with_hands=False):
-        return rollouts(rarr, smat, h, pool, st, upc, known, turn, seed, first, count,
-                        replay=replay, debug=debug, with_hands=with_hands, position=where)
+        return rollouts(rarr, smat, h, pool, st, upc, known, p.turn, p.seed, first, count,
+                        replay=replay, debug=p.debug, with_hands=with_hands, position=where)
 
-    return AD.prepared(call, h=h, score=dw, limit=r.knock_below - 1, discard=discard, turn=turn,
+    return AD.prepared(call, h=h, score=dw, limit=r.knock_below - 1, discard=discard, turn=p.turn,
                        stock=st, players=n, upc=upc, me=me, opps=opps, r=r, notes=notes,
                        scale=1.0 / (n - 1), redraws=replay > 0, unit="penalty lead")
+
+
+prepare = AD.entry(_check)
 
 
 def _stock(n, turn, stock, n_known, notes, keep_top=False) -> int:

@@ -138,69 +138,61 @@ def rollouts(rules_arr, strat_mat, hand_mask, opp_cards, spreads, pool, stock_si
     return AD.with_extras(out, (weight, history is not None), (hands, with_hands))
 
 
-def prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy, rules,
-            stock, opp_cards, first_upcard, history, seed, opp_model, debug) -> A.Prepared:
+def _check(p: AD.Position) -> A.Prepared:
     """Check a Tonk drop position (see ``analysis.studies.knock_advice``) and set up its worlds."""
-    r = AD.open_position(GAME, players, rules, ((
-        first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),))
+    r = AD.open_position(GAME, p.players, p.rules, ((
+        p.first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),))
     notes: list[str] = []
-    h = AD.read_hand(GAME, hand)
+    h = AD.read_hand(GAME, p.hand)
     if not 1 <= h.size <= TK.HAND_SIZE:
         raise A.AdviceError(f"a tonk hand holds 1 to {TK.HAND_SIZE} cards at the start of a turn, got {h.size}")
-    n_opp = players - 1
-    hk = None
-    if history is not None:
-        hk = _history(history, h, r, turn=turn, players=players, upcard=upcard, discards=discards,
-                      spreads=spreads, stock=stock, opp_cards=opp_cards)
-        opp_cards, stock, upcard = hk.counts[1:], hk.stock, (hk.pile[-1] if hk.pile else None)
-        discards, spreads = hk.pile[:-1], [(o, [c for c in range(64) if m >> c & 1])
-                                           for o, _, m in hk.spreads]
-        notes += TH.tonk_notes(hk, opp_model == "played")
-    elif opp_model == "played":
-        raise A.AdviceError("tonk's opponent model 'played' needs --history (it weighs the worlds "
-                            "by the opponents' observed turns)")
+    n_opp = p.players - 1
+    hk, (upcard, discards, spreads, stock, opp_cards) = _table_given(p, h, r, notes)
     oc = _opp_counts(opp_cards, n_opp)
     up = A.cards(upcard, "upcard") if upcard is not None else np.zeros(0, dtype=np.int64)
     if up.size > 1:
         raise A.AdviceError(f"upcard: give one card (the top of the discard pile), got {up.size}")
     known = A.cards(discards, "discards") if discards is not None else np.zeros(0, dtype=np.int64)
-    sp, groups = _table(h, up, known, spreads, players, hk)
-    if turn == 1 and (sp or known.size or h.size != TK.HAND_SIZE or any(x != TK.HAND_SIZE for x in oc)):
+    sp, groups = _table(h, up, known, spreads, p.players, hk)
+    if p.turn == 1 and (sp or known.size or h.size != TK.HAND_SIZE or any(x != TK.HAND_SIZE for x in oc)):
         raise A.AdviceError("on turn 1 nobody has played yet (you are the first to play): every hand "
                           "holds 5 cards and there are no spreads or buried discards")
-    if r.no_upcard and turn == 1 and up.size and hk is None:
+    if r.no_upcard and p.turn == 1 and up.size and hk is None:
         raise A.AdviceError("with no_upcard there is no discard pile on turn 1: drop --upcard")
     pool = A.pool_without(np.concatenate([codes for _, codes in groups]))
     if up.size:
         upc = int(up[0])
-    elif r.no_upcard and turn == 1:
+    elif r.no_upcard and p.turn == 1:
         upc = A.UP_NONE
     else:
         upc = A.UP_SAMPLE
         notes.append("upcard not given: the top of the discard pile is drawn from the unseen cards")
-    ret = [0] * players if hk is None else hk.retained
+    ret = [0] * p.players if hk is None else hk.retained
     unseen = [x - bin(ret[s + 1]).count("1") for s, x in enumerate(oc)]
     available = pool.size - sum(unseen) - (1 if upc == A.UP_SAMPLE else 0)
     if available < 0:
         raise A.AdviceError(f"too many cards: the opponents' {sum(unseen)} unseen cards do not fit "
                           f"in the {pool.size} unseen cards")
-    st = _stock(hk, stock, available, r, turn, players, notes)
+    st = _stock(hk, stock, available, r, p.turn, p.players, notes)
     if any(o != 0 for o, _, _ in sp):
         notes.append("spread owners are informational: anyone may hit any spread")
     notes.append("knock = drop at the start of your turn, before drawing")
-    me, opps, smat = AD.seat_strategies(GAME, strategy, opponent, players)
+    me, opps, smat = AD.seat_strategies(GAME, p.strategy, p.opponent, p.players)
     rarr = r.to_array()
     hmask = to_mask(h)
     count = int(value_table()[h].sum())
-    t_before = (turn - 1) * players
+    t_before = (p.turn - 1) * p.players
 
     def call(first, n, with_hands=False):
-        return rollouts(rarr, smat, hmask, unseen, sp, pool, st, upc, known, t_before, seed,
-                        first, n, retained=ret, with_hands=with_hands, debug=debug,
-                        history=hk if opp_model == "played" else None)
+        return rollouts(rarr, smat, hmask, unseen, sp, pool, st, upc, known, t_before, p.seed,
+                        first, n, retained=ret, with_hands=with_hands, debug=p.debug,
+                        history=hk if p.opp_model == "played" else None)
 
-    return AD.prepared(call, h=h, score=count, limit=None, discard=None, turn=turn, stock=st,
-                       players=players, upc=upc, me=me, opps=opps, r=r, notes=notes)
+    return AD.prepared(call, h=h, score=count, limit=None, discard=None, turn=p.turn, stock=st,
+                       players=p.players, upc=upc, me=me, opps=opps, r=r, notes=notes)
+
+
+prepare = AD.entry(_check)
 
 
 def _opp_counts(opp_cards, n_opp: int) -> list[int]:
@@ -268,15 +260,31 @@ def _stock(hk, stock, available, r, turn, players, notes) -> int:
                                                    "after the opponents' hands")
 
 
-def _history(text, h, r, *, turn, players, upcard, discards, spreads, stock, opp_cards):
+def _table_given(p: AD.Position, h, r, notes):
+    """The checked history (None without one) and the table as the worlds take it: the upcard,
+    the buried discards, the spreads, the stock and the opponents' card counts, from the
+    history (:func:`_history`) or as given."""
+    if p.history is None:
+        if p.opp_model == "played":
+            raise A.AdviceError("tonk's opponent model 'played' needs --history (it weighs the "
+                                "worlds by the opponents' observed turns)")
+        return None, (p.upcard, p.discards, p.spreads, p.stock, p.opp_cards)
+    hk = _history(p, h, r)
+    notes += TH.tonk_notes(hk, p.opp_model == "played")
+    spreads = [(o, [c for c in range(64) if m >> c & 1]) for o, _, m in hk.spreads]
+    return hk, (hk.pile[-1] if hk.pile else None, hk.pile[:-1], spreads, hk.stock, hk.counts[1:])
+
+
+def _history(p: AD.Position, h, r):
     """The checked Tonk history (:mod:`sim.advisors.history`) and the inputs it replaces:
     the spreads and the pile come from it (``--spread``/``--discards`` are refused), the
     upcard, stock and opponents' card counts must agree with it if given."""
-    if spreads:
+    upcard, discards, stock, opp_cards = p.upcard, p.discards, p.stock, p.opp_cards
+    if p.spreads:
         raise A.AdviceError("with --history the spreads on the table are known from it: drop --spread")
     if discards is not None and (isinstance(discards, (int, np.integer)) or len(discards)):
         raise A.AdviceError("with --history every discard is known from it: drop --discards")
-    k = TH.check_tonk(text, players=players, turn=turn, hand=h, no_upcard=r.no_upcard,
+    k = TH.check_tonk(p.history, players=p.players, turn=p.turn, hand=h, no_upcard=r.no_upcard,
                       hand_size=TK.HAND_SIZE)
     top = k.pile[-1] if k.pile else None
     if upcard is not None:
