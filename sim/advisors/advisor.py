@@ -54,14 +54,21 @@ from . import history as HI
 @dataclass(frozen=True)
 class Game:
     """What a game's advisor declares: ``name`` (its strategies' variant name), ``variant``
-    (its ``VARIANT``: the player-count rule), ``rules`` (its rules class), ``seated``: the
-    rules carry the player count (every game but Gin), and the pack (``packs``, ``jokers``)."""
+    (its ``VARIANT``: the player-count rule and, in its :class:`sim.advice.AdvisorSpec`, the
+    pack), ``rules`` (its rules class) and ``seated``: the rules carry the player count
+    (every game but Gin)."""
     name: str
     variant: object
     rules: type
     seated: bool = True
-    packs: int = 1
-    jokers: int = 0
+
+    @property
+    def packs(self) -> int:
+        return self.variant.advisor.packs
+
+    @property
+    def jokers(self) -> int:
+        return self.variant.advisor.jokers
 
 
 @dataclass(frozen=True, kw_only=True)

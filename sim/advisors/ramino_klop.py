@@ -42,9 +42,9 @@ from ..variants import COL_SCORE, column_index
 from ..variants import ramino_klop as RK
 from ..wild.wild_melds import best_discard, min_deadwood, ws_deadwood
 
-PACKS, JOKERS = 2, 4
+GAME = AD.Game("ramino-klop", RK.VARIANT, RK.RaminoKlopRules)
+PACKS, JOKERS = GAME.packs, GAME.jokers         # its AdvisorSpec's: 2 packs, 4 jokers
 N_CARDS = 52 * PACKS + JOKERS
-GAME = AD.Game("ramino-klop", RK.VARIANT, RK.RaminoKlopRules, packs=PACKS, jokers=JOKERS)
 
 
 @njit(cache=True)
