@@ -153,11 +153,5 @@ def format_rules_table(table: pd.DataFrame, unit: str) -> str:
 
 def _span(values) -> str:
     """Thresholds as compact text: runs of three or more as ``a..b`` (``30..41,43``)."""
-    values, parts, k = sorted(values), [], 0
-    while k < len(values):
-        j = k
-        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
-            j += 1
-        parts += [f"{values[k]}..{values[j]}"] if j - k >= 2 else [str(v) for v in values[k:j + 1]]
-        k = j + 1
-    return ",".join(parts)
+    from ..answers import span
+    return span(values, "..", ",")
