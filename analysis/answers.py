@@ -204,6 +204,14 @@ def balance_answer(doc: dict) -> list[str]:
     if not rows:
         return []
     label = (lambda r: f"{r['game']} ({r['players']} players)")
+    if len(rows) == 1:
+        r = rows[0]
+        s, k, t = r["seat"], r["skill"], r["turns"]
+        return [f"{label(r)}: the first player's win rate is "
+                f"{ci_text(s.value, s.lo, s.hi, 1, 'percentage points', scale=100)} from the average seat's "
+                f"(n = {s.n:,} hands); {r['strong']} against random play gains "
+                f"{ci_text(k.value, k.lo, k.hi, 2, 'SD per hand')} (n = {k.n:,} deals); a hand lasts "
+                f"{ci_text(t.value, t.lo, t.hi, 1, 'turns', sign=False, test=False)}."]
     sig = [r for r in rows if not covers_zero(r["seat"].lo, r["seat"].hi)]
     big = max(rows, key=lambda r: abs(r["seat"].value))
     s = big["seat"]
