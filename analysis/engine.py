@@ -272,7 +272,7 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
         t = time.perf_counter()
         job.warm_up()
         compile_s = time.perf_counter() - t
-    show = sys.stderr.isatty() if progress is None else progress
+    show = (True if sys.stderr.isatty() else "lines") if progress is None else progress
     bar = _bar(job, show, n_done)
     t0 = time.perf_counter()
     complete = False
@@ -353,9 +353,52 @@ class _NoBar:
         pass
 
 
-def _bar(job: Job, show: bool, initial: int = 0):
+PROGRESS_EVERY_S = 30.0     # a line on stderr this often when stderr is not a terminal (piped, logged)
+
+
+class _LineBar:
+    """Progress for a stderr that is not a terminal (a log file, a pipe): one line every
+    :data:`PROGRESS_EVERY_S` seconds with the units done, the share and an estimate of the time
+    left, so a long run is never silent; nothing for a run shorter than that."""
+
+    def __init__(self, job: Job, initial: int, every: float):
+        self.desc, self.unit, self.total = job.desc, job.unit, job.n
+        self.start, self.done, self.every = initial, initial, every
+        self.t0 = self.last = time.perf_counter()
+
+    def update(self, n):
+        self.done += n
+        now = time.perf_counter()
+        if now - self.last < self.every or self.done >= self.total:
+            return
+        self.last = now
+        el = now - self.t0
+        rate = (self.done - self.start) / el if el > 0 else 0.0
+        left = f", about {_duration((self.total - self.done) / rate)} left" if rate > 0 else ""
+        print(f"{self.desc + ': ' if self.desc else ''}{self.done:,} of {self.total:,} {self.unit}s "
+              f"({100 * self.done / self.total:.0f}%) after {_duration(el)}{left}", file=sys.stderr, flush=True)
+
+    def close(self):
+        pass
+
+
+def _duration(s: float) -> str:
+    """'42 s', '3 min 5 s', '1 h 12 min'."""
+    s = int(round(s))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
+
+
+def _bar(job: Job, show, initial: int = 0):
+    """No progress (``show`` false), a periodic line (``"lines"``: stderr is not a terminal)
+    or a tqdm bar."""
     if not show:
         return _NoBar()
+    if show == "lines":
+        return _LineBar(job, initial, PROGRESS_EVERY_S)
     from tqdm import tqdm
     return tqdm(total=job.n, initial=initial, unit=job.unit, unit_scale=True, desc=job.desc,
                 file=sys.stderr, smoothing=0.1)

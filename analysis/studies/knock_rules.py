@@ -86,7 +86,8 @@ def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress
     if out is not None:
         store.claim(out, (f"{FILE}.json",), "knock-rules study")
         if (out / f"{FILE}.json").exists():
-            if store.read_study(out, FILE) != _jsonable(doc):
+            stored = store.read_study(out, FILE)    # a finished study also holds its settings
+            if {k: stored.get(k) for k in doc} != _jsonable(doc):
                 raise store.StoreError(f"{out} holds a different knock-rules study; choose a new folder")
         else:
             store.write_study(out, FILE, doc)

@@ -205,8 +205,11 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
         _write_spec(out, spec)
     results: dict[str, JobResult] = {}
 
+    plan = ["overall", *(("by_turn", "policy") if spec.by_turn else ()), *(("games",) if spec.games else ())]
+
     def stage(name, arms, pairs, n, mode="hands"):
-        job = ArmsJob([spec.spec_for(s, n, mode, name) for s in arms], pairs, name.replace("_", " "))
+        label = f"stage {plan.index(name) + 1}/{len(plan)}, {name.replace('_', ' ')}"   # the progress line's
+        job = ArmsJob([spec.spec_for(s, n, mode, name) for s in arms], pairs, label)
         r = run_job(job, jobs=jobs, out_dir=(out / name) if out else None, progress=progress,
                     backend=backend, scheduler=scheduler)
         results[name] = r
