@@ -230,6 +230,7 @@ def cmd_tonk_odds(args) -> int:
                 + (f" vs {res.n_done:,} simulated deals of the real dealing code, seed {args.seed}, "
                    f"95% CI: Wilson, Clopper-Pearson below 5 expected" if sim else ""))
         print(head)
+        print("probabilities as shares of deals (0.01 = 1% of deals)")
         print(f"{'players':>7} {'min':>4} {'quantity':<15} {'exact':>11}" + (f" {'simulated [95% CI]':>36}  check" if sim else ""))
         for r in table.itertuples():
             line = f"{r.players:>7} {r.tonk_min:>4} {r.quantity:<15} {r.exact:>11.6f}"

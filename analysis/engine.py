@@ -374,15 +374,15 @@ class _LineBar:
         self.last = now
         el = now - self.t0
         rate = (self.done - self.start) / el if el > 0 else 0.0
-        left = f", about {_duration((self.total - self.done) / rate)} left" if rate > 0 else ""
+        left = f", about {duration((self.total - self.done) / rate)} left" if rate > 0 else ""
         print(f"{self.desc + ': ' if self.desc else ''}{self.done:,} of {self.total:,} {self.unit}s "
-              f"({100 * self.done / self.total:.0f}%) after {_duration(el)}{left}", file=sys.stderr, flush=True)
+              f"({100 * self.done / self.total:.0f}%) after {duration(el)}{left}", file=sys.stderr, flush=True)
 
     def close(self):
         pass
 
 
-def _duration(s: float) -> str:
+def duration(s: float) -> str:
     """'42 s', '3 min 5 s', '1 h 12 min'."""
     s = int(round(s))
     if s < 60:

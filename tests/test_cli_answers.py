@@ -219,3 +219,16 @@ def test_a_run_piped_or_logged_reports_progress_in_lines(monkeypatch, capsys):
     assert "8,192 of 20,000 hands (41%)" in err[0] and "left" in err[0]
     assert main(["simulate", "--variant", "gin", "--hands", "20000", "--jobs", "1", "--no-progress"]) == 0
     assert " of 20,000 hands" not in capsys.readouterr().err
+
+
+def test_a_long_by_turn_sweep_says_how_long_the_rest_takes(monkeypatch, capsys):
+    from analysis.studies import knock_sweep
+    monkeypatch.setattr(knock_sweep, "LONG_S", 0.0)
+    argv = ["knock-sweep", "--variant", "gin", "--thresholds", "8..10", "--by-turn", "--hands", "300",
+            "--games", "0", "--jobs", "1"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "knock sweep: the by-turn chart and its policy take about " in err
+    assert "fewer --hands or --thresholds make it quicker" in err
+    assert main([*argv, "--no-progress"]) == 0
+    assert "take about" not in capsys.readouterr().err

@@ -27,6 +27,7 @@ loaded as ``"shared"``) played every stage on the sweep seed and have no ``polic
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -220,6 +221,8 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
     all_pairs = list(combinations(range(len(overall_arms)), 2))
     res = SweepResult(spec, -1, None)
     res.overall = stage("overall", overall_arms, all_pairs, spec.hands)
+    if res.complete and progress is not False:
+        _say_time_left(spec, results["overall"], len(overall_arms))
     if res.complete:
         table = sweep_table(spec, res.overall)
         res.best_overall = int(table.loc[table["best"], "threshold"].iloc[0])
@@ -241,6 +244,25 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
             info["policy_thresholds"] = res.policy_thresholds
         store.write_study(out, "sweep", info)
     return res
+
+
+LONG_S = 60.0      # a projected remainder longer than this is announced on stderr
+
+
+def _say_time_left(spec: SweepSpec, first: JobResult, n_arms: int) -> None:
+    """After the overall stage: the by-turn and policy stages' expected time (they play 3 and
+    2 arms per threshold's 1 on as many hands, at the overall stage's measured speed), and how
+    to make it quicker, when that is long."""
+    if not spec.by_turn or first.n_simulated == 0 or first.elapsed_s <= 0:
+        return
+    per_arm_hand = first.elapsed_s / (first.n_simulated * n_arms)
+    left = per_arm_hand * spec.hands * (3 * n_arms + 2)
+    if left < LONG_S:
+        return
+    from ..engine import duration
+    print(f"knock sweep: the by-turn chart and its policy take about {duration(left)} more"
+          + (f", then the games stage ({spec.games:,} games per threshold)" if spec.games else "")
+          + "; fewer --hands or --thresholds make it quicker", file=sys.stderr, flush=True)
 
 
 def _chart_stages(spec: SweepSpec, res: SweepResult, stage) -> None:
