@@ -68,6 +68,13 @@ def span(values, dash: str = "–", sep: str = ", ") -> str:
 
 
 
+def answer_lines(lines: list[str], width: int = 100) -> list[str]:
+    """Answer sentences wrapped for the terminal, a paragraph each (the study commands open
+    with them)."""
+    import textwrap
+    return [w for x in lines for w in textwrap.wrap(x, width, subsequent_indent="  ")]
+
+
 def players_of(spec) -> int:
     return spec.spec_for(spec.base(), 1).n_seats
 

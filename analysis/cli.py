@@ -167,9 +167,8 @@ def cmd_knock_rules(args) -> int:
         print(table.assign(**{c: table[c].map(lambda v: " ".join(map(str, v))) for c in table
                               if c.endswith("indistinguishable")}).to_csv(index=False), end="")
     else:
-        from .answers import preset_line, rules_lines, rules_table_answer
-        from .studies.sweep_text import answer_lines
-        for line in [*answer_lines(rules_table_answer(base, table)),
+        from .answers import answer_lines, preset_line, rules_lines, rules_table_answer
+                for line in [*answer_lines(rules_table_answer(base, table)),
                      *rules_lines(base.spec_for(base.base(), 1).rules, base.variant),
                      *preset_line(base.variant, [base.strategy, base.opponent]), ""]:
             print(line)
@@ -220,9 +219,8 @@ def cmd_tonk_odds(args) -> int:
     else:
         from sim.variants import get_variant
 
-        from .answers import tonk_odds_answer
-        from .studies.sweep_text import answer_lines
-        default = get_variant("tonk").rules_cls().tonk_deal_min
+        from .answers import answer_lines, tonk_odds_answer
+                default = get_variant("tonk").rules_cls().tonk_deal_min
         for line in answer_lines(tonk_odds_answer(doc, default)) + [""]:
             print(line)
         sim = "sim" in table

@@ -14,7 +14,7 @@ import pytest
 
 from analysis import answers, engine
 from analysis.cli import main
-from analysis.studies.sweep_text import answer_lines
+from analysis.answers import answer_lines
 
 FAST = ["--jobs", "1", "--no-progress"]
 

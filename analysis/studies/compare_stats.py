@@ -167,9 +167,8 @@ def format_compare(res: CompareResult, as_json: bool = False) -> str:
     rules and presets in effect, then the tables."""
     if as_json:
         return json_text.dumps(compare_dict(res))
-    from ..answers import compare_answer, preset_line, rules_lines
-    from .sweep_text import answer_lines
-    spec = res.spec
+    from ..answers import answer_lines, compare_answer, preset_line, rules_lines
+        spec = res.spec
     unit = spec.game.score_unit
     name0 = cell_name(*spec.cells()[0])
     sw = max(len(setting_label(x)) for x in spec.settings()) + 2        # column widths

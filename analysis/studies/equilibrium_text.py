@@ -255,9 +255,8 @@ def format_equilibrium(d: dict, as_json: bool = False) -> str:
     complete), the rules and presets in effect, then the tables."""
     if as_json:
         return json_text.dumps(d)
-    from ..answers import equilibrium_answer, rules_lines
-    from .sweep_text import answer_lines
-    head = []
+    from ..answers import answer_lines, equilibrium_answer, rules_lines
+        head = []
     if d["complete"]:
         from sim.runner import make_spec
         rules = make_spec(d["variant"], rules=list(d["rules"]), n=1, players=d["players"]).rules

@@ -83,9 +83,8 @@ def cmd_meld(args) -> int:
     lines = op.describe_plan(plan)
     before = op.describe_table(tab, n_tm) or '(empty)'
     n2 = op.apply_plan(plan, hand, tab, n_tm, 0, mr)
-    from ..answers import meld_answer, rules_lines
-    from .sweep_text import answer_lines
-    steps = lines[:-1] + ([lines[-1]] if lines[-1].startswith("out") else [])
+    from ..answers import answer_lines, meld_answer, rules_lines
+        steps = lines[:-1] + ([lines[-1]] if lines[-1].startswith("out") else [])
     for line in [*answer_lines(meld_answer(v.name, n, steps, int(value), int(plan[op.PL_AFTER]))),
                  *rules_lines(v.rules_cls.from_options(args.rule, **({"players": n} if v.players_rule else {})),
                               v.name), ""]:

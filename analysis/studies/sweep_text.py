@@ -135,23 +135,17 @@ def sweep_csv(res: SweepResult) -> str:
     return df[["table", *[c for c in df.columns if c != "table"]]].to_csv(index=False) if parts else ""
 
 
-def answer_lines(lines: list[str], width: int = 100) -> list[str]:
-    """Answer sentences (:mod:`analysis.answers`) wrapped for the terminal, a paragraph each."""
-    import textwrap
-    return [w for x in lines for w in textwrap.wrap(x, width, subsequent_indent="  ")]
-
-
 def format_sweep(res: SweepResult, as_json: bool = False, detail: bool = False) -> str:
     """The sweep as text: its answer first (:func:`analysis.answers.sweep_answer`), the rules
     and presets in effect, then the tables (``detail``: every chart cell, also those no hand
     played differently in)."""
     if as_json:
         return json_text.dumps(sweep_dict(res))
-    from ..answers import preset_line, rules_lines, sweep_answer
+    from ..answers import answer_lines, preset_line, rules_lines, sweep_answer
     spec = res.spec
     game = get_variant(spec.variant)
     unit = game.score_unit
-    out = [*answer_lines(sweep_answer(res) if res.overall else []),
+    out = [*answer_lines(sweep_answer(res) if res.overall and res.best_overall >= 0 else []),
            *rules_lines(spec.spec_for(spec.base(), 1).rules, spec.variant),
            *preset_line(spec.variant, [spec.strategy, spec.opponent]), "",
            f"{game.knob.action} sweep: {spec.variant}, seat 0 = {spec.strategy} with its threshold varied "
