@@ -168,7 +168,7 @@ def cmd_knock_rules(args) -> int:
                               if c.endswith("indistinguishable")}).to_csv(index=False), end="")
     else:
         from .answers import answer_lines, preset_line, rules_lines, rules_table_answer
-                for line in [*answer_lines(rules_table_answer(base, table)),
+        for line in [*answer_lines(rules_table_answer(base, table)),
                      *rules_lines(base.spec_for(base.base(), 1).rules, base.variant),
                      *preset_line(base.variant, [base.strategy, base.opponent]), ""]:
             print(line)
@@ -220,7 +220,7 @@ def cmd_tonk_odds(args) -> int:
         from sim.variants import get_variant
 
         from .answers import answer_lines, tonk_odds_answer
-                default = get_variant("tonk").rules_cls().tonk_deal_min
+        default = get_variant("tonk").rules_cls().tonk_deal_min
         for line in answer_lines(tonk_odds_answer(doc, default)) + [""]:
             print(line)
         sim = "sim" in table

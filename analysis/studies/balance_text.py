@@ -71,7 +71,7 @@ def format_table(doc: dict) -> str:
     """The study as text: its answer first (:func:`analysis.answers.balance_answer`), then the
     comparison table, one line per game x player count (x rules), every number with its unit."""
     from ..answers import answer_lines, balance_answer
-        w = max([14, *(len(c["variant"]) + (len(c["rules"][0]) + 3 if c["rules"] else 0) + 1 for c in doc["cells"])])
+    w = max([14, *(len(c["variant"]) + (len(c["rules"][0]) + 3 if c["rules"] else 0) + 1 for c in doc["cells"])])
     from ..answers import preset_line
     games = dict.fromkeys(c["variant"] for c in doc["cells"])
     presets = (preset_line(next(iter(games)), ["simple", *(top_pair(c)["strong"] for c in doc["cells"])])

@@ -223,7 +223,7 @@ def cmd(args) -> int:
         print(df.to_csv(index=False), end="")
     else:
         from ..answers import answer_lines, buyback_answer, rules_lines
-                n = int(df["players"].iloc[0])
+        n = int(df["players"].iloc[0])
         rules = make_spec(args.variant, rules=list(args.rule), n=1, players=n).rules
         for line in [*answer_lines(buyback_answer({"variant": args.variant}, df)),
                      *rules_lines(rules, args.variant), ""]:

@@ -168,7 +168,7 @@ def format_compare(res: CompareResult, as_json: bool = False) -> str:
     if as_json:
         return json_text.dumps(compare_dict(res))
     from ..answers import answer_lines, compare_answer, preset_line, rules_lines
-        spec = res.spec
+    spec = res.spec
     unit = spec.game.score_unit
     name0 = cell_name(*spec.cells()[0])
     sw = max(len(setting_label(x)) for x in spec.settings()) + 2        # column widths

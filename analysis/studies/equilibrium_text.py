@@ -256,7 +256,7 @@ def format_equilibrium(d: dict, as_json: bool = False) -> str:
     if as_json:
         return json_text.dumps(d)
     from ..answers import answer_lines, equilibrium_answer, rules_lines
-        head = []
+    head = []
     if d["complete"]:
         from sim.runner import make_spec
         rules = make_spec(d["variant"], rules=list(d["rules"]), n=1, players=d["players"]).rules

@@ -393,7 +393,7 @@ def format_advice(a: Advice) -> str:
         f", knock limit {a.knock_limit}" if a.knock_limit is not None else "")
     who = "opponent" if a.players == 2 else "opponents"
     from ..answers import advice_answer, answer_lines, preset_line, rules_lines
-        lines = [
+    lines = [
         *answer_lines(advice_answer(a)),
         *(rules_lines(a.rules, a.variant) if a.rules else []),
         *preset_line(a.variant, [*a.strategy.split(","), *a.opponent.split(",")]),

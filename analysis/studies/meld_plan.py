@@ -84,7 +84,7 @@ def cmd_meld(args) -> int:
     before = op.describe_table(tab, n_tm) or '(empty)'
     n2 = op.apply_plan(plan, hand, tab, n_tm, 0, mr)
     from ..answers import answer_lines, meld_answer, rules_lines
-        steps = lines[:-1] + ([lines[-1]] if lines[-1].startswith("out") else [])
+    steps = lines[:-1] + ([lines[-1]] if lines[-1].startswith("out") else [])
     for line in [*answer_lines(meld_answer(v.name, n, steps, int(value), int(plan[op.PL_AFTER]))),
                  *rules_lines(v.rules_cls.from_options(args.rule, **({"players": n} if v.players_rule else {})),
                               v.name), ""]:
