@@ -67,6 +67,12 @@ def test_knock_sweep_drops_the_chart_rows_no_hand_played_differently_in(sweep_di
     assert len(rows(full)) == len(chart)
     assert len(rows(short)) == len(chart) - empty
     assert (f"({empty} cells where no hand played differently" in short) == (empty > 0)
+    # the chart's grid: a column only where some hand of some bucket played differently
+    busy = chart.groupby("cell")["hands_affected"].sum()
+    grid = (lambda text: next(x for x in text.splitlines()[text.splitlines().index(
+        next(y for y in text.splitlines() if y.startswith("  calls: "))) + 1:]).split())
+    assert grid(full) == list(chart[chart.bucket == "early"]["cell"])
+    assert grid(short) == [c for c in chart[chart.bucket == "early"]["cell"] if busy[c] > 0]
 
 
 def test_knock_sweep_csv_parses_and_json_is_unchanged(sweep_dir, capsys):

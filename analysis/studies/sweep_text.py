@@ -77,12 +77,17 @@ def _chart_lines(res: SweepResult, game, detail: bool = False) -> list[str]:
            f"  calls: {CHART_METHOD} over {len(chart)} cells; by-turn deals on seed {spec.seed_of('by_turn')}"
            + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated: "
               "the same deals as the overall stage)")]
-    first = chart[chart.bucket == BUCKETS[0]]
-    out.append(f"{'':<28}" + "".join(f"{c:>8}" for c in first.cell))
+    busy = chart.groupby("cell", sort=False)["hands_affected"].sum() > 0     # columns some hand played in
+    shown = [c for c in busy.index if detail or busy[c]]
+    first = chart[chart.bucket == BUCKETS[0]].set_index("cell")
+    out.append(f"{'':<28}" + "".join(f"{c:>8}" for c in first.loc[shown].index))
     marks = {"knock": act.upper(), "play on": "play", "can't tell": "?"}
     for b in BUCKETS:
-        sub = chart[chart.bucket == b]
+        sub = chart[chart.bucket == b].set_index("cell").loc[shown]
         out.append(f"{bucket_label(spec, b):<28}" + "".join(f"{marks[x]:>8}" for x in sub.decision))
+    if len(shown) < len(busy):
+        out.append(f"  columns {', '.join(c for c in busy.index if c not in shown)}: no hand played differently "
+                   "in any bucket, not shown")
     out.append(f"  {act.upper()}: acting is better; play: playing on is better (Holm-adjusted p < 0.05); "
                "?: not called")
     if stepped:
