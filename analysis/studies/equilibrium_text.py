@@ -255,12 +255,14 @@ def format_equilibrium(d: dict, as_json: bool = False) -> str:
     complete), the rules and presets in effect, then the tables."""
     if as_json:
         return json_text.dumps(d)
-    from ..answers import answer_lines, equilibrium_answer, rules_lines
+    from ..answers import answer_lines, equilibrium_answer, preset_line, rules_lines
     head = []
     if d["complete"]:
         from sim.runner import make_spec
         rules = make_spec(d["variant"], rules=list(d["rules"]), n=1, players=d["players"]).rules
-        head = [*answer_lines(equilibrium_answer(d)), *rules_lines(rules, d["variant"]), ""]
+        names = [a for p in d["policies"] for a in (p["name"], *p.get("aliases", ()))]
+        head = [*answer_lines(equilibrium_answer(d)), *rules_lines(rules, d["variant"]),
+                *answer_lines(preset_line(d["variant"], names)), ""]
     out = [*head, f"knock equilibrium: {d['variant']}, {d['players']} players, {len(d['policies'])} policies, "
            f"{d['hands_per_seating']:,} deals per seating (every policy in every seat on the same deals), "
            f"seed {d['seed']}" + (f"; rules {', '.join(d['rules'])}" if d["rules"] else ""),
