@@ -262,6 +262,8 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
     if out is not None:
         stored = store.open_run(out, job.key(), job.identity(), job.n)
         if stored is not None:  # this exact job is complete there: reuse, never re-simulate
+            if _STUDY is not None:
+                _STUDY.skip(job)
             return JobResult(stored, True, 0.0, 0.0, job.n, 0, from_store=True, out_dir=out)
         total, done, n_done = _resume(job, out)
     todo = (c for c in job.chunks() if c not in done)
@@ -273,7 +275,7 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
         job.warm_up()
         compile_s = time.perf_counter() - t
     show = (True if sys.stderr.isatty() else "lines") if progress is None else progress
-    bar = _bar(job, show, n_done)
+    bar = _STUDY.stage(job, n_done) if _STUDY is not None else _bar(job, show, n_done)
     t0 = time.perf_counter()
     complete = False
     try:
@@ -390,6 +392,65 @@ def duration(s: float) -> str:
     if s < 3600:
         return f"{s // 60} min {s % 60} s"
     return f"{s // 3600} h {s % 3600 // 60} min"
+
+
+def _work(job: Job) -> int:
+    """A job's units of work: its units times its arms (every arm plays every unit)."""
+    return len(getattr(job, "arms", ())) or 1
+
+
+class _StudyBar:
+    """One bar (or, off a terminal, one periodic line) over a study's stages, in units of work
+    (arm x unit), with the time left over all of them; the stages' jobs report into it."""
+
+    def __init__(self, total: int, unit: str, desc: str, show):
+        fake = type("J", (), {"n": total, "unit": unit, "desc": desc})
+        self.bar = _bar(fake, show)
+        self.total = total
+
+    def stage(self, job: Job, initial: int):
+        w = _work(job)
+        if initial:
+            self.skip(job, initial)
+        bar = self.bar
+
+        class _Part:
+            def update(self, n):
+                bar.update(n * w)
+
+            def close(self):
+                pass
+        return _Part()
+
+    def skip(self, job: Job, units: int | None = None):
+        """Units done before this run (stored, resumed): out of the total, not into the rate."""
+        k = (job.n if units is None else units) * _work(job)
+        self.total -= k
+        if hasattr(self.bar, "total"):
+            self.bar.total = max(self.total, 0)
+            if hasattr(self.bar, "refresh"):
+                self.bar.refresh()
+
+
+_STUDY: _StudyBar | None = None        # the running study's bar (see :func:`study_progress`)
+
+
+@contextmanager
+def study_progress(total: int, unit: str, desc: str, progress: bool | None):
+    """While a study plays ``total`` units of work (arm x unit) over several jobs: one bar with
+    the time left across them all (``progress`` as :func:`run_job`'s: None = a bar on a terminal,
+    a periodic line elsewhere; False = none).  Jobs outside it keep their own bars."""
+    global _STUDY
+    show = (True if sys.stderr.isatty() else "lines") if progress is None else progress
+    if not show or _STUDY is not None:
+        yield
+        return
+    _STUDY = _StudyBar(total, unit, desc, show)
+    try:
+        yield
+    finally:
+        _STUDY.bar.close()
+        _STUDY = None
 
 
 def _bar(job: Job, show, initial: int = 0):

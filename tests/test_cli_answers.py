@@ -238,3 +238,17 @@ def test_a_long_by_turn_sweep_says_how_long_the_rest_takes(monkeypatch, capsys):
     assert "fewer --hands or --thresholds make it quicker" in err
     assert main([*argv, "--no-progress"]) == 0
     assert "take about" not in capsys.readouterr().err
+
+
+def test_one_progress_line_runs_across_the_stages_of_a_sweep(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(engine, "PROGRESS_EVERY_S", 0.0)
+    argv = ["knock-sweep", "--variant", "gin", "--thresholds", "8..10", "--by-turn", "--hands", "9000",
+            "--games", "0", "--jobs", "1", "--out", str(tmp_path / "s")]
+    assert main(argv) == 0
+    work = 9000 * (3 + 3 * 3 + 2)                # overall 3 arms, by turn 9, policy 2
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("knock sweep gin, hand stages: ")]
+    assert lines and all(f" of {work:,} hands (" in x for x in lines)
+    done = [int(x.split(": ")[1].split(" of ")[0].replace(",", "")) for x in lines]
+    assert done == sorted(done) and len(set(done)) == len(done) and done[-1] < work
+    assert main(argv) == 0                       # all stored: nothing left, no line
+    assert "hand stages" not in capsys.readouterr().err

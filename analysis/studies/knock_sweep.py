@@ -40,7 +40,7 @@ from sim.variants import Knob, Variant, available, get_variant
 
 from .. import store
 from . import spec_doc
-from ..engine import ArmsJob, JobResult, run_job
+from ..engine import ArmsJob, JobResult, run_job, study_progress
 from ..errors import SweepError
 from .knob import legal_range
 from .sweep_stats import BUCKETS, chart_policy, knock_chart, sweep_table
@@ -220,16 +220,19 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
     overall_arms = spec.overall_arms()
     all_pairs = list(combinations(range(len(overall_arms)), 2))
     res = SweepResult(spec, -1, None)
-    res.overall = stage("overall", overall_arms, all_pairs, spec.hands)
-    if res.complete and progress is not False:
-        _say_time_left(spec, results["overall"], len(overall_arms))
-    if res.complete:
-        table = sweep_table(spec, res.overall)
-        res.best_overall = int(table.loc[table["best"], "threshold"].iloc[0])
-        if spec.by_turn:
-            _chart_stages(spec, res, stage)
-        if spec.games and res.complete:
-            res.games = stage("games", overall_arms, all_pairs, spec.games, "games")
+    n_arms = len(overall_arms)
+    work = spec.hands * (n_arms + ((3 * n_arms + 2) if spec.by_turn else 0))   # the hand stages' arm x hands
+    with study_progress(work, "hand", f"knock sweep {spec.variant}, hand stages", progress):
+        res.overall = stage("overall", overall_arms, all_pairs, spec.hands)
+        if res.complete and progress is not False:
+            _say_time_left(spec, results["overall"], n_arms)
+        if res.complete:
+            table = sweep_table(spec, res.overall)
+            res.best_overall = int(table.loc[table["best"], "threshold"].iloc[0])
+            if spec.by_turn:
+                _chart_stages(spec, res, stage)
+    if spec.games and res.complete:       # games: another unit and speed, its own bar
+        res.games = stage("games", overall_arms, all_pairs, spec.games, "games")
     res.elapsed_s = sum(x.elapsed_s for x in results.values())
     res.compile_s = sum(x.compile_s for x in results.values())
     done = {k: x.n_simulated * len(x.total["arms"]) for k, x in results.items() if x.total}
