@@ -252,3 +252,26 @@ def test_one_progress_line_runs_across_the_stages_of_a_sweep(monkeypatch, capsys
     assert done == sorted(done) and len(set(done)) == len(done) and done[-1] < work
     assert main(argv) == 0                       # all stored: nothing left, no line
     assert "hand stages" not in capsys.readouterr().err
+
+
+def test_a_long_default_run_says_how_long_it_takes_and_how_to_shorten_it(monkeypatch, capsys, tmp_path):
+    from analysis import demo
+    from analysis.studies import balance
+    seen = {}
+
+    def stop(*args, **kwargs):
+        seen["ran"] = True
+        raise KeyboardInterrupt
+    monkeypatch.setattr(balance, "run_balance", stop)
+    assert main(["balance", "--jobs", "1"]) == 130
+    err = capsys.readouterr().err
+    assert seen and f"takes about {balance.FULL_RUN} on 2 cores" in err and "make it quicker" in err
+    assert main(["balance", "--variant", "gin", "--jobs", "1"]) == 130     # not the full default run
+    assert "takes about" not in capsys.readouterr().err
+    from analysis.studies import knock_sweep
+    monkeypatch.setattr(knock_sweep, "run_sweep", stop)
+    for scale, said in (("1", True), ("0.2", False)):
+        main(["demo", "--jobs", "1", "--scale", scale, "--out", str(tmp_path / f"d{scale}"),
+              "--html", str(tmp_path / "r" / "index.html")])
+        err = capsys.readouterr().err
+        assert (f"demo: about {demo.FULL_RUN} on 2 cores at --scale 1" in err) == said, scale

@@ -418,6 +418,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
+FULL_RUN = "16 min"      # `rummylab balance` at default sizes, measured for the README (2 shared cores)
+
+
 def cmd(args) -> int:
     from ..args import output_format
     fmt = output_format(args)
@@ -434,6 +437,10 @@ def cmd(args) -> int:
                          dup_hands=args.dup_hands if args.dup_hands is not None else hands // 2,
                          sensitivity=not args.no_sensitivity, seed=args.seed,
                          per_game_scale=all(x is None for x in sizes))
+    if not args.variant and not args.players and all(x is None for x in sizes) and not args.no_progress:
+        _say(f"balance: every game at every player count at default sizes takes about {FULL_RUN} on 2 cores "
+             "(rerun to resume; finished runs are reused); --variant, --players, --hands or --no-sensitivity "
+             "make it quicker")
     try:
         out = run_balance(cfg, args.out, jobs=args.jobs, progress=False if args.no_progress else None)
     except KeyboardInterrupt:
