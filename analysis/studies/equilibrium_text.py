@@ -300,7 +300,9 @@ class EquilibriumFlag(argparse.Action):
 
 
 def cmd_equilibrium(args) -> int:
-    """``rummylab knock-sweep --equilibrium``: run, print the answer (text or --json)."""
+    """``rummylab knock-sweep --equilibrium``: run, print the answer (text, --json or --csv)."""
+    from ..args import output_format
+    fmt = output_format(args)
     bad = [flag for flag, on in (("--by-turn", args.by_turn), ("--games", args.games),
                                  ("--buckets", args.buckets), ("--bucket-by", args.bucket_by != "turn")) if on]
     if bad:
@@ -314,8 +316,6 @@ def cmd_equilibrium(args) -> int:
     d = summarize(res)
     if args.out:
         d["out"] = str(args.out)
-    from ..args import output_format
-    fmt = output_format(args)
     print(equilibrium_csv(d) if fmt == "csv" else format_equilibrium(d, as_json=fmt == "json"),
           end="" if fmt == "csv" else "\n")
     if not res.complete:
