@@ -54,12 +54,25 @@ def decimals(*xs: float, sig: int = 2) -> int:
     return max(1, min(4, sig - 1 - math.floor(math.log10(m))))
 
 
-def _runs(ts: list[int]) -> str:
-    """'8–10' for consecutive thresholds, else a list."""
-    ts = sorted(ts)
-    if len(ts) > 2 and ts == list(range(ts[0], ts[-1] + 1)):
-        return f"{ts[0]}–{ts[-1]}"
-    return ", ".join(map(str, ts))
+def span(values, dash: str = "–", sep: str = ", ") -> str:
+    """Whole numbers as compact text: runs of three or more as 'a–b' ('20–24, 27, 28, 31–45')."""
+    values, parts, k = sorted(values), [], 0
+    while k < len(values):
+        j = k
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        parts += [f"{values[k]}{dash}{values[j]}"] if j - k >= 2 else [str(v) for v in values[k:j + 1]]
+        k = j + 1
+    return sep.join(parts)
+
+
+
+
+def answer_lines(lines: list[str], width: int = 100) -> list[str]:
+    """Answer sentences wrapped for the terminal, a paragraph each (the study commands open
+    with them)."""
+    import textwrap
+    return [w for x in lines for w in textwrap.wrap(x, width, subsequent_indent="  ")]
 
 
 def players_of(spec) -> int:
@@ -94,13 +107,13 @@ def sweep_answer(res) -> list[str]:
     d = decimals(up.diff_to_best, up.diff_lo, up.diff_hi)
     same = [int(x) for x in t.loc[t["indistinguishable"] & ~t["best"], "threshold"]]
     out = [f"{head}: {acts_at(game, int(best.threshold), html=True)} all hand: the best of thresholds "
-           f"{_runs([int(x) for x in t['threshold']])}, "
+           f"{span([int(x) for x in t['threshold']])}, "
            + (f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit, test=False)} over the runner-up, "
               f"{when(game, int(up.threshold), html=True)}{_ns(-up.diff_hi, -up.diff_lo)} "
               if int(up.hands_differing) else
               f"tied with {when(game, int(up.threshold), html=True)}, which plays no hand differently ")
            + f"(same deals, n = {int(best.n):,} hands per threshold); "
-           + (f"threshold{'s' if len(same) > 1 else ''} {_runs(same)} {'are' if len(same) > 1 else 'is'} not shown "
+           + (f"threshold{'s' if len(same) > 1 else ''} {span(same)} {'are' if len(same) > 1 else 'is'} not shown "
               f"worse than the best (MCB, family-wise 95%)."
               if same else "every other threshold is shown worse (MCB, family-wise 95%).")]
     if res.policy:
@@ -120,11 +133,14 @@ def sweep_answer(res) -> list[str]:
 def knock_rules_answer(results) -> list[str]:
     """How rule options move the best threshold: per setting, the best and the mean there."""
     from .studies.knock_rules import rules_table
-    spec0 = results[0][1].spec
+    return rules_table_answer(results[0][1].spec, rules_table(results))
+
+
+def rules_table_answer(spec0, t) -> list[str]:
+    """:func:`knock_rules_answer` from the study's table (``rules_table``) and its base spec."""
     game = get_variant(spec0.variant)
-    t = rules_table(results)
     parts = [f"{r.setting}: {r.best} ({ci_text(r.mean, r.mean_lo, r.mean_hi, 2, test=False)}; cannot tell "
-             f"from {_runs(list(r.indistinguishable))})" for r in t.itertuples()]
+             f"from {span(list(r.indistinguishable))})" for r in t.itertuples()]
     return [f"{spec0.variant}, {players_of(spec0)} players: the best {game.knob.action} threshold by rule setting "
             f"(mean {game.score_unit} per hand at the best, n = {spec0.hands:,} hands per threshold): "
             + "; ".join(parts) + "."]
@@ -157,10 +173,13 @@ def tonk_odds_answer(doc: dict, default_min: int | None = None) -> list[str]:
             continue
         per = ", ".join(f"{100 * r['exact']:.2f}% with {r['players']}" for r in sub)
         s0 = sub[0]
+        sim = (f"; simulated with {s0['players']}: "
+               f"{ci_text(s0['sim'], s0['sim_lo'], s0['sim_hi'], 2, scale=100, sign=False, test=False)}% "
+               f"(n = {s0['n']:,} deals)" if s0.get("sim") is not None else "")
         out.append(f"Tonk on the deal (five cards counting {t} or more{', the default' if t == default_min else ''}), "
-                   f"exact: someone at the table is dealt one in {per} players; simulated with {s0['players']}: "
-                   f"{ci_text(s0['sim'], s0['sim_lo'], s0['sim_hi'], 2, scale=100, sign=False, test=False)}% "
-                   f"(n = {s0['n']:,} deals).")
+                   f"exact: someone at the table is dealt one in {per} players{sim}.")
+    if not rows or rows[0].get("sim") is None:
+        return out
     miss = sum(bool(r["ci_misses_exact"]) for r in rows)
     out.append(f"The simulation agrees with the exact values: {miss} of {len(rows)} 95% intervals miss them "
                f"(about {0.05 * len(rows):.1f} expected by chance; n = {doc.get('deals', 0):,} deals per setting).")
@@ -192,6 +211,14 @@ def balance_answer(doc: dict) -> list[str]:
     if not rows:
         return []
     label = (lambda r: f"{r['game']} ({r['players']} players)")
+    if len(rows) == 1:
+        r = rows[0]
+        s, k, t = r["seat"], r["skill"], r["turns"]
+        return [f"{label(r)}: the first player's win rate is "
+                f"{ci_text(s.value, s.lo, s.hi, 1, 'percentage points', scale=100)} from the average seat's "
+                f"(n = {s.n:,} hands); {r['strong']} against random play gains "
+                f"{ci_text(k.value, k.lo, k.hi, 2, 'SD per hand')} (n = {k.n:,} deals); a hand lasts "
+                f"{ci_text(t.value, t.lo, t.hi, 1, 'turns', sign=False, test=False)}."]
     sig = [r for r in rows if not covers_zero(r["seat"].lo, r["seat"].hi)]
     big = max(rows, key=lambda r: abs(r["seat"].value))
     s = big["seat"]
@@ -256,3 +283,79 @@ def buyback_answer(spec: dict, df) -> list[str]:
     return [f"{spec['variant']}, {n} players: seat 0 wins most games buying back {b.arm}: "
             f"{ci_text(b.win0, b.win0_lo, b.win0_hi, 1, scale=100, sign=False, test=False)}% of {g:,} games "
             f"(fair share {100 / n:.0f}%); one buy-back buys this much game win probability: " + "; ".join(steps) + "."]
+
+
+# ----------------------------------------------------------------------------------------
+# one position: the knock advisor and the meld planner
+
+def advice_answer(a) -> list[str]:
+    """The knock advisor's call on one position (:class:`analysis.studies.knock_advice.Advice`):
+    the recommendation with the paired difference, its CI and the worlds, and, where the call
+    on expected points and the chance of winning the hand point different ways, why."""
+    unit = f"{a.unit} per hand"
+    d = a.diff
+    head = (f"{a.variant}, {a.players} players, your turn {a.turn}, {a.hand_word} {a.hand_score}: "
+            f"{a.recommendation.upper()}")
+    if all(map(math.isfinite, (d.value, d.lo, d.hi))):
+        diff = (f"knocking now minus playing on is "
+                f"{ci_text(d.value, d.lo, d.hi, decimals(d.value, d.lo, d.hi), unit, test=False)}"
+                f"{'' if a.recommendation != 'too close to call' else ', not significant'}")
+    else:   # too few worlds differ for an interval (the confidence line says how many)
+        diff = (f"knocking now minus playing on averages {num(d.value, 2)} {unit}, with no interval: "
+                f"too few worlds play differently")
+    out = [f"{head}: {diff} (n = {a.worlds:,} sampled worlds, the same ones for both choices)."]
+    wk, wp = a.win_knock, a.win_play
+    better_ev = "knock" if d.value > 0 else "play on"
+    better_win = "knock" if wk.value > wp.value else "play on" if wp.value > wk.value else None
+    if better_win is not None and better_win != better_ev and a.recommendation != "too close to call":
+        more, fewer = ("knocking", "playing on") if better_win == "knock" else ("playing on", "knocking")
+        hi_w, lo_w = (wk, wp) if better_win == "knock" else (wp, wk)
+        out.append(f"Why: the call weighs {a.unit}, not wins: {more} wins the hand more often "
+                   f"({100 * hi_w.value:.1f}% against {100 * lo_w.value:.1f}%) but scores fewer {a.unit} on "
+                   f"average, so {fewer} is worth more.")
+    return out
+
+
+def meld_answer(variant: str, players: int, steps: list[str], left: int, after: int) -> list[str]:
+    """The meld planner's plan for one position in a sentence: what to lay down, what is left."""
+    plays = "; ".join(steps) if steps else "lay nothing down"
+    return [f"{variant}, {players} players: {plays}; {left} points left in hand, {after} after the best discard."]
+
+
+# ----------------------------------------------------------------------------------------
+# what a run was played under: the rules and the presets it names
+
+def _rule_value(v) -> str:
+    return ("on" if v else "off") if isinstance(v, bool) else str(v)
+
+
+def rules_lines(rules, variant: str) -> list[str]:
+    """The rules in effect (a rules object or its ``as_dict``): those differing from the game's defaults first (with the default),
+    then the others, in one wrapped paragraph (the player count apart: every command names it)."""
+    import dataclasses
+    import textwrap
+    cur = {k: x for k, x in (rules if isinstance(rules, dict) else rules.as_dict()).items() if k != "players"}
+    cls = get_variant(variant).rules_cls
+    defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.name in cur}
+    changed = [f"{k}={_rule_value(x)} (default {_rule_value(defaults[k])})" for k, x in cur.items()
+               if x != defaults[k]]
+    same = ", ".join(f"{k}={_rule_value(x)}" for k, x in cur.items() if x == defaults[k])
+    text = (f"rules: {'; '.join(changed)}; the others at {variant}'s defaults: {same}" if changed
+            else f"rules: {variant}'s defaults: {same}")
+    return textwrap.wrap(text, 100, subsequent_indent="  ")
+
+
+def preset_line(variant: str, names) -> list[str]:
+    """What each named preset is: 'strong = threshold(knock=6, ...)'; names that are not
+    presets (a family or a spec with parameters) are left out."""
+    from sim.strategies import PRESETS, _load_families
+    _load_families()
+    parts = []
+    for name in dict.fromkeys(names):
+        hit = PRESETS.get((variant, name))
+        if hit is None or hit[0].name == name:
+            continue
+        fam, vals = hit
+        parts.append(f"{name} = {fam.name}(" + ", ".join(f"{k}={x:g}" for k, x in vals.items()) + ")"
+                     if vals else f"{name} = {fam.name} with its defaults")
+    return [f"presets: {'; '.join(parts)} (`rummylab strategies --variant {variant}`)"] if parts else []

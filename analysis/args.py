@@ -184,3 +184,24 @@ def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
     p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
 
 
+
+
+def add_csv_option(p: argparse.ArgumentParser, what: str = "the study's tables") -> None:
+    """--csv: print ``what`` as CSV (one header row, then one row per line) instead of text."""
+    p.add_argument("--csv", action="store_true",
+                   help=f"print {what} as CSV, for spreadsheets (instead of the text; not with --json)")
+
+
+def add_detail_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--detail", action="store_true",
+                   help="print every row, also those that carry no information (e.g. chart cells no hand "
+                        "played differently in); --json always holds them all")
+
+
+def output_format(args) -> str:
+    """'json', 'csv' or 'text' from --json / --csv (both: refused before any work starts)."""
+    js, csv = getattr(args, "json", False), getattr(args, "csv", False)
+    if js and csv:
+        from sim.core.errors import UserInputError
+        raise UserInputError("--json and --csv both choose the output format; give one")
+    return "json" if js else "csv" if csv else "text"

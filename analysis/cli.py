@@ -13,8 +13,9 @@ import textwrap
 from sim.core.errors import UserInputError
 from sim.runner import MAX_UNITS
 
-from .args import (OUT_DIR, add_rule_set_option, add_run_options, add_strategies_option, apply_rule_set, examples,
-                   int_values, jobs_arg, out_file, rummylab_version, turn_pair, whole, MAX_TEXT)
+from .args import (OUT_DIR, add_csv_option, add_detail_option, add_rule_set_option, add_run_options,
+                   add_strategies_option, apply_rule_set, examples, int_values, jobs_arg, out_file, output_format,
+                   rummylab_version, turn_pair, whole, MAX_TEXT)
 from .interrupt import sigterm_as_interrupt
 from .lock import release_all
 from . import json_text
@@ -125,7 +126,8 @@ def cmd_knock_sweep(args) -> int:
         from .studies.equilibrium_text import cmd_equilibrium
         return cmd_equilibrium(args)
     from .studies.knock_sweep import SweepSpec, run_sweep
-    from .studies.sweep_text import format_sweep
+    from .studies.sweep_text import format_sweep, sweep_csv
+    fmt = output_format(args)
     spec = SweepSpec(variant=args.variant, thresholds=args.thresholds or (), by_turn=args.by_turn,
                      buckets=args.buckets or ((20, 10) if args.bucket_by == "stock" else (5, 9)),
                      bucket_by=args.bucket_by, hands=args.hands,
@@ -135,7 +137,8 @@ def cmd_knock_sweep(args) -> int:
                      opponent=args.opponent, rule_set=args.rule_set)
     res = run_sweep(spec, out_dir=args.out, jobs=args.jobs, progress=None if not args.no_progress else False,
                     backend=args.backend, scheduler=args.scheduler)
-    print(format_sweep(res, as_json=args.json))
+    print(sweep_csv(res) if fmt == "csv" else format_sweep(res, as_json=fmt == "json", detail=args.detail),
+          end="" if fmt == "csv" else "\n")
     if not res.complete:
         print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
               file=sys.stderr)
@@ -146,6 +149,7 @@ def cmd_knock_sweep(args) -> int:
 def cmd_knock_rules(args) -> int:
     from .studies.knock_rules import RulesStudy, format_rules_table, parse_vary, run_rules_study
     from .studies.knock_sweep import SweepSpec
+    fmt = output_format(args)
     base = SweepSpec(variant=args.variant, thresholds=args.thresholds or (), hands=args.hands,
                      games=args.games if args.games is not None else 0, seed=args.seed,
                      players=args.players, rules=tuple(args.rule), strategy=args.strategy,
@@ -157,9 +161,17 @@ def cmd_knock_rules(args) -> int:
     if not complete:
         print("interrupted" + (f"; rerun to resume from {args.out}" if args.out else ""), file=sys.stderr)
         return 130
-    if args.json:
+    if fmt == "json":
         print(table.to_json(orient="records", indent=2))
+    elif fmt == "csv":
+        print(table.assign(**{c: table[c].map(lambda v: " ".join(map(str, v))) for c in table
+                              if c.endswith("indistinguishable")}).to_csv(index=False), end="")
     else:
+        from .answers import answer_lines, preset_line, rules_lines, rules_table_answer
+        for line in [*answer_lines(rules_table_answer(base, table)),
+                     *rules_lines(base.spec_for(base.base(), 1).rules, base.variant),
+                     *preset_line(base.variant, [base.strategy, base.opponent]), ""]:
+            print(line)
         print(f"best {base.knob().action} threshold by rule setting: {base.variant}, {study.base.spec_for(base.base(), 1).n_seats} "
               f"players, seat 0 = {base.strategy} vs {base.opponent}, {base.hands:,} hands per threshold, "
               f"seed {base.seed}")
@@ -168,8 +180,9 @@ def cmd_knock_rules(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from .studies.compare_stats import format_compare
+    from .studies.compare_stats import compare_csv, format_compare
     from .studies.strategy_compare import CompareSpec, parse_rule_values, parse_strategy_list, run_compare
+    fmt = output_format(args)
     if args.scheduler and args.backend != "dask":
         raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
     fixed, vary = parse_rule_values(args.rule)
@@ -184,27 +197,38 @@ def cmd_compare(args) -> int:
         print("interrupted" + (f"; rerun the same command to resume from {args.out}" if args.out else ""),
               file=sys.stderr)
         return 130
-    print(format_compare(res, as_json=args.json))
+    print(compare_csv(res) if fmt == "csv" else format_compare(res, as_json=fmt == "json"),
+          end="" if fmt == "csv" else "\n")
     return 0
 
 
 def cmd_tonk_odds(args) -> int:
     from .studies.tonk_deal import run_tonk_odds
+    fmt = output_format(args)
     players = args.players or (2, 3, 4, 5, 6)
     mins = args.tonk_min or (49, 50)
     table, res = run_tonk_odds(players, mins, args.simulate, args.seed, out_dir=args.out,
                                jobs=args.jobs, progress=None if not args.no_progress else False)
-    if args.json:
-        doc = {"deals": res.n_done if res else 0, "seed": args.seed,
-               "complete": res.complete if res else True,
-               "rows": json.loads(table.to_json(orient="records"))}
+    doc = {"deals": res.n_done if res else 0, "seed": args.seed,
+           "complete": res.complete if res else True,
+           "rows": json.loads(table.to_json(orient="records"))}
+    if fmt == "json":
         print(json_text.dumps(doc))
+    elif fmt == "csv":
+        print(table.to_csv(index=False), end="")
     else:
+        from sim.variants import get_variant
+
+        from .answers import answer_lines, tonk_odds_answer
+        default = get_variant("tonk").rules_cls().tonk_deal_min
+        for line in answer_lines(tonk_odds_answer(doc, default)) + [""]:
+            print(line)
         sim = "sim" in table
         head = ("Tonk on the deal: exact probability (combinatorics over the shared 52-card deck)"
                 + (f" vs {res.n_done:,} simulated deals of the real dealing code, seed {args.seed}, "
                    f"95% CI: Wilson, Clopper-Pearson below 5 expected" if sim else ""))
         print(head)
+        print("probabilities as shares of deals (0.01 = 1% of deals)")
         print(f"{'players':>7} {'min':>4} {'quantity':<15} {'exact':>11}" + (f" {'simulated [95% CI]':>36}  check" if sim else ""))
         for r in table.itertuples():
             line = f"{r.players:>7} {r.tonk_min:>4} {r.quantity:<15} {r.exact:>11.6f}"
@@ -252,7 +276,7 @@ def build_parser() -> Parser:
     p = sub.add_parser("simulate", help="play many hands (or games) and summarise with 95%% CIs",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Play hands between one strategy per seat; print win rates, "
-                                   "points per hand, outcome mix and hand length, each with a 95%% CI.",
+                                   "points per hand, outcome mix and hand length, each with a 95% CI.",
                        epilog=examples("""
                            rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7 --jobs 2
                            rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
@@ -302,6 +326,8 @@ def build_parser() -> Parser:
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print tables as JSON")
+    add_csv_option(p, "every table (overall, games, by-turn buckets, chart; a 'table' column says which)")
+    add_detail_option(p)
     p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
                    help="store the sweep in DIR (rerun resumes/reuses)")
     from .studies.equilibrium_text import HANDS, EquilibriumFlag
@@ -329,6 +355,7 @@ def build_parser() -> Parser:
     p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
     p.add_argument("--opponent", default="simple", help="strategy of every other seat")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
+    add_csv_option(p, "the table")
     p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR", help="store the study in DIR")
     p.set_defaults(func=cmd_knock_rules)
 
@@ -363,6 +390,7 @@ def build_parser() -> Parser:
     p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
                    help="store the comparison in DIR (rerun resumes/reuses; `rummylab report DIR`)")
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
+    add_csv_option(p, "every difference to the reference (one row per cell and strategy)")
     p.add_argument("--no-progress", action="store_true", help="never show progress")
     p.add_argument("--backend", choices=("threads", "loky", "dask"), default="threads",
                    help="parallel backend for --jobs > 1 (as simulate)")
@@ -371,6 +399,13 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="How often is a tonk dealt?  In Tonk a five-card hand counting at least "
+                                   "tonk_deal_min (49 or 50) on the deal wins at once.  Prints, per player "
+                                   "count and tonk_deal_min, the exact probability (combinatorics over the "
+                                   "52-card deck) that a given player, at least one player, exactly one "
+                                   "(the hand is paid) or two or more (a tie, redealt) are dealt one, and "
+                                   "checks each against --simulate deals of the real dealing code (95% "
+                                   "Wilson intervals; Clopper-Pearson below 5 expected).",
                        epilog=examples("""
                            rummylab tonk-odds
                            rummylab tonk-odds --players 4 --tonk-min 50 --simulate 2000000 --json
@@ -387,10 +422,19 @@ def build_parser() -> Parser:
                    help="store the simulation (and odds.json for reports) in DIR")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_csv_option(p, "the table")
     p.set_defaults(func=cmd_tonk_odds)
 
     p = sub.add_parser("demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Run the default study of the README and render its report: Gin, "
+                                   "3-player Tonk and 4-player Knock Rummy knock sweeps by turn with their "
+                                   "knock charts, Knock Rummy's rule effects, knock equilibria, the "
+                                   "tonk-on-the-deal odds, one study per wild-card and open-melding game, "
+                                   "and the balance of every game.  Every run is stored under --out (rerun "
+                                   "to resume; finished runs are reused), then --html gets the landing page "
+                                   "of answers and a page per game beside it.  About 7 minutes on 2 cores "
+                                   "at --scale 1; --scale 0.2 is a quicker, noisier look.",
                        epilog=examples("""
                            rummylab demo                                  # runs/demo + reports/index.html
                            rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look

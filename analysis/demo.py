@@ -26,6 +26,7 @@ DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rule
               "basic-rummy": 10_000, "wrotham": 5_000, "ramino-drift": 4_000, "loba": 2_000}
 DEMO_GAMES = {"gin": 5000, "knock-rummy": 2000, "ramino-klop": 1000, "loba-buyback": 400}
 DEMO_DEALS = 1_000_000
+FULL_RUN = "7 min"       # `make demo` at --scale 1, measured for the README (2 shared cores)
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
 HOLD_GAMES = ("ramino-drift", "loba")          # the demo's meld-timing comparisons
 HOLD_UNTIL = tuple(f"open(meld=1,meld_from={t})" for t in (2, 4, 7, 99))   # hold back for going out until own turn t
@@ -63,6 +64,9 @@ def run_demo(args) -> int:
     out = claim(args.out, ("gin-knock",), "demo run")   # a new folder or an earlier demo's (resumed)
     k = args.scale
     progress = None if not args.no_progress else False
+    if k >= 1 and progress is None:
+        print(f"demo: about {FULL_RUN} on 2 cores at --scale {k:g} (finished runs in {args.out} are reused); "
+              "--scale 0.2 is a quicker, noisier look", file=sys.stderr, flush=True)
     steps = [
         ("gin-knock", SweepSpec(variant="gin", thresholds=tuple(range(0, 11)), by_turn=True,
                                 hands=int(DEMO_HANDS["gin"] * k), games=int(DEMO_GAMES["gin"] * k), seed=args.seed)),

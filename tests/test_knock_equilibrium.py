@@ -240,8 +240,8 @@ def test_gin_run_through_the_cli_answers_and_stores(gin_run, capsys):
     out, args = gin_run
     assert cli_main(args) == 0
     text = capsys.readouterr().out
-    head = text.split("\n\n")[1]
-    assert head.startswith("Against simple, ") and "; against a player who best-responds, " in head
+    head = " ".join(text.split("\n\n")[0].split())                 # the answer comes first (issue 22)
+    assert head.startswith("gin, 2 players: against simple, ") and " Against a player who best-responds, play " in head
     assert "policies: " + ", ".join(["<=0 (gin-hunter)", "<=5", "<=10 (simple)"] + _gin_others()) + "\n" in text
     doc = json.loads((out / "equilibrium.json").read_text())
     assert doc["kind"] == "knock_equilibrium" and doc["complete"] and (out / "tournament" / "meta.json").exists()

@@ -204,6 +204,13 @@ def ladder_table(cells: list[dict]) -> str:
 
 
 def seat_table(cells: list[dict]) -> str:
+    """Win rate and mean score by position: one table per player count, so that no game shows
+    positions it does not have."""
+    counts = sorted({len(c["seat_hand"]["win"]) for c in cells})
+    return "".join(_seat_table([c for c in cells if len(c["seat_hand"]["win"]) == k]) for k in counts)
+
+
+def _seat_table(cells: list[dict]) -> str:
     rows = []
     most = max(len(c["seat_hand"]["win"]) for c in cells)
     for c in cells:

@@ -44,9 +44,9 @@ from .. import store
 from ..engine import SimJob, run_job
 from ..stats import mean_ci, wilson
 from . import balance_stats as B
-from .balance_text import format_table, json_summary
+from .balance_text import balance_csv, format_table, json_summary
 from .. import json_text
-from ..args import OUT_DIR, examples, jobs_arg, whole
+from ..args import OUT_DIR, add_csv_option, examples, jobs_arg, whole
 
 KIND = "balance"
 FILE = "balance.json"
@@ -413,11 +413,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="print the measures as JSON: per game and player count, every estimate as "
                         '{"value", "ci95", "n"}, the skill gradient under "skill_gradient"')
+    add_csv_option(p, "the comparison table (first player's win edge, skill gradient, turns per hand)")
     p.set_defaults(func=cmd)
     return p
 
 
+FULL_RUN = "16 min"      # `rummylab balance` at default sizes, measured for the README (2 shared cores)
+
+
 def cmd(args) -> int:
+    from ..args import output_format
+    fmt = output_format(args)
     if args.rule is not None and not args.variant:
         raise BalanceError("--rule changes one game's rules: name the game with --variant")
     if args.rule is not None and "=" not in args.rule:
@@ -431,15 +437,20 @@ def cmd(args) -> int:
                          dup_hands=args.dup_hands if args.dup_hands is not None else hands // 2,
                          sensitivity=not args.no_sensitivity, seed=args.seed,
                          per_game_scale=all(x is None for x in sizes))
+    if not args.variant and not args.players and all(x is None for x in sizes) and not args.no_progress:
+        _say(f"balance: every game at every player count at default sizes takes about {FULL_RUN} on 2 cores "
+             "(rerun to resume; finished runs are reused); --variant, --players, --hands or --no-sensitivity "
+             "make it quicker")
     try:
         out = run_balance(cfg, args.out, jobs=args.jobs, progress=False if args.no_progress else None)
     except KeyboardInterrupt:
         print(f"interrupted; rerun to resume from {args.out}", file=sys.stderr)
         return 130
     doc = load_balance(out)
-    print(json_text.dumps(json_summary(doc, out)) if args.json else format_table(doc))
+    print(json_text.dumps(json_summary(doc, out)) if fmt == "json" else balance_csv(doc) if fmt == "csv"
+          else format_table(doc), end="" if fmt == "csv" else "\n")
     print(f"wrote {out / FILE}; report: rummylab report {out} --html reports/balance.html",
-          file=sys.stderr if args.json else sys.stdout)
+          file=sys.stdout if fmt == "text" else sys.stderr)
     return 0
 
 

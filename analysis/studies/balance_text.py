@@ -68,13 +68,41 @@ def json_summary(doc: dict, out=None) -> dict:
 
 
 def format_table(doc: dict) -> str:
-    """The comparison table as text: one line per game x player count (x rules)."""
-    lines = [f"{'game':<14}{'n':>2}  {'first-player win edge':>24}  {'skill (strongest vs random)':>28}  "
-             f"{'turns/hand':>10}  {'no one out':>10}"]
+    """The study as text: its answer first (:func:`analysis.answers.balance_answer`), then the
+    comparison table, one line per game x player count (x rules), every number with its unit."""
+    from ..answers import answer_lines, balance_answer
+    w = max([14, *(len(c["variant"]) + (len(c["rules"][0]) + 3 if c["rules"] else 0) + 1 for c in doc["cells"])])
+    from ..answers import preset_line
+    games = dict.fromkeys(c["variant"] for c in doc["cells"])
+    presets = (preset_line(next(iter(games)), ["simple", *(top_pair(c)["strong"] for c in doc["cells"])])
+               if len(games) == 1 else [])
+    lines = [*answer_lines(balance_answer(doc)), *presets, "",
+             f"{'game':<{w}}{'players':>7}  {'first player win rate - average seat':>36}  "
+             f"{'skill: strongest vs random':>28}  {'turns/hand':>10}  {'hands no one out':>16}",
+             f"{'':<{w}}{'':>7}  {'percentage points [95% CI]':>36}  {'SD per hand [95% CI]':>28}"]
     for c in doc["cells"]:
         fw, eff = _est(c["seat_hand"]["first_win"]), _est(top_pair(c)["hand"]["effect"])
         label = c["variant"] + (f" [{c['rules'][0]}]" if c["rules"] else "")
-        lines.append(f"{label:<14}{c['players']:>2}  {fw.fmt(1, pct=True, sign=True):>24}  "
+        edge = f"{100 * fw.value:+.1f} pp [{100 * fw.lo:+.1f}, {100 * fw.hi:+.1f}]"
+        lines.append(f"{label:<{w}}{c['players']:>7}  {edge:>36}  "
                      f"{eff.fmt(2, sign=True):>28}  {c['tempo']['turns']['value']:>10.1f}  "
-                     f"{c['tempo']['no_out']['value']:>10.1%}")
+                     f"{c['tempo']['no_out']['value']:>16.1%}")
+    lines.append(f"  skill: {top_pair(doc['cells'][0])['strong'] if len(doc['cells']) == 1 else 'the strongest preset'}"
+                 " against uniform random play on duplicate deals, edge per hand over its SD; n: "
+                 + ", ".join(sorted({f"{c['seat_hand']['first_win']['n']:,} hands" for c in doc["cells"]})))
     return "\n".join(lines)
+
+
+def balance_csv(doc: dict) -> str:
+    """``balance --csv``: per game x player count (x rules) the first player's win edge, the
+    skill gradient and turns per hand, each with its CI and n."""
+    import pandas as pd
+    from ..answers import balance_rows
+    rows = []
+    for r in balance_rows(doc):
+        row = {"game": r["game"], "players": r["players"], "rules": " ".join(r["rules"]), "strongest": r["strong"]}
+        for k in ("seat", "skill", "turns"):
+            e = r[k]
+            row.update({k: e.value, f"{k}_lo": e.lo, f"{k}_hi": e.hi, f"{k}_n": e.n})
+        rows.append(row)
+    return pd.DataFrame(rows).rename(columns=lambda c: c.replace("seat", "first_win_edge")).to_csv(index=False)

@@ -17,6 +17,7 @@ Game-agnostic: any game whose :class:`~sim.variants.WholeGame` has a ``buyback_r
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -192,6 +193,8 @@ def add_parser(subparsers):
     add_rule_set_option(p)
     p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--out", type=OUT_DIR, default=None, help="store buyback.json in this folder (for the report)")
+    from ..args import add_csv_option
+    add_csv_option(p, "the table, one row per arm")
     p.set_defaults(func=cmd)
     return p
 
@@ -207,6 +210,8 @@ def parse_thresholds(text: str) -> tuple[int, ...]:
 
 
 def cmd(args) -> int:
+    from ..args import output_format
+    fmt = output_format(args)
     kw = dict(players=args.players, strategies=args.strategies, rules=args.rule or None, games=args.games,
               seed=args.seed, thresholds=parse_thresholds(args.thresholds))
     if args.out:
@@ -214,7 +219,17 @@ def cmd(args) -> int:
         df = pd.DataFrame(doc["table"])
     else:
         df = buyback_value(args.variant, **kw)
-    print(format_buyback(df))
+    if fmt == "csv":
+        print(df.to_csv(index=False), end="")
+    else:
+        from ..answers import answer_lines, buyback_answer, rules_lines
+        n = int(df["players"].iloc[0])
+        rules = make_spec(args.variant, rules=list(args.rule), n=1, players=n).rules
+        for line in [*answer_lines(buyback_answer({"variant": args.variant}, df)),
+                     *rules_lines(rules, args.variant), ""]:
+            print(line)
+        print(format_buyback(df))
     if args.out:
-        print(f"wrote {args.out}/{FILE}; report: rummylab report {args.out} --html reports/buyback.html")
+        print(f"wrote {args.out}/{FILE}; report: rummylab report {args.out} --html reports/buyback.html",
+              file=sys.stdout if fmt == "text" else sys.stderr)
     return 0

@@ -147,16 +147,36 @@ def _e(v, lo, hi, d: int = 3, sign: str = "+") -> str:
     return f"{v:{sign}.{d}f} [{lo:{sign}.{d}f}, {hi:{sign}.{d}f}]"
 
 
+def _rules(spec, rules_lines) -> list[str]:
+    """The fixed rules in effect (the first player count's), and which rules the study varies."""
+    from sim.runner import make_spec
+    probe = make_spec(spec.variant, rules=list(spec.rules), n=1, players=spec.player_counts()[0],
+                      rule_set=spec.rule_set)
+    varied = "; ".join(f"{n} varied over {', '.join(v)}" for n, v in spec.vary)
+    return rules_lines(probe.rules, spec.variant) + ([f"  ({varied})"] if varied else [])
+
+
+def compare_csv(res: CompareResult) -> str:
+    """``compare --csv``: every strategy's difference to the reference, one row per cell and
+    strategy (the columns of ``--json``'s differences)."""
+    return diff_table(res).to_csv(index=False)
+
+
 def format_compare(res: CompareResult, as_json: bool = False) -> str:
+    """The comparison as text: its answer first (:func:`analysis.answers.compare_answer`), the
+    rules and presets in effect, then the tables."""
     if as_json:
         return json_text.dumps(compare_dict(res))
+    from ..answers import answer_lines, compare_answer, preset_line, rules_lines
     spec = res.spec
     unit = spec.game.score_unit
     name0 = cell_name(*spec.cells()[0])
     sw = max(len(setting_label(x)) for x in spec.settings()) + 2        # column widths
     tw = max(len(x) for x in spec.strategies) + 2
     qw = max(len(q) for q, _ in _quantities(res)) + 2
-    out = [f"strategy comparison: {spec.variant}, seat 0 plays each of {', '.join(spec.strategies)} "
+    out = [*answer_lines(compare_answer(res)), *_rules(spec, rules_lines),
+           *preset_line(spec.variant, [*spec.strategies, spec.opponent]), "",
+           f"strategy comparison: {spec.variant}, seat 0 plays each of {', '.join(spec.strategies)} "
            f"(reference {spec.strategies[0]}), others {spec.opponent}; {spec.hands:,} hands per cell, the same "
            f"deals for every strategy; seed {spec.seed}" + (f"; rules {', '.join(spec.rules)}" if spec.rules else ""),
            f"simulated {res.hands_simulated:,} hands in {res.elapsed_s:.1f} s (+{res.compile_s:.1f} s compile/cache load)"

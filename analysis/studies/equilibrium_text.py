@@ -243,10 +243,27 @@ def _iteration_lines(d: dict) -> list[str]:
             + _br_table(it["steps"], "field (all other seats)"))
 
 
+def equilibrium_csv(d: dict) -> str:
+    """``knock-sweep --equilibrium --csv``: the best responses, one row per opponent (nested
+    fields flattened as ``a.b``)."""
+    import pandas as pd
+    return pd.json_normalize(d["best_responses"]).to_csv(index=False)
+
+
 def format_equilibrium(d: dict, as_json: bool = False) -> str:
+    """The study as text: its answer first (:func:`analysis.answers.equilibrium_answer`, when
+    complete), the rules and presets in effect, then the tables."""
     if as_json:
         return json_text.dumps(d)
-    out = [f"knock equilibrium: {d['variant']}, {d['players']} players, {len(d['policies'])} policies, "
+    from ..answers import answer_lines, equilibrium_answer, preset_line, rules_lines
+    head = []
+    if d["complete"]:
+        from sim.runner import make_spec
+        rules = make_spec(d["variant"], rules=list(d["rules"]), n=1, players=d["players"]).rules
+        names = [a for p in d["policies"] for a in (p["name"], *p.get("aliases", ()))]
+        head = [*answer_lines(equilibrium_answer(d)), *rules_lines(rules, d["variant"]),
+                *answer_lines(preset_line(d["variant"], names)), ""]
+    out = [*head, f"knock equilibrium: {d['variant']}, {d['players']} players, {len(d['policies'])} policies, "
            f"{d['hands_per_seating']:,} deals per seating (every policy in every seat on the same deals), "
            f"seed {d['seed']}" + (f"; rules {', '.join(d['rules'])}" if d["rules"] else ""),
            _policies_line(d),
@@ -256,8 +273,7 @@ def format_equilibrium(d: dict, as_json: bool = False) -> str:
            + ("" if d["complete"] else "  -- PARTIAL (interrupted)")]
     if not d["complete"]:
         return "\n".join(out)
-    out += ["", *d["answer"][:1], "", *d["answer"][1:], "",
-            f"best responses, {d['measure']}; cannot tell: {d['method']}",
+    out += ["", f"best responses, {d['measure']}; cannot tell: {d['method']}",
             *_br_table(d["best_responses"], "against"), ""]
     if "equilibrium" in d:
         out += [*_matrix_lines(d), "", *_equilibrium_lines(d)]
@@ -284,7 +300,9 @@ class EquilibriumFlag(argparse.Action):
 
 
 def cmd_equilibrium(args) -> int:
-    """``rummylab knock-sweep --equilibrium``: run, print the answer (text or --json)."""
+    """``rummylab knock-sweep --equilibrium``: run, print the answer (text, --json or --csv)."""
+    from ..args import output_format
+    fmt = output_format(args)
     bad = [flag for flag, on in (("--by-turn", args.by_turn), ("--games", args.games),
                                  ("--buckets", args.buckets), ("--bucket-by", args.bucket_by != "turn")) if on]
     if bad:
@@ -298,7 +316,8 @@ def cmd_equilibrium(args) -> int:
     d = summarize(res)
     if args.out:
         d["out"] = str(args.out)
-    print(format_equilibrium(d, as_json=args.json))
+    print(equilibrium_csv(d) if fmt == "csv" else format_equilibrium(d, as_json=fmt == "json"),
+          end="" if fmt == "csv" else "\n")
     if not res.complete:
         print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
               file=sys.stderr)

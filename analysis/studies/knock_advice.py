@@ -392,7 +392,12 @@ def format_advice(a: Advice) -> str:
     score = f"{a.hand_word} {a.hand_score}" + (
         f", knock limit {a.knock_limit}" if a.knock_limit is not None else "")
     who = "opponent" if a.players == 2 else "opponents"
+    from ..answers import advice_answer, answer_lines, preset_line, rules_lines
     lines = [
+        *answer_lines(advice_answer(a)),
+        *(rules_lines(a.rules, a.variant) if a.rules else []),
+        *preset_line(a.variant, [*a.strategy.split(","), *a.opponent.split(",")]),
+        "",
         f"{a.variant}: knock now or play on?   hand {' '.join(a.hand)} ({score})",
         f"turn {a.turn}, {a.players} players, stock {a.stock}, upcard {a.upcard or 'unknown'}; "
         f"you play on with {a.strategy}, {who}: {a.opponent}",

@@ -86,7 +86,8 @@ def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress
     if out is not None:
         store.claim(out, (f"{FILE}.json",), "knock-rules study")
         if (out / f"{FILE}.json").exists():
-            if store.read_study(out, FILE) != _jsonable(doc):
+            stored = store.read_study(out, FILE)    # a finished study also holds its settings
+            if {k: stored.get(k) for k in doc} != _jsonable(doc):
                 raise store.StoreError(f"{out} holds a different knock-rules study; choose a new folder")
         else:
             store.write_study(out, FILE, doc)
@@ -153,11 +154,5 @@ def format_rules_table(table: pd.DataFrame, unit: str) -> str:
 
 def _span(values) -> str:
     """Thresholds as compact text: runs of three or more as ``a..b`` (``30..41,43``)."""
-    values, parts, k = sorted(values), [], 0
-    while k < len(values):
-        j = k
-        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
-            j += 1
-        parts += [f"{values[k]}..{values[j]}"] if j - k >= 2 else [str(v) for v in values[k:j + 1]]
-        k = j + 1
-    return ",".join(parts)
+    from ..answers import span
+    return span(values, "..", ",")

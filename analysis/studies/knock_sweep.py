@@ -27,6 +27,7 @@ loaded as ``"shared"``) played every stage on the sweep seed and have no ``polic
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -39,7 +40,7 @@ from sim.variants import Knob, Variant, available, get_variant
 
 from .. import store
 from . import spec_doc
-from ..engine import ArmsJob, JobResult, run_job
+from ..engine import ArmsJob, JobResult, run_job, study_progress
 from ..errors import SweepError
 from .knob import legal_range
 from .sweep_stats import BUCKETS, chart_policy, knock_chart, sweep_table
@@ -205,8 +206,11 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
         _write_spec(out, spec)
     results: dict[str, JobResult] = {}
 
+    plan = ["overall", *(("by_turn", "policy") if spec.by_turn else ()), *(("games",) if spec.games else ())]
+
     def stage(name, arms, pairs, n, mode="hands"):
-        job = ArmsJob([spec.spec_for(s, n, mode, name) for s in arms], pairs, name.replace("_", " "))
+        label = f"stage {plan.index(name) + 1}/{len(plan)}, {name.replace('_', ' ')}"   # the progress line's
+        job = ArmsJob([spec.spec_for(s, n, mode, name) for s in arms], pairs, label)
         r = run_job(job, jobs=jobs, out_dir=(out / name) if out else None, progress=progress,
                     backend=backend, scheduler=scheduler)
         results[name] = r
@@ -216,14 +220,19 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
     overall_arms = spec.overall_arms()
     all_pairs = list(combinations(range(len(overall_arms)), 2))
     res = SweepResult(spec, -1, None)
-    res.overall = stage("overall", overall_arms, all_pairs, spec.hands)
-    if res.complete:
-        table = sweep_table(spec, res.overall)
-        res.best_overall = int(table.loc[table["best"], "threshold"].iloc[0])
-        if spec.by_turn:
-            _chart_stages(spec, res, stage)
-        if spec.games and res.complete:
-            res.games = stage("games", overall_arms, all_pairs, spec.games, "games")
+    n_arms = len(overall_arms)
+    work = spec.hands * (n_arms + ((3 * n_arms + 2) if spec.by_turn else 0))   # the hand stages' arm x hands
+    with study_progress(work, "hand", f"knock sweep {spec.variant}, hand stages", progress):
+        res.overall = stage("overall", overall_arms, all_pairs, spec.hands)
+        if res.complete and progress is not False:
+            _say_time_left(spec, results["overall"], n_arms)
+        if res.complete:
+            table = sweep_table(spec, res.overall)
+            res.best_overall = int(table.loc[table["best"], "threshold"].iloc[0])
+            if spec.by_turn:
+                _chart_stages(spec, res, stage)
+    if spec.games and res.complete:       # games: another unit and speed, its own bar
+        res.games = stage("games", overall_arms, all_pairs, spec.games, "games")
     res.elapsed_s = sum(x.elapsed_s for x in results.values())
     res.compile_s = sum(x.compile_s for x in results.values())
     done = {k: x.n_simulated * len(x.total["arms"]) for k, x in results.items() if x.total}
@@ -238,6 +247,25 @@ def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, b
             info["policy_thresholds"] = res.policy_thresholds
         store.write_study(out, "sweep", info)
     return res
+
+
+LONG_S = 60.0      # a projected remainder longer than this is announced on stderr
+
+
+def _say_time_left(spec: SweepSpec, first: JobResult, n_arms: int) -> None:
+    """After the overall stage: the by-turn and policy stages' expected time (they play 3 and
+    2 arms per threshold's 1 on as many hands, at the overall stage's measured speed), and how
+    to make it quicker, when that is long."""
+    if not spec.by_turn or first.n_simulated == 0 or first.elapsed_s <= 0:
+        return
+    per_arm_hand = first.elapsed_s / (first.n_simulated * n_arms)
+    left = per_arm_hand * spec.hands * (3 * n_arms + 2)
+    if left < LONG_S:
+        return
+    from ..engine import duration
+    print(f"knock sweep: the by-turn chart and its policy take about {duration(left)} more"
+          + (f", then the games stage ({spec.games:,} games per threshold)" if spec.games else "")
+          + "; fewer --hands or --thresholds make it quicker", file=sys.stderr, flush=True)
 
 
 def _chart_stages(spec: SweepSpec, res: SweepResult, stage) -> None:

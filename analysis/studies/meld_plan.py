@@ -80,10 +80,18 @@ def cmd_meld(args) -> int:
     if value == op.NO_PLAN:
         raise MeldInputError(f"no legal turn: {card_text(taken)} cannot go into a new meld laid "
                              "from this hand, so it may not be taken from the pile")
+    lines = op.describe_plan(plan)
+    before = op.describe_table(tab, n_tm) or '(empty)'
+    n2 = op.apply_plan(plan, hand, tab, n_tm, 0, mr)
+    from ..answers import answer_lines, meld_answer, rules_lines
+    steps = lines[:-1] + ([lines[-1]] if lines[-1].startswith("out") else [])
+    for line in [*answer_lines(meld_answer(v.name, n, steps, int(value), int(plan[op.PL_AFTER]))),
+                 *rules_lines(v.rules_cls.from_options(args.rule, **({"players": n} if v.players_rule else {})),
+                              v.name), ""]:
+        print(line)
     print(f"{v.name}, {n} players: hand {' '.join(card_text(c) for c in hand_codes)}"
           + (f" (took {card_text(taken)})" if taken >= 0 else ""))
-    print(f"table: {op.describe_table(tab, n_tm) or '(empty)'}")
-    lines = op.describe_plan(plan)
+    print(f"table: {before}")
     if int(plan[op.PL_N_ACT]) == 0:
         print("plan: lay nothing down")
     else:
@@ -91,7 +99,6 @@ def cmd_meld(args) -> int:
     for k, line in enumerate(lines[:-1]):
         print(f"  {k + 1}. {line}")
     print(f"  {lines[-1]}")
-    n2 = op.apply_plan(plan, hand, tab, n_tm, 0, mr)
     left = " ".join(card_text(c) for c in range(64) for _ in range(int(hand[c])))
     print(f"left in hand: {left or '(none)'} = {value} points; {int(plan[op.PL_AFTER])} after the best discard")
     print(f"table after: {op.describe_table(tab, n2)}")

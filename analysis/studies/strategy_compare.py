@@ -36,7 +36,7 @@ from sim.variants import get_variant
 
 from .. import store
 from . import spec_doc
-from ..engine import ArmsJob, run_job
+from ..engine import ArmsJob, run_job, study_progress
 from ..errors import SweepError
 
 KIND = "strategy_compare"
@@ -176,6 +176,17 @@ def run_compare(spec: CompareSpec, *, out_dir=None, jobs: int = -1, progress=Non
     res = CompareResult(spec, {}, {}, stages={})
     cells = spec.cells()
     pairs = list(combinations(range(len(spec.strategies)), 2))
+    with study_progress(len(cells) * len(spec.strategies) * spec.hands, "hand",
+                        f"compare {spec.variant}, {len(cells)} cells", progress):
+        _run_cells(spec, res, cells, pairs, out, jobs, progress, backend, scheduler, log)
+    if res.complete and out is not None:
+        info = store.read_study(out, FILE)
+        store.write_study(out, FILE, {**info, "complete": True})
+    return res
+
+
+def _run_cells(spec, res, cells, pairs, out, jobs, progress, backend, scheduler, log) -> None:
+    """Every cell in turn (stops at an interrupted one, ``res.complete`` False)."""
     for k, (n, setting) in enumerate(cells, 1):
         name = cell_name(n, setting)
         arms = spec.arm_specs(n, setting)
@@ -191,11 +202,7 @@ def run_compare(spec: CompareSpec, *, out_dir=None, jobs: int = -1, progress=Non
         res.stages[name] = {"from_store": r.from_store, "elapsed_s": r.elapsed_s}
         if not r.complete:
             res.complete = False
-            return res
-    if out is not None:
-        info = store.read_study(out, FILE)
-        store.write_study(out, FILE, {**info, "complete": True})
-    return res
+            return
 
 
 def _write_spec(out: Path, spec: CompareSpec) -> None:

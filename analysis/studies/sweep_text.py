@@ -65,7 +65,7 @@ def _table(df, mean_name: str, win_name: str, diff_name: str, diff_scale: float 
     return lines
 
 
-def _chart_lines(res: SweepResult, game) -> list[str]:
+def _chart_lines(res: SweepResult, game, detail: bool = False) -> list[str]:
     spec = res.spec
     unit, what, act = game.score_unit, value_word(game), game.knob.action
     chart = knock_chart(spec, res.by_turn)
@@ -77,12 +77,17 @@ def _chart_lines(res: SweepResult, game) -> list[str]:
            f"  calls: {CHART_METHOD} over {len(chart)} cells; by-turn deals on seed {spec.seed_of('by_turn')}"
            + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated: "
               "the same deals as the overall stage)")]
-    first = chart[chart.bucket == BUCKETS[0]]
-    out.append(f"{'':<28}" + "".join(f"{c:>8}" for c in first.cell))
+    busy = chart.groupby("cell", sort=False)["hands_affected"].sum() > 0     # columns some hand played in
+    shown = [c for c in busy.index if detail or busy[c]]
+    first = chart[chart.bucket == BUCKETS[0]].set_index("cell")
+    out.append(f"{'':<28}" + "".join(f"{c:>8}" for c in first.loc[shown].index))
     marks = {"knock": act.upper(), "play on": "play", "can't tell": "?"}
     for b in BUCKETS:
-        sub = chart[chart.bucket == b]
+        sub = chart[chart.bucket == b].set_index("cell").loc[shown]
         out.append(f"{bucket_label(spec, b):<28}" + "".join(f"{marks[x]:>8}" for x in sub.decision))
+    if len(shown) < len(busy):
+        out.append(f"  columns {', '.join(c for c in busy.index if c not in shown)}: no hand played differently "
+                   "in any bucket, not shown")
     out.append(f"  {act.upper()}: acting is better; play: playing on is better (Holm-adjusted p < 0.05); "
                "?: not called")
     if stepped:
@@ -90,10 +95,14 @@ def _chart_lines(res: SweepResult, game) -> list[str]:
                    f"where seat 0 could {act} at {what} a to b")
     out.append("")
     out.append(f"{'bucket':<8}{what:>9}{'margin':>10}{'95% CI':>22}{'p (Holm)':>10}{'hands affected':>16}  decision")
-    for r in chart.itertuples():
+    empty = chart["hands_affected"] == 0
+    for r in (chart if detail else chart[~empty]).itertuples():
         out.append(f"{r.bucket:<8}{r.cell:>9}{r.margin:>+10.4f}   "
                    f"[{r.lo:+.4f}, {r.hi:+.4f}]{(f'{r.p_holm:.4f}' if r.tested else '-'):>10}{r.hands_affected:>16,}  "
                    f"{act if r.decision == 'knock' else r.decision}")
+    if empty.any() and not detail:
+        out.append(f"  ({int(empty.sum())} cells where no hand played differently, margin 0, not shown: "
+                   f"--detail or --json lists every cell)")
     return out
 
 
@@ -115,13 +124,36 @@ def _policy_lines(res: SweepResult, game) -> list[str]:
     return [line, f"  policy: {p['rule']}", f"  verdict: {verdict}"]
 
 
-def format_sweep(res: SweepResult, as_json: bool = False) -> str:
+def sweep_csv(res: SweepResult) -> str:
+    """The sweep's tables as one CSV (for spreadsheets): a ``table`` column names each row's
+    table (overall, games, by_turn:BUCKET, chart), the other columns as in ``--json``."""
+    import pandas as pd
+    spec, parts = res.spec, []
+    if res.overall:
+        parts.append(sweep_table(spec, res.overall).assign(table="overall"))
+    if res.games:
+        parts.append(sweep_table(spec, res.games, mode="games").assign(table="games"))
+    if res.by_turn:
+        parts += [t.assign(table=f"by_turn:{b}") for b, t in by_turn_tables(spec, res.by_turn).items()]
+        parts.append(knock_chart(spec, res.by_turn).assign(table="chart"))
+    df = pd.concat(parts, ignore_index=True, sort=False) if parts else pd.DataFrame()
+    return df[["table", *[c for c in df.columns if c != "table"]]].to_csv(index=False) if parts else ""
+
+
+def format_sweep(res: SweepResult, as_json: bool = False, detail: bool = False) -> str:
+    """The sweep as text: its answer first (:func:`analysis.answers.sweep_answer`), the rules
+    and presets in effect, then the tables (``detail``: every chart cell, also those no hand
+    played differently in)."""
     if as_json:
         return json_text.dumps(sweep_dict(res))
+    from ..answers import answer_lines, preset_line, rules_lines, sweep_answer
     spec = res.spec
     game = get_variant(spec.variant)
     unit = game.score_unit
-    out = [f"{game.knob.action} sweep: {spec.variant}, seat 0 = {spec.strategy} with its threshold varied "
+    out = [*answer_lines(sweep_answer(res) if res.overall and res.best_overall >= 0 else []),
+           *rules_lines(spec.spec_for(spec.base(), 1).rules, spec.variant),
+           *preset_line(spec.variant, [spec.strategy, spec.opponent]), "",
+           f"{game.knob.action} sweep: {spec.variant}, seat 0 = {spec.strategy} with its threshold varied "
            f"({acts_at(game, 'd')}), "
            f"others = {spec.opponent}; {spec.hands:,} hands per threshold (same deals in every arm), "
            f"seed {spec.seed}" + (f"; rules {', '.join(spec.rules)}" if spec.rules else ""),
@@ -142,7 +174,7 @@ def format_sweep(res: SweepResult, as_json: bool = False) -> str:
                       "games won [95% CI]", "paired games won vs best, pct pts", 100.0)
         out.append("")
     if res.by_turn:
-        out += _chart_lines(res, game)
+        out += _chart_lines(res, game, detail)
     if res.policy:
         out += ["", *_policy_lines(res, game)]
     return "\n".join(out)
