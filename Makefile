@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(BIN)/rummylab demo --out runs/demo --html reports/index.html
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --markdown BENCHMARKS.md
