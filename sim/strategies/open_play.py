@@ -82,7 +82,7 @@ PARAMS = (
 
 _BASE = {"random": {"random_play": 1}, "simple": {}, "rummy": {"meld": 1}}
 VARIANTS = ("basic-rummy", "block-rummy", "wrotham", "ramino-drift", "loba")
-# "strong": measured against simple in each game module's docstring (paired hands)
+# "hand-strong" (the hand-picked strong before tuning): measured against simple in each game module's docstring (paired hands)
 STRONG = {
     "basic-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
     "block-rummy": {"meld": 1, "meld_from": 4, "discard_rule": 2},
@@ -99,7 +99,7 @@ FAMILY = register(StrategyFamily(
     doc="Open-melding heuristics: meld eagerness (as soon as possible / hold for rummy / k cards) by "
         "own turn, take-the-discard rule, near-meld discards, joker keeping, Loba buy-backs.",
     presets=dict(_BASE),
-    variant_presets={v: {**_BASE, **({"strong": STRONG[v]} if v in STRONG else {})} for v in VARIANTS},
+    variant_presets={v: {**_BASE, **({"hand-strong": STRONG[v]} if v in STRONG else {})} for v in VARIANTS},
 ))
 
 

@@ -80,14 +80,14 @@ FAMILY = register(StrategyFamily(
     doc="Closed-hand wild-card heuristics: knock threshold / go-out value by own-turn bucket, "
         "keep-wilds rule, wild-aware discard ties, take-the-pile rule.",
     presets={"simple": {}, "random": {"random_play": 1}},
-    variant_presets={   # "strong": measured in each game module's docstring
+    variant_presets={   # "hand-strong" (hand-picked, before tuning): measured in each game module's docstring
         "ramino-klop": {"random": {"random_play": 1}, "simple": {},
-                        "strong": {"keep_near": 1, "discard_wilds_from": -1}},
+                        "hand-strong": {"keep_near": 1, "discard_wilds_from": -1}},
         "wildcard": {"random": {"random_play": 1}, "simple": {}, "keep-wilds": {"discard_wilds_from": -1},
                      "discard-wilds-late": {"discard_wilds_from": 8, "dump_wilds": 1},
-                     "strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
+                     "hand-strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
         "cincinnati": {"random": {"random_play": 1}, "simple": {},
-                       "strong": {"keep_near": 1, "discard_wilds_from": -1}},
+                       "hand-strong": {"keep_near": 1, "discard_wilds_from": -1}},
     },
 ))
 
