@@ -28,17 +28,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # variant: (base preset, hand-picked presets in the field, search budget in hands)
 PLAN = {
-    "gin": ("gin-hunter", ("gin-hunter", "eaai-simple"), 16_000_000),
-    "knock-rummy": ("hand-strong", ("hand-strong",), 30_000_000),
-    "tonk": ("careful", ("careful",), 30_000_000),
-    "ramino-klop": ("hand-strong", ("hand-strong",), 6_000_000),
-    "wildcard": ("hand-strong", ("hand-strong",), 4_000_000),
-    "cincinnati": ("hand-strong", ("hand-strong",), 3_000_000),
-    "basic-rummy": ("hand-strong", ("hand-strong",), 3_000_000),
-    "block-rummy": ("hand-strong", ("hand-strong",), 3_000_000),
-    "wrotham": ("hand-strong", ("hand-strong",), 2_000_000),
-    "ramino-drift": ("hand-strong", ("hand-strong",), 3_000_000),
-    "loba": ("hand-strong", ("hand-strong",), 1_200_000),
+    "gin": ("gin-hunter", ("gin-hunter", "eaai-simple"), 5_000_000),
+    "knock-rummy": ("hand-strong", ("hand-strong",), 12_000_000),
+    "tonk": ("careful", ("careful",), 15_000_000),
+    "ramino-klop": ("hand-strong", ("hand-strong",), 2_500_000),
+    "wildcard": ("hand-strong", ("hand-strong",), 1_500_000),
+    "cincinnati": ("hand-strong", ("hand-strong",), 1_200_000),
+    "basic-rummy": ("hand-strong", ("hand-strong",), 1_200_000),
+    "block-rummy": ("hand-strong", ("hand-strong",), 1_200_000),
+    "wrotham": ("hand-strong", ("hand-strong",), 800_000),
+    "ramino-drift": ("hand-strong", ("hand-strong",), 1_200_000),
+    "loba": ("hand-strong", ("hand-strong",), 500_000),
 }
 
 
