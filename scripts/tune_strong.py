@@ -42,6 +42,19 @@ PLAN = {
 }
 
 
+KNOCK_BUCKETS = "knock,knock_mid,knock_late,mid_from,late_from"
+WILDS = "take,take_gain,discard_wilds_from,keep_near,dump_wilds"
+OPEN = "meld,meld_from,meld_at,meld_at_mid,meld_at_late,mid_from,late_from,layoff,take,discard_rule"
+# the parameters each game's rules use (default: every parameter of the family but random_play)
+PARAMS = {
+    "ramino-klop": f"{KNOCK_BUCKETS},{WILDS}",
+    "wildcard": WILDS,
+    "cincinnati": f"min_out,min_out_mid,min_out_late,mid_from,late_from,wait_until_turn,{WILDS}",
+    **{g: f"{OPEN},keep_jokers" for g in ("basic-rummy", "block-rummy", "wrotham", "ramino-drift")},
+    "loba": f"{OPEN},buyback",
+}
+
+
 def rummylab(*words: str, capture: bool = False) -> str:
     """Run ``rummylab`` (this checkout's) with ``words``; stop the script if it fails."""
     cmd = [sys.executable, "-m", "analysis.cli", *words]
@@ -57,16 +70,25 @@ def tune(variant: str, out: Path, seed: int, jobs: int) -> None:
     base, hand, budget = PLAN[variant]
     rummylab("tune", "--variant", variant, "--base", base, "--field", ",".join(("simple", *hand)),
              "--budget", str(budget), "--seed", str(seed), "--jobs", str(jobs), "--no-progress",
-             "--out", str(out / variant / "tune"), "--save-preset", "strong")
+             "--out", str(out / variant / "tune"), "--save-preset", "strong",
+             *(["--params", PARAMS[variant]] if variant in PARAMS else []))
 
 
 def opponents(variant: str) -> tuple[str, ...]:
     return ("simple", *PLAN[variant][1], "strong")
 
 
+def distinct(variant: str) -> tuple[str, ...]:
+    """The hand-picked presets of the plan that play differently from the tuned ``strong`` (a
+    tuning run may keep its base: then ``strong`` is that preset)."""
+    from sim.strategies import parse_strategy
+    tuned = parse_strategy("strong", variant).values
+    return tuple(h for h in PLAN[variant][1] if parse_strategy(h, variant).values != tuned)
+
+
 def check(variant: str, out: Path, hands: int, seed: int, jobs: int) -> None:
     """``strong``, the hand-picked presets and ``simple`` in seat 0 against each opponent."""
-    seat0 = ",".join(("strong", *PLAN[variant][1], "simple"))
+    seat0 = ",".join(("strong", *distinct(variant), "simple"))
     for opp in opponents(variant):
         text = rummylab("compare", "--variant", variant, "--strategies", seat0, "--opponent", opp, "--hands", str(hands),
                  "--seed", str(seed), "--jobs", str(jobs), "--no-progress", "--out", str(out / variant / f"vs-{opp}"),
@@ -95,7 +117,10 @@ def _row(variant: str, opp: str, doc: dict) -> str:
     """One table row of a stored compare run (``strong`` is its reference strategy)."""
     arms = {a["strategy"]: _ci(a["result"], a["result_lo"], a["result_hi"]) for a in doc["arms"]}
     minus = {d["strategy"]: _ci(-d["diff"], -d["hi"], -d["lo"]) for d in doc["differences"]}  # strong - X
-    hand = PLAN[variant][1]
+    hand = [h for h in PLAN[variant][1] if h in arms]
+    if not hand:
+        return (f"| {variant} ({doc['spec']['players'][0]}) | {opp} | {arms['strong']} | (= strong) | "
+                f"{arms['simple']} | 0 | {minus['simple']} |")
     both = lambda table: "; ".join(f"{h} {table[h]}" for h in hand)
     return (f"| {variant} ({doc['spec']['players'][0]}) | {opp} | {arms['strong']} | {both(arms)} | "
             f"{arms['simple']} | {both(minus)} | {minus['simple']} |")
