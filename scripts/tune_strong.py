@@ -119,10 +119,10 @@ def _row(variant: str, opp: str, doc: dict) -> str:
     minus = {d["strategy"]: _ci(-d["diff"], -d["hi"], -d["lo"]) for d in doc["differences"]}  # strong - X
     hand = [h for h in PLAN[variant][1] if h in arms]
     if not hand:
-        return (f"| {variant} ({doc['spec']['players'][0]}) | {opp} | {arms['strong']} | (= strong) | "
+        return (f"| {variant} ({doc['arms'][0]['players']}) | {opp} | {arms['strong']} | (= strong) | "
                 f"{arms['simple']} | 0 | {minus['simple']} |")
     both = lambda table: "; ".join(f"{h} {table[h]}" for h in hand)
-    return (f"| {variant} ({doc['spec']['players'][0]}) | {opp} | {arms['strong']} | {both(arms)} | "
+    return (f"| {variant} ({doc['arms'][0]['players']}) | {opp} | {arms['strong']} | {both(arms)} | "
             f"{arms['simple']} | {both(minus)} | {minus['simple']} |")
 
 
