@@ -56,3 +56,68 @@ def test_discard_opp_switches_to_the_highest_discard():
     some = play_hands("basic-rummy", strategies="simple(discard_opp=3)", **kw)
     assert not _same(some, high) and not _same(some, near)
     assert _same(play_hands("basic-rummy", strategies="simple(discard_opp=-1)", **kw), near)
+
+
+# ----------------------------------------------------------------------------------------
+# the wild family: the discards the opponents took (``out_opp``, ``wilds_opp``)
+
+def _ended_by(cols, seat, outcome_names, variant):
+    codes = [get_variant(variant).outcomes.index(o) for o in outcome_names]
+    return float(np.mean((cols["ender"] == seat) & np.isin(cols["outcome"], codes)))
+
+
+def test_out_opp_at_zero_knocks_as_soon_as_the_rules_allow_and_off_changes_nothing():
+    """Ramino: out_opp=0 (every turn counts) knocks at any legal deadwood (below knock_below
+    7, as knock=6); -1 is the strategy itself.  Cincinnati: out_opp=0 goes out with any value
+    (as min_out=0)."""
+    kw = dict(n_hands=300, seed=4, players=3)
+    any_knock = play_hands("ramino-klop", strategies="simple(knock=6)", **kw)
+    wait = play_hands("ramino-klop", strategies="simple(knock=1)", **kw)
+    assert not _same(any_knock, wait)
+    assert _same(play_hands("ramino-klop", strategies="simple(knock=1,out_opp=0)", **kw), any_knock)
+    assert _same(play_hands("ramino-klop", strategies="simple(knock=1,out_opp=-1)", **kw), wait)
+    now = play_hands("cincinnati", strategies="simple(min_out=0)", **kw)
+    rich = play_hands("cincinnati", strategies="simple(min_out=60)", **kw)
+    assert not _same(now, rich)
+    assert _same(play_hands("cincinnati", strategies="simple(min_out=60,out_opp=0)", **kw), now)
+
+
+def test_out_opp_knocks_sooner_once_an_opponent_has_taken_discards():
+    """Seat 0 waits for a low knock (knock=1) against ``simple``; with out_opp=1 it knocks at
+    any legal deadwood once an opponent has taken a discard: it ends more hands by a knock
+    than the waiting seat, fewer than the seat that always knocks at once, and its hands are
+    shorter."""
+    kw = dict(n_hands=2000, seed=9, players=3)
+    wait = play_hands("ramino-klop", strategies="simple(knock=1),simple,simple", **kw)
+    mid = play_hands("ramino-klop", strategies="simple(knock=1,out_opp=1),simple,simple", **kw)
+    now = play_hands("ramino-klop", strategies="simple(knock=6),simple,simple", **kw)
+    k = [_ended_by(c, 0, ["knock"], "ramino-klop") for c in (wait, mid, now)]
+    assert k[0] < k[1] < k[2], k
+    assert np.mean(mid["turns"]) < np.mean(wait["turns"])
+
+
+def test_wilds_opp_releases_wilds_when_an_opponent_takes_discards():
+    """A seat that keeps its wilds (discard_wilds_from=-1): wilds_opp=0 releases them on every
+    turn (as discard_wilds_from=0); with dump_wilds a released wild always goes, so wilds_opp=1
+    gives more wilds away than keeping them and fewer than releasing them at once: the
+    wild cards seat 0 still holds when the hand ends (its deadwood can only count them if it
+    holds them) are measured on the traced hands."""
+    kw = dict(n_hands=300, seed=6, players=4)
+    keep = play_hands("wildcard", strategies="simple(discard_wilds_from=-1)", **kw)
+    free = play_hands("wildcard", strategies="simple(discard_wilds_from=0)", **kw)
+    assert not _same(keep, free)
+    assert _same(play_hands("wildcard", strategies="simple(discard_wilds_from=-1,wilds_opp=0)", **kw), free)
+    assert _same(play_hands("wildcard", strategies="simple(discard_wilds_from=-1,wilds_opp=-1)", **kw), keep)
+    given = [_wild_discards("wildcard", f"simple(discard_wilds_from=-1,dump_wilds=1{extra}),simple,simple,simple")
+             for extra in ("", ",wilds_opp=1", ",wilds_opp=0")]
+    assert given[0] < given[1] < given[2], given
+
+
+def _wild_discards(variant, strategies, hands=150, seed=2):
+    """Wild cards (jokers and 2s) seat 0 discards over ``hands`` traced 4-player hands."""
+    from tests.wild_replay import traced_hand
+    n = 0
+    for h in range(hands):
+        _, evs, _ = traced_hand(variant, 4, h, seed=seed, strategies=strategies)
+        n += sum(1 for kind, seat, a, b in evs if kind == "discard" and seat == 0 and (a == 13 or a & 15 == 1))
+    return n
