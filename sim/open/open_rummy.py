@@ -384,7 +384,8 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
         log(trace, TR.E_PASS, seat, -1, 0)
     else:
         before = state[S_PLAYED + i]
-        if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan, fewest_opp) and plan[L.PL_N_ACT] > 0:
+        if (_plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan, fewest_opp)
+                and plan[L.PL_N_ACT] > 0):
             state[S_NTM] = play_plan(plan, hand, tab, state[S_NTM], seat, mr, trace)
             state[S_PLAYED + i] = 1
             if plan_melds(plan):

@@ -107,7 +107,8 @@ FAMILY = register(StrategyFamily(
     variants=VARIANTS,
     params=PARAMS,
     doc="Open-melding heuristics: meld eagerness (as soon as possible / hold for rummy / k cards) by "
-        "own turn and by the opponents' hand sizes, take-the-discard rule, near-meld discards, joker keeping, Loba buy-backs.",
+        "own turn and by the opponents' hand sizes, take-the-discard rule, near-meld discards, joker "
+        "keeping, Loba buy-backs.",
     presets=dict(_BASE),
     variant_presets={v: {**_BASE, **({"strong": STRONG[v]} if v in STRONG else {})} for v in VARIANTS},
 ))

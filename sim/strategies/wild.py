@@ -149,6 +149,19 @@ def may_discard_wild(srow, own_turn, release):
 
 
 @njit(cache=True)
+def most_opp_takes(srow, takes, i):
+    """The most discards an opponent of local seat ``i`` has taken this hand (``takes``: per
+    local seat), when the strategy looks (``out_opp`` or ``wilds_opp`` on), else -1."""
+    if srow[P_OUT_OPP] < 0 and srow[P_WILDS_OPP] < 0:
+        return -1
+    most = 0
+    for j in range(takes.shape[0]):
+        if j != i:
+            most = max(most, takes[j])
+    return most
+
+
+@njit(cache=True)
 def opp_close(srow, col, most_takes):
     """Is the switch at column ``col`` (``out_opp``, ``wilds_opp``) on for a turn where the
     most discards an opponent has taken this hand is ``most_takes``?"""
@@ -229,7 +242,7 @@ def wild_removal_bound(ws, w, dw_full, vals, wild, set_max):
 
 
 @njit(cache=True)
-def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, set_max, release):
+def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, set_max, release=False):
     """The discard of the hand ``ws[:64]`` (deadwood ``dw_full``): the card leaving the least
     deadwood (ties: ``keep_near``, then a natural touching no meld, then naturals before
     wilds, then the first in ``order``, highest value first), never ``forbidden`` (a code, -1

@@ -66,7 +66,6 @@ MAX_TURNS = 1000
 S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
 S_TAKES = S_OWN + MAX_SEATS
 S_WIDTH = S_TAKES + MAX_SEATS
-NOT_LOOKED = -1    # most_opp_takes when the strategy does not look at the opponents' takes
 
 
 def tables(game: str, packs: int | None = None, set_duplicates: bool = False) -> tuple:
@@ -219,19 +218,6 @@ def _cheapest_out(ws, dw_full, forbidden, order, vals):
 
 
 @njit(cache=True)
-def most_opp_takes(srow, state, i, m):
-    """The most discards an opponent of local seat ``i`` (of ``m``) has taken this hand, when
-    the seat's strategy looks (``out_opp`` or ``wilds_opp`` on), else NOT_LOOKED."""
-    if srow[W.P_OUT_OPP] < 0 and srow[W.P_WILDS_OPP] < 0:
-        return NOT_LOOKED
-    most = 0
-    for j in range(m):
-        if j != i:
-            most = max(most, state[S_TAKES + j])
-    return most
-
-
-@njit(cache=True)
 def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d, release, hurry):
     """Wildcard / Cincinnati, after the draw: (end kind or END_NONE, card to discard or -1,
     meld value).  ``code``/``d``: the strategy's discard and the deadwood it leaves (-1 when
@@ -309,7 +295,7 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, 
     own = state[S_OWN + i]
     n_cards = deck.shape[0]
     keep_top = cfg[C_RESTOCK_KEEP_TOP] != 0
-    most = most_opp_takes(srow, state, i, m)
+    most = W.most_opp_takes(srow, state[S_TAKES:S_TAKES + m], i)
     release = W.opp_close(srow, W.P_WILDS_OPP, most)
     hurry = W.opp_close(srow, W.P_OUT_OPP, most)
     if state[S_SP] == n_cards and keep_top:      # the top discard stays: restock before the choice
