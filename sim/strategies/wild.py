@@ -149,15 +149,16 @@ def may_discard_wild(srow, own_turn, release):
 
 
 @njit(cache=True)
-def most_opp_takes(srow, takes, i):
-    """The most discards an opponent of local seat ``i`` has taken this hand (``takes``: per
-    local seat), when the strategy looks (``out_opp`` or ``wilds_opp`` on), else -1."""
+def most_opp_takes(srow, state, first, m, i):
+    """The most discards an opponent of local seat ``i`` (of ``m``) has taken this hand
+    (``state[first + j]``: local seat j's), when the strategy looks (``out_opp`` or
+    ``wilds_opp`` on), else -1."""
     if srow[P_OUT_OPP] < 0 and srow[P_WILDS_OPP] < 0:
         return -1
     most = 0
-    for j in range(takes.shape[0]):
+    for j in range(m):
         if j != i:
-            most = max(most, takes[j])
+            most = max(most, state[first + j])
     return most
 
 

@@ -295,7 +295,7 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, 
     own = state[S_OWN + i]
     n_cards = deck.shape[0]
     keep_top = cfg[C_RESTOCK_KEEP_TOP] != 0
-    most = W.most_opp_takes(srow, state[S_TAKES:S_TAKES + m], i)
+    most = W.most_opp_takes(srow, state, S_TAKES, m, i)
     release = W.opp_close(srow, W.P_WILDS_OPP, most)
     hurry = W.opp_close(srow, W.P_OUT_OPP, most)
     if state[S_SP] == n_cards and keep_top:      # the top discard stays: restock before the choice
