@@ -74,10 +74,10 @@ PARAMS = (
     Param("dump_wilds", 0, 0, 1, "1: from own turn discard_wilds_from on, discard a wild whenever one is "
                                  "held (gives wilds up; 0: a wild goes only when it leaves the least deadwood)", True),
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
-    Param("out_opp", -1, -1, 20, "knock (Ramino, any deadwood the rules allow) / go out (Cincinnati, any value) "
+    Param("out_opp", -1, -1, 10, "knock (Ramino, any deadwood the rules allow) / go out (Cincinnati, any value) "
                                  "on a turn where some opponent has taken at least this many discards this "
                                  "hand (-1: off)", True),
-    Param("wilds_opp", -1, -1, 20, "wild cards may be discarded (as from discard_wilds_from on) on a turn where "
+    Param("wilds_opp", -1, -1, 10, "wild cards may be discarded (as from discard_wilds_from on) on a turn where "
                                    "some opponent has taken at least this many discards this hand (-1: off)", True),
 )
 
