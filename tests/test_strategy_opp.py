@@ -16,6 +16,15 @@ def _same(a, b):
     return all(np.array_equal(a[c], b[c]) for c in a)
 
 
+def _switches(variant, kw, off, on, at_top, at_off):
+    """``off`` and ``on`` (two fixed rules) differ on these deals; ``at_top`` (the parameter at
+    its extreme) plays exactly as ``on``, ``at_off`` (-1) exactly as ``off``."""
+    a, b = play_hands(variant, strategies=off, **kw), play_hands(variant, strategies=on, **kw)
+    assert not _same(a, b)
+    assert _same(play_hands(variant, strategies=at_top, **kw), b)
+    assert _same(play_hands(variant, strategies=at_off, **kw), a)
+
+
 def _rummy_share(cols, seat=0):
     """Share of the hands seat ``seat`` went out of by rummy (the whole hand in one turn)."""
     return float(np.mean((cols["winner"] == seat) & (cols["outcome"] == RUMMY)))
@@ -26,12 +35,8 @@ def test_meld_opp_at_its_top_melds_as_soon_as_possible_and_off_changes_nothing(v
     """meld_opp=20 (every opponent holds at most 20 cards) turns a hold-back strategy into
     ``simple`` (melds and lays off as soon as possible), layoff=0 included; meld_opp=-1 is the
     strategy itself."""
-    kw = dict(n_hands=400, seed=3, players=3)
-    simple = play_hands(variant, strategies="simple", **kw)
-    held = play_hands(variant, strategies="open(meld=1,layoff=0)", **kw)
-    assert not _same(simple, held)
-    assert _same(play_hands(variant, strategies="open(meld=1,layoff=0,meld_opp=20)", **kw), simple)
-    assert _same(play_hands(variant, strategies="open(meld=1,layoff=0,meld_opp=-1)", **kw), held)
+    _switches(variant, dict(n_hands=400, seed=3, players=3), "open(meld=1,layoff=0)", "simple",
+              "open(meld=1,layoff=0,meld_opp=20)", "open(meld=1,layoff=0,meld_opp=-1)")
 
 
 def test_meld_opp_gives_up_rummy_hunting_when_an_opponent_is_close():
@@ -50,12 +55,11 @@ def test_discard_opp_switches_to_the_highest_discard():
     """discard_opp=20: the discard is the highest card on every turn (discard_rule=0); in
     between (3) it is neither rule on every deal."""
     kw = dict(n_hands=400, seed=5, players=4)
-    high = play_hands("basic-rummy", strategies="simple(discard_rule=0)", **kw)
-    near = play_hands("basic-rummy", strategies="simple", **kw)
-    assert _same(play_hands("basic-rummy", strategies="simple(discard_opp=20)", **kw), high)
+    _switches("basic-rummy", kw, "simple", "simple(discard_rule=0)", "simple(discard_opp=20)",
+              "simple(discard_opp=-1)")
     some = play_hands("basic-rummy", strategies="simple(discard_opp=3)", **kw)
-    assert not _same(some, high) and not _same(some, near)
-    assert _same(play_hands("basic-rummy", strategies="simple(discard_opp=-1)", **kw), near)
+    assert not _same(some, play_hands("basic-rummy", strategies="simple(discard_rule=0)", **kw))
+    assert not _same(some, play_hands("basic-rummy", strategies="simple", **kw))
 
 
 # ----------------------------------------------------------------------------------------
@@ -71,15 +75,10 @@ def test_out_opp_at_zero_knocks_as_soon_as_the_rules_allow_and_off_changes_nothi
     7, as knock=6); -1 is the strategy itself.  Cincinnati: out_opp=0 goes out with any value
     (as min_out=0)."""
     kw = dict(n_hands=300, seed=4, players=3)
-    any_knock = play_hands("ramino-klop", strategies="simple(knock=6)", **kw)
-    wait = play_hands("ramino-klop", strategies="simple(knock=1)", **kw)
-    assert not _same(any_knock, wait)
-    assert _same(play_hands("ramino-klop", strategies="simple(knock=1,out_opp=0)", **kw), any_knock)
-    assert _same(play_hands("ramino-klop", strategies="simple(knock=1,out_opp=-1)", **kw), wait)
-    now = play_hands("cincinnati", strategies="simple(min_out=0)", **kw)
-    rich = play_hands("cincinnati", strategies="simple(min_out=60)", **kw)
-    assert not _same(now, rich)
-    assert _same(play_hands("cincinnati", strategies="simple(min_out=60,out_opp=0)", **kw), now)
+    _switches("ramino-klop", kw, "simple(knock=1)", "simple(knock=6)", "simple(knock=1,out_opp=0)",
+              "simple(knock=1,out_opp=-1)")
+    _switches("cincinnati", kw, "simple(min_out=60)", "simple(min_out=0)", "simple(min_out=60,out_opp=0)",
+              "simple(min_out=60,out_opp=-1)")
 
 
 def test_out_opp_knocks_sooner_once_an_opponent_has_taken_discards():
@@ -98,16 +97,12 @@ def test_out_opp_knocks_sooner_once_an_opponent_has_taken_discards():
 
 def test_wilds_opp_releases_wilds_when_an_opponent_takes_discards():
     """A seat that keeps its wilds (discard_wilds_from=-1): wilds_opp=0 releases them on every
-    turn (as discard_wilds_from=0); with dump_wilds a released wild always goes, so wilds_opp=1
-    gives more wilds away than keeping them and fewer than releasing them at once: the
-    wild cards seat 0 still holds when the hand ends (its deadwood can only count them if it
-    holds them) are measured on the traced hands."""
-    kw = dict(n_hands=300, seed=6, players=4)
-    keep = play_hands("wildcard", strategies="simple(discard_wilds_from=-1)", **kw)
-    free = play_hands("wildcard", strategies="simple(discard_wilds_from=0)", **kw)
-    assert not _same(keep, free)
-    assert _same(play_hands("wildcard", strategies="simple(discard_wilds_from=-1,wilds_opp=0)", **kw), free)
-    assert _same(play_hands("wildcard", strategies="simple(discard_wilds_from=-1,wilds_opp=-1)", **kw), keep)
+    turn (as discard_wilds_from=0); with dump_wilds a released wild always goes, so with
+    wilds_opp=1 seat 0 discards more wilds (counted on traced hands) than keeping them and
+    fewer than releasing them on every turn."""
+    _switches("wildcard", dict(n_hands=300, seed=6, players=4), "simple(discard_wilds_from=-1)",
+              "simple(discard_wilds_from=0)", "simple(discard_wilds_from=-1,wilds_opp=0)",
+              "simple(discard_wilds_from=-1,wilds_opp=-1)")
     given = [_wild_discards("wildcard", f"simple(discard_wilds_from=-1,dump_wilds=1{extra}),simple,simple,simple")
              for extra in ("", ",wilds_opp=1", ",wilds_opp=0")]
     assert given[0] < given[1] < given[2], given
