@@ -43,13 +43,14 @@ PLAN = {
 
 
 KNOCK_BUCKETS = "knock,knock_mid,knock_late,mid_from,late_from"
-WILDS = "take,take_gain,discard_wilds_from,keep_near,dump_wilds"
-OPEN = "meld,meld_from,meld_at,meld_at_mid,meld_at_late,mid_from,late_from,layoff,take,discard_rule"
+WILDS = "take,take_gain,discard_wilds_from,keep_near,dump_wilds,wilds_opp"
+OPEN = ("meld,meld_from,meld_at,meld_at_mid,meld_at_late,mid_from,late_from,layoff,take,discard_rule,"
+        "meld_opp,discard_opp")
 # the parameters each game's rules use (default: every parameter of the family but random_play)
 PARAMS = {
-    "ramino-klop": f"{KNOCK_BUCKETS},{WILDS}",
+    "ramino-klop": f"{KNOCK_BUCKETS},out_opp,{WILDS}",
     "wildcard": WILDS,
-    "cincinnati": f"min_out,min_out_mid,min_out_late,mid_from,late_from,wait_until_turn,{WILDS}",
+    "cincinnati": f"min_out,min_out_mid,min_out_late,mid_from,late_from,wait_until_turn,out_opp,{WILDS}",
     **{g: f"{OPEN},keep_jokers" for g in ("basic-rummy", "block-rummy", "wrotham", "ramino-drift")},
     "loba": f"{OPEN},buyback",
 }
