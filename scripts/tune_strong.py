@@ -82,9 +82,11 @@ def opponents(variant: str) -> tuple[str, ...]:
 def distinct(variant: str) -> tuple[str, ...]:
     """The hand-picked presets of the plan that play differently from the tuned ``strong`` (a
     tuning run may keep its base: then ``strong`` is that preset)."""
-    from sim.strategies import parse_strategy
-    tuned = parse_strategy("strong", variant).values
-    return tuple(h for h in PLAN[variant][1] if parse_strategy(h, variant).values != tuned)
+    import sim.strategies as S
+    S._TUNED_LOADED = False                     # read the presets file again: a tune just wrote it
+    S._load_families()
+    tuned = S.parse_strategy("strong", variant).values
+    return tuple(h for h in PLAN[variant][1] if S.parse_strategy(h, variant).values != tuned)
 
 
 def check(variant: str, out: Path, hands: int, seed: int, jobs: int) -> None:
