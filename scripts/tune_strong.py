@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # variant: (base preset, hand-picked presets in the field, search budget in hands)
 PLAN = {
     "gin": ("gin-hunter", ("gin-hunter", "eaai-simple"), 5_000_000),
-    "knock-rummy": ("hand-strong", ("hand-strong",), 12_000_000),
+    "knock-rummy": ("hand-strong", ("hand-strong", "strong-v1"), 12_000_000),
     "tonk": ("careful", ("careful",), 15_000_000),
     "ramino-klop": ("hand-strong", ("hand-strong",), 2_500_000),
     "wildcard": ("hand-strong", ("hand-strong",), 1_500_000),
@@ -46,8 +46,11 @@ KNOCK_BUCKETS = "knock,knock_mid,knock_late,mid_from,late_from"
 WILDS = "take,take_gain,discard_wilds_from,keep_near,dump_wilds,wilds_opp"
 OPEN = ("meld,meld_from,meld_at,meld_at_mid,meld_at_late,mid_from,late_from,layoff,take,discard_rule,"
         "meld_opp,discard_opp")
-# the parameters each game's rules use (default: every parameter of the family but random_play)
+# the parameters each game's rules use (default: every parameter of the family but random_play);
+# knock-rummy: per_opp does nothing at 2 players (the first run, strong-v1, searched it anyway)
 PARAMS = {
+    "knock-rummy": "knock,knock_mid,knock_late,bucket_by,mid_from,late_from,gin_after,upcard,upcard_gain,"
+                   "near_weight,opp_weight,layoff,random_ties,arrange,upcard_knock,discard_rule,no_repeat",
     "ramino-klop": f"{KNOCK_BUCKETS},out_opp,{WILDS}",
     "wildcard": WILDS,
     "cincinnati": f"min_out,min_out_mid,min_out_late,mid_from,late_from,wait_until_turn,out_opp,{WILDS}",
@@ -67,11 +70,17 @@ def rummylab(*words: str, capture: bool = False) -> str:
     return done.stdout if capture else ""
 
 
+# a second run of a game: its own seed and folder (knock-rummy's first run, seed 1 against simple
+# and hand-strong, is the preset strong-v1: the command in its provenance)
+SECOND = {"knock-rummy": (2, "tune-v2b")}
+
+
 def tune(variant: str, out: Path, seed: int, jobs: int) -> None:
     base, hand, budget = PLAN[variant]
+    seed, folder = SECOND.get(variant, (seed, "tune"))
     rummylab("tune", "--variant", variant, "--base", base, "--field", ",".join(("simple", *hand)),
              "--budget", str(budget), "--seed", str(seed), "--jobs", str(jobs), "--no-progress",
-             "--out", str(out / variant / "tune"), "--save-preset", "strong",
+             "--out", str(out / variant / folder), "--save-preset", "strong",
              *(["--params", PARAMS[variant]] if variant in PARAMS else []))
 
 
