@@ -120,7 +120,7 @@ def test_presets_differ_by_game():
     gin = parse_strategy("simple", "gin").row
     assert kr[K.P_KNOCK] == 15 and gin[K.P_KNOCK] == 10 and gin[K.P_PER_OPP] == 0
     assert parse_strategy("rummy-hunter", "knock-rummy").row[K.P_KNOCK] == 0
-    strong = parse_strategy("strong", "knock-rummy").row
+    strong = parse_strategy("hand-strong", "knock-rummy").row
     assert strong[K.P_PER_OPP] == -2 and strong[K.P_KNOCK_LATE] < strong[K.P_KNOCK]
     assert parse_strategy("patient", "gin").row[K.P_KNOCK_MID] == 6
 

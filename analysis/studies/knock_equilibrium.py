@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.runner import CHUNK, RunSpec, make_spec, run_chunk
-from sim.strategies import Strategy, parse_strategy
+from sim.strategies import PRESETS, TUNED, Strategy, _load_families, parse_strategy
 
 from .. import store
 from . import spec_doc
@@ -60,8 +60,12 @@ METHOD = ("one-sided paired t tests against the selected best, Bonferroni-adjust
 
 def knock_presets(family, variant: str) -> list[str]:
     """The family's presets in ``variant`` that are knock policies: all but uniform random play
-    (the ``random`` rung of the balance study's ladder)."""
-    return [n for n, vals in family.presets_for(variant).items() if not vals.get("random_play")]
+    (the ``random`` rung of the balance study's ladder); the hand-picked ones, then the tuned
+    ones of the presets file (such as ``strong``)."""
+    _load_families()
+    tuned = sorted(n for (v, n), e in TUNED.items() if v == variant and e["family"] == family.name)
+    named = [n for n in family.presets_for(variant) if n not in tuned] + tuned
+    return [n for n in named if not PRESETS[(variant, n)][1].get("random_play")]
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ def _replay(cfg, strat, tabs, wss, perm, r0, r_end, turns, own_turn, st):
                 ws[code] += 1
             else:
                 code, d = W.choose_discard(strat[s], ws, ws_deadwood(ws), -1, t, order, vals, wild,
-                                           cfg[CW.C_ACE_HIGH], cfg[CW.C_ROOMY_SET_MAX])
+                                           cfg[CW.C_ACE_HIGH], cfg[CW.C_ROOMY_SET_MAX], False)
             ws[code] -= 1
             perm[off + j] = code
             if d == 0 or (d < cfg[CW.C_KNOCK_BELOW]

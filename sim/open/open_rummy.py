@@ -75,6 +75,7 @@ CFG_FIELDS = ("players", "hand", "starter_extra", "starter_no_draw", "take_rule"
               "deal_cycle", "late_deal", "ace_high")
 EXTRA_KEYS = ("winner", "points", "rummy", "out_turn", "restocks", "deal")
 MAX_TURNS = 1000
+NOT_LOOKED = 1 << 20   # fewest_opp_cards when the strategy does not look at the opponents' hands
 # state int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), table melds,
 # restocks, deal number, plan holds this turn's SHED plays; then per local seat: own turns, has melded, has played a card
 S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_NTM, S_RESTOCKS, S_DEAL, S_PLAN_READY, S_OWN = range(9)
@@ -303,8 +304,25 @@ def _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan):
 
 
 @njit(cache=True)
-def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan):
-    """Choose the plays of the turn into ``plan``; returns False for no plays."""
+def fewest_opp_cards(srow, hands, i):
+    """The fewest cards an opponent of local seat ``i`` holds, when the seat's strategy looks
+    (``meld_opp`` or ``discard_opp`` on), else NOT_LOOKED."""
+    if srow[S.P_MELD_OPP] < 0 and srow[S.P_DISCARD_OPP] < 0:
+        return NOT_LOOKED
+    low = NOT_LOOKED
+    for j in range(hands.shape[0]):
+        if j != i:
+            k = 0
+            for c in range(64):
+                k += hands[j, c]
+            low = min(low, k)
+    return low
+
+
+@njit(cache=True)
+def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan, fewest_opp):
+    """Choose the plays of the turn into ``plan``; returns False for no plays.  ``fewest_opp``:
+    the fewest cards an opponent holds (:func:`fewest_opp_cards`; ``meld_opp``)."""
     own = state[S_OWN + i]
     n_tm = state[S_NTM]
     has = state[S_MELDED + i]
@@ -318,6 +336,10 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
     mode = S.meld_mode(srow, own)
     thr = S.meld_at(srow, own)
     lay = np.int64(srow[S.P_LAYOFF])
+    if S.opp_close(srow, S.P_MELD_OPP, fewest_opp):   # an opponent is about to go out: shed now
+        mode = S.MODE_SHED
+        thr = -1.0
+        lay = 1
     if thr >= 0:        # the knob: as soon as possible when the count kept is <= thr, else hold
         mode = S.MODE_OUT_ONLY
     if thr >= 0 or mode == S.MODE_SHED:
@@ -355,13 +377,15 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
     state[S_TURNS] += 1
     state[S_OWN + i] += 1
     kind = K_NONE
+    fewest_opp = fewest_opp_cards(srow, hands, i)
     taken = _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal, plan, dst, trace)
     if taken == -2:
         kind = K_STOCK_OUT
         log(trace, TR.E_PASS, seat, -1, 0)
     else:
         before = state[S_PLAYED + i]
-        if _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan) and plan[L.PL_N_ACT] > 0:
+        if (_plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan, fewest_opp)
+                and plan[L.PL_N_ACT] > 0):
             state[S_NTM] = play_plan(plan, hand, tab, state[S_NTM], seat, mr, trace)
             state[S_PLAYED + i] = 1
             if plan_melds(plan):
@@ -372,7 +396,7 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
             if srow[S.P_RANDOM_PLAY] != 0:
                 code = S.random_discard(allowed, sst)
             else:
-                code = S.choose_discard(srow, hand, allowed, vals, cfg[C_ACE_HIGH])
+                code = S.choose_discard(srow, hand, allowed, vals, cfg[C_ACE_HIGH], fewest_opp)
             hand[code] -= 1
             pile[state[S_NPILE]] = code
             state[S_NPILE] += 1

@@ -329,7 +329,7 @@ FAMILY = register(StrategyFamily(
     variant_presets={"knock-rummy": {
         "simple": {"knock": 15},
         "rummy-hunter": {"knock": 0},
-        "strong": {"knock": 40, "knock_mid": 30, "knock_late": 20, "mid_from": 3, "late_from": 6,
+        "hand-strong": {"knock": 40, "knock_mid": 30, "knock_late": 20, "mid_from": 3, "late_from": 6,
                    "per_opp": -2, "near_weight": 0.5, "opp_weight": 3.0},
         "random": {"random_play": 1},
     }},

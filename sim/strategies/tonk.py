@@ -33,8 +33,9 @@ uniform over the cards that may go (:func:`discard`); the rules kernel calls :fu
 Presets: ``simple`` (never drops, spreads and hits whenever it can, takes the discard only to
 spread or hit it, discards the highest card), ``drop`` (simple + ``max_count=5``),
 ``hold`` (simple but holds spreads to tonk out), ``careful`` (simple + near-meld discards and
-count-lowering takes: the strongest, the top of tonk's balance ladder: +0.358 [0.352, 0.364]
-stakes/hand against simple, 2 players, 100k duplicate deals, seed 0; hold +0.215, drop -0.555).
+count-lowering takes: the strongest hand-picked one: +0.358 [0.352, 0.364] stakes/hand against
+simple, 2 players, 100k duplicate deals, seed 0; hold +0.215, drop -0.555).  ``strong`` is
+tuned (``tuned_presets.json``, README "Every game's strong"): the top of tonk's balance ladder.
 Any preset or the family name takes overrides:
 ``drop(max_count=8,min_turn=2)``, ``tonk(spread_eagerness=0.5)``.
 """

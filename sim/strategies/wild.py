@@ -25,6 +25,14 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   then suit).  ``keep_near=1``: among the discards leaving equal deadwood, discard the card
   with the fewest "near" cards in the hand (same rank, or same suit within two ranks: the
   pairs and near-runs a wild could complete into a meld).
+* what the opponents show: hands keep their size in these closed games, so the public sign
+  that an opponent is closing in is the discards it takes (a card taken from the pile melds,
+  or at least lowers that hand's deadwood).  ``out_opp`` k >= 0: on a turn where some
+  opponent has taken at least k discards this hand, knock at any deadwood the rules allow
+  (Ramino) / go out with any meld value (Cincinnati; Wildcard always goes out) rather than
+  wait.  ``wilds_opp`` k >= 0: on such a turn wild cards may be discarded as from
+  ``discard_wilds_from`` on (release the 20 / 25 points a dead wild costs when the hand
+  ends).  -1: off.  (Positions the advisors set up count no takes.)
 * ``random_play=1`` (the ``random`` preset, :mod:`sim.strategies.random_play`): the pile top
   is taken on a fair coin, the discard is uniform over the codes that may go
   (:func:`random_discard`), Ramino's knock and Cincinnati's going out are fair coins when
@@ -66,28 +74,34 @@ PARAMS = (
     Param("dump_wilds", 0, 0, 1, "1: from own turn discard_wilds_from on, discard a wild whenever one is "
                                  "held (gives wilds up; 0: a wild goes only when it leaves the least deadwood)", True),
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
+    Param("out_opp", -1, -1, 10, "knock (Ramino, any deadwood the rules allow) / go out (Cincinnati, any value) "
+                                 "on a turn where some opponent has taken at least this many discards this "
+                                 "hand (-1: off)", True),
+    Param("wilds_opp", -1, -1, 10, "wild cards may be discarded (as from discard_wilds_from on) on a turn where "
+                                   "some opponent has taken at least this many discards this hand (-1: off)", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_MID_FROM, P_LATE_FROM, P_MIN_OUT, P_MIN_OUT_MID,
  P_MIN_OUT_LATE, P_WAIT_UNTIL, P_TAKE, P_TAKE_GAIN, P_WILDS_FROM, P_KEEP_NEAR, P_DUMP_WILDS,
- P_RANDOM_PLAY) = range(1, len(PARAMS) + 1)
+ P_RANDOM_PLAY, P_OUT_OPP, P_WILDS_OPP) = range(1, len(PARAMS) + 1)
 
 FAMILY = register(StrategyFamily(
     name="wild",
     code=FAMILY_CODE,
     variants=("ramino-klop", "wildcard", "cincinnati"),
     params=PARAMS,
-    doc="Closed-hand wild-card heuristics: knock threshold / go-out value by own-turn bucket, "
-        "keep-wilds rule, wild-aware discard ties, take-the-pile rule.",
+    doc="Closed-hand wild-card heuristics: knock threshold / go-out value by own-turn bucket and by "
+        "the discards the opponents took, keep-wilds rule (by stage and opponents), wild-aware discard "
+        "ties, take-the-pile rule.",
     presets={"simple": {}, "random": {"random_play": 1}},
-    variant_presets={   # "strong": measured in each game module's docstring
+    variant_presets={   # "hand-strong" (hand-picked, before tuning): measured in each game module's docstring
         "ramino-klop": {"random": {"random_play": 1}, "simple": {},
-                        "strong": {"keep_near": 1, "discard_wilds_from": -1}},
+                        "hand-strong": {"keep_near": 1, "discard_wilds_from": -1}},
         "wildcard": {"random": {"random_play": 1}, "simple": {}, "keep-wilds": {"discard_wilds_from": -1},
                      "discard-wilds-late": {"discard_wilds_from": 8, "dump_wilds": 1},
-                     "strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
+                     "hand-strong": {"keep_near": 1, "take": 1, "take_gain": 3, "discard_wilds_from": -1}},
         "cincinnati": {"random": {"random_play": 1}, "simple": {},
-                       "strong": {"keep_near": 1, "discard_wilds_from": -1}},
+                       "hand-strong": {"keep_near": 1, "discard_wilds_from": -1}},
     },
 ))
 
@@ -127,9 +141,33 @@ def min_out_value(srow, own_turn):
 
 
 @njit(cache=True)
-def may_discard_wild(srow, own_turn):
+def may_discard_wild(srow, own_turn, release):
+    """May a wild be discarded on own turn ``own_turn``?  ``release``: ``wilds_opp`` is on
+    this turn (:func:`opp_close`)."""
     w = srow[P_WILDS_FROM]
-    return w >= 0 and own_turn >= w
+    return release or (w >= 0 and own_turn >= w)
+
+
+@njit(cache=True)
+def most_opp_takes(srow, state, first, m, i):
+    """The most discards an opponent of local seat ``i`` (of ``m``) has taken this hand
+    (``state[first + j]``: local seat j's), when the strategy looks (``out_opp`` or
+    ``wilds_opp`` on), else -1."""
+    if srow[P_OUT_OPP] < 0 and srow[P_WILDS_OPP] < 0:
+        return -1
+    most = 0
+    for j in range(m):
+        if j != i:
+            most = max(most, state[first + j])
+    return most
+
+
+@njit(cache=True)
+def opp_close(srow, col, most_takes):
+    """Is the switch at column ``col`` (``out_opp``, ``wilds_opp``) on for a turn where the
+    most discards an opponent has taken this hand is ``most_takes``?"""
+    k = srow[col]
+    return k >= 0 and most_takes >= k
 
 
 @njit(cache=True)
@@ -205,11 +243,11 @@ def wild_removal_bound(ws, w, dw_full, vals, wild, set_max):
 
 
 @njit(cache=True)
-def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, set_max):
+def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ace_high, set_max, release=False):
     """The discard of the hand ``ws[:64]`` (deadwood ``dw_full``): the card leaving the least
     deadwood (ties: ``keep_near``, then a natural touching no meld, then naturals before
     wilds, then the first in ``order``, highest value first), never ``forbidden`` (a code, -1
-    none) and no wild before ``discard_wilds_from``.  Returns (code, deadwood after).
+    none) and no wild before ``discard_wilds_from`` unless ``release`` (``wilds_opp``).  Returns (code, deadwood after).
 
     Exact with few evaluations: removing card c lowers the deadwood by at most its value, so
     ``dw_full - value(c)`` bounds every later natural of ``order`` from below; a natural
@@ -217,7 +255,7 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
     last, bounded by :func:`wild_removal_bound` (``set_max``: see there)."""
     keep = srow[P_KEEP_NEAR] != 0
     n_wild = wild_count(ws, wild)
-    if n_wild > 0 and srow[P_DUMP_WILDS] != 0 and may_discard_wild(srow, own_turn):
+    if n_wild > 0 and srow[P_DUMP_WILDS] != 0 and may_discard_wild(srow, own_turn, release):
         for i in range(order.shape[0]):     # giving wilds up: the first wild held goes
             c = order[i]
             if wild[c] and ws[c] > 0 and c != forbidden:
@@ -226,7 +264,7 @@ def choose_discard(srow, ws, dw_full, forbidden, own_turn, order, vals, wild, ac
                 ws[c] += 1
                 return c, d
     for relax in range(3):  # 0: per the wild rule; 1: wilds allowed; 2: forbidden allowed too
-        allow_wild = relax > 0 or may_discard_wild(srow, own_turn)
+        allow_wild = relax > 0 or may_discard_wild(srow, own_turn, release)
         best = np.int64(1) << 40
         best_near = 0
         best_code = -1

@@ -46,7 +46,7 @@ the stock was rebuilt.
 Strategies: family ``open`` (:mod:`sim.strategies.open_play`), presets ``random``,
 ``simple`` (melds and lays off at once, takes the discard when it goes down at once, discards
 the highest card outside near-melds), ``rummy`` (holds everything back for rummy) and
-``strong`` = simple + ``meld=1, meld_from=4, discard_rule=2`` (holds back for rummy until own
+``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple + ``meld=1, meld_from=4, discard_rule=2`` (holds back for rummy until own
 turn 4, then melds at once; discards the card with the fewest partners).  Seat 0 playing it
 against ``simple`` opponents, minus seat 0 playing ``simple``, on the same deals (points per
 hand of seat 0 minus the others' mean; 95% CI): Basic +0.56 +- 0.16 with 2 players, +3.21 +-

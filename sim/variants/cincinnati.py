@@ -36,7 +36,7 @@ Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` the winner's meld val
 ``winner`` (-1 on a void hand), ``points`` the winner's score, ``out_turn`` its own turn.
 
 Strategies (family ``wild``): ``simple`` goes out as soon as it can, takes the pile top when it
-melds, discards the card leaving the least deadwood.  ``strong`` = simple + ``keep_near=1`` +
+melds, discards the card leaving the least deadwood.  ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple + ``keep_near=1`` +
 never discards a joker: seat 0 against ``simple`` opponents, minus seat 0 playing ``simple``,
 on the same deals (points per hand of seat 0 against the others' mean): +0.81 +- 0.22 with 2
 players, +0.48 +- 0.14 with 4 (95% CI, 30,000 paired hands each, seed 202; picked on seed
@@ -69,5 +69,5 @@ VARIANT = go_out_variant(
     "every card melded; the winner scores the value of its own melds.",
     knob=Knob("min_out", "min_out_mid", "min_out_late", "mid_from", "late_from", same=-1,
               default_range=(0, 80), action="go out", compare="ge"),
-    balance_scale=0.25,   # strong beats simple: the docstring above
+    balance_scale=0.25,   # hand-strong beats simple: the docstring above
 )

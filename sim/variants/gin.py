@@ -474,9 +474,10 @@ VARIANT = Variant(
     zero_sum=True,
     max_turns=MAX_TURNS,
     no_out_outcomes=("void",),
-    # the strongest preset: gin-hunter beats simple by +0.71 [0.64, 0.78] points/hand, tracker by +0.16,
-    # patient by +0.04, openspiel-simple loses 1.71 (100k duplicate deals each, seed 0)
-    ladder=("random", "simple", "gin-hunter"),
+    # the strongest preset: the tuned strong (sim/strategies/tuned_presets.json) beats simple by
+    # +1.15 [+0.95, +1.35] points/hand and gin-hunter (the strongest hand-picked one: +0.71 over
+    # simple) by +0.39 [+0.17, +0.61] (seat 0 against simple, 40k deals, seed 11: README)
+    ladder=("random", "simple", "strong"),
     advisor=AdvisorSpec("sim.advisors.gin", opp_models=("played", "uniform")),
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),

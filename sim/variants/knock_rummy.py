@@ -48,7 +48,7 @@ field that knocks on its first turn whatever it holds, no threshold we measured 
 the same: that is the equilibrium of this family, and a hand then lasts one turn.  Presets: ``simple`` knocks at
 deadwood <= 15 (no small threshold is a good one: 15 is the smallest that keeps stock-out
 voids under 5% with 2-4 players, so hands are played out; it is a baseline, not advice);
-``rummy-hunter`` waits for rummy; ``strong`` knocks at <= 40 on its first two turns, 30 from
+``rummy-hunter`` waits for rummy; ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) knocks at <= 40 on its first two turns, 30 from
 own turn 3, 20 from turn 6, 2 lower per opponent beyond the first, with discard tracking:
 against ``simple`` it gains 5.9 / 14.1 / 20.3 / 24.2 points per hand over ``simple`` with
 2 / 3 / 4 / 5 players (95% CI +-0.2 / 0.4 / 0.5 / 0.6; 50,000 paired deals each, seed 4242;
@@ -415,8 +415,9 @@ VARIANT = Variant(
     game_kernel=play_game_chunk,
     max_turns=MAX_TURNS,
     no_out_outcomes=("stock_void", "stock_showdown"),
-    # the strongest preset: strong beats simple by +2.93 [2.90, 2.96] points/hand (2 players, 100k
-    # duplicate deals, seed 0); rummy-hunter loses 2.16
+    # the strongest preset: the tuned strong (README "Every game's strong"); the hand-picked
+    # hand-strong beats simple by +2.93 [2.90, 2.96] points/hand (2 players, 100k duplicate
+    # deals, seed 0); rummy-hunter loses 2.16
     ladder=("random", "simple", "strong"),
     advisor=AdvisorSpec("sim.advisors.knock_rummy", opp_models=("played", "uniform")),
 )

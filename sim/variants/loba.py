@@ -66,7 +66,7 @@ go out, penalty settlement with ``rummy=plus10``, restocks unlimited, a hand nob
 of void) with the planner's ``loba`` meld rules (:func:`sim.open_plan.meld_rules`).
 Strategies: family ``open`` (:mod:`sim.strategies.open_play`); its ``buyback`` parameter is
 the buy-back decision (``WholeGame.buyback_param``; the value of a buy-back by re-entry
-score: :mod:`analysis.studies.buyback`).  ``strong`` = simple + ``discard_rule=0`` (the
+score: :mod:`analysis.studies.buyback`).  ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple + ``discard_rule=0`` (the
 highest card first).  Seat 0 playing it against ``simple``, minus seat 0 playing ``simple``,
 on the same deals (penalty points per hand against the others' mean): picked on seed 101 at
 4 players (+0.41 [-0.02, +0.83], 5,000 paired hands; ``discard_rule=2`` -0.62 [-0.79,

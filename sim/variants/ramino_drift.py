@@ -71,7 +71,7 @@ Engine: :mod:`sim.open_rummy` (``cfg``: penalty settlement, no rummy bonus, take
 restocks unlimited, a hand nobody goes out of void) with the planner's ``drift`` meld rules
 (:func:`sim.open_plan.meld_rules`).  Strategies: family ``open``
 (:mod:`sim.strategies.open_play`): ``random``, ``simple`` (melds and lays off as soon as
-possible, takes the discard when it plays at once), ``rummy`` and ``strong`` = simple +
+possible, takes the discard when it plays at once), ``rummy`` and ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple +
 ``discard_rule=2`` (fewest partners first) + ``keep_jokers=1``.  Seat 0 playing it against
 ``simple``, minus seat 0 playing ``simple``, on the same deals (penalty points per hand of
 seat 0 against the others' mean, higher is better): picked on seed 101 at 4 players

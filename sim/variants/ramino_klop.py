@@ -44,7 +44,7 @@ has score and deadwood 0 in the rows.
 
 Strategies (family ``wild``, :mod:`sim.strategies.wild`): ``simple`` knocks as soon as the
 rules allow (deadwood <= 6), takes the pile top when it melds, discards the card leaving the
-least deadwood.  ``strong`` = simple + ``keep_near=1`` (equal-deadwood discards keep pairs and
+least deadwood.  ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple + ``keep_near=1`` (equal-deadwood discards keep pairs and
 near-runs) + ``discard_wilds_from=-1`` (never discards a joker).  Seat 0 playing it against
 ``simple`` opponents, minus seat 0 playing ``simple``, on the same deals (penalty points per
 hand of seat 0 against the others' mean; higher is better): +0.41 +- 0.06 with 2 players,
@@ -154,7 +154,7 @@ VARIANT = wild_variant(
               default_range=(0, 6), limit_rule="knock_below", limit_offset=-1, bucket_kinds=("turn",)),
     game=GAME,
     game_kernel=play_game_chunk,
-    balance_scale=0.5,   # strong beats simple: the docstring above
+    balance_scale=0.5,   # hand-strong beats simple: the docstring above
     check_strategies=check_strategies,
     advisor=AdvisorSpec("sim.advisors.ramino_klop", opp_models=("played", "uniform"), packs=2, jokers=4),
 )

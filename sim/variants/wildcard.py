@@ -36,7 +36,7 @@ Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` the winner's points (
 Strategies (family ``wild``): ``simple`` takes the pile top when it melds and discards the card
 leaving the least deadwood (a wild only when that is best); ``keep-wilds`` never discards a
 wild; ``discard-wilds-late`` discards every wild it holds from own turn 8 on (``dump_wilds``:
-measured by ``rummylab compare``, see the README).  ``strong`` = simple +
+measured by ``rummylab compare``, see the README).  ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple +
 ``keep_near=1`` + ``take=1, take_gain=3`` (take the pile top when it lowers the deadwood by 3
 or more) + never discards a wild.  Seat 0 against ``simple`` opponents, minus seat 0 playing
 ``simple``, on the same deals (points per hand of seat 0 against the others' mean): +0.19 +-
@@ -65,5 +65,5 @@ VARIANT = go_out_variant(
     "wildcard", WildcardRules, CW.GAME_WILDCARD, OUTCOMES,
     "Wildcard Rummy: 2-7 players, one or two joker packs, jokers and 2s wild; out only by "
     "rummy (with or without a discard); the winner scores the others' deadwood.",
-    balance_scale=0.3,   # strong beats simple: the docstring above
+    balance_scale=0.3,   # hand-strong beats simple: the docstring above
 )

@@ -29,7 +29,7 @@ is ``turn_limit`` (void, redealt: the deal number does not advance).  Whole game
 deal number (1 + the scoring hands before) to every hand.
 
 Hand row: as Basic Rummy, plus ``deal`` (the deal number played).  Strategies: family
-``open`` (:mod:`sim.strategies.open_play`): ``random``, ``simple``, ``rummy``, ``strong`` =
+``open`` (:mod:`sim.strategies.open_play`): ``random``, ``simple``, ``rummy``, ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) =
 simple + ``meld=1, meld_from=4, discard_rule=2, keep_jokers=1`` (Basic Rummy's strong, and
 never discards a joker while another card may go: ``simple`` throws the 25-point joker
 away first).  Against ``simple`` opponents, minus seat 0 playing simple, same deals (hand

@@ -62,8 +62,10 @@ END_NONE = -1
 C_WIDTH = C_OUTCOME + 4            # outcome code of each end kind (-1: the game has none)
 MAX_TURNS = 1000
 # state vector int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), own turns
+# and discards taken this hand per local seat
 S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
-S_WIDTH = S_OWN + MAX_SEATS
+S_TAKES = S_OWN + MAX_SEATS
+S_WIDTH = S_TAKES + MAX_SEATS
 
 
 def tables(game: str, packs: int | None = None, set_duplicates: bool = False) -> tuple:
@@ -216,13 +218,13 @@ def _cheapest_out(ws, dw_full, forbidden, order, vals):
 
 
 @njit(cache=True)
-def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
+def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d, release, hurry):
     """Wildcard / Cincinnati, after the draw: (end kind or END_NONE, card to discard or -1,
     meld value).  ``code``/``d``: the strategy's discard and the deadwood it leaves (-1 when
     the whole hand melds: no discard chosen yet).  Out without a discard when the whole hand
     melds, else with a discard leaving 0 deadwood (Cincinnati: the cheapest, as it scores the
     rest), a wild the strategy keeps included; Cincinnati only if the strategy accepts the
-    meld value."""
+    meld value (any with ``hurry``: ``out_opp``).  ``release``: ``wilds_opp``."""
     pack, P, vals, wild, order = tabs
     hand = _hand_value(ws, vals)
     if dw_full == 0:
@@ -233,7 +235,7 @@ def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
         c = code
         if d > 0:   # no discard but perhaps a kept wild leaves 0 (only cards worth >= dw_full can)
             c = -1
-            kept = not W.may_discard_wild(srow, own_turn)   # else the search tried them (worth most)
+            kept = not W.may_discard_wild(srow, own_turn, release)   # else the search tried them (worth most)
             for w in range(64):
                 if kept and wild[w] and ws[w] > 0 and w != forbidden and vals[w] >= dw_full:
                     ws[w] -= 1
@@ -248,7 +250,7 @@ def _go_out(cfg, srow, ws, dw_full, forbidden, own_turn, tabs, code, d):
             c = _cheapest_out(ws, dw_full, forbidden, order, vals)
         kind = END_OUT
         value = hand - vals[c]
-    if cfg[C_GAME] == GAME_CINCINNATI and value < W.min_out_value(srow, own_turn):
+    if cfg[C_GAME] == GAME_CINCINNATI and not hurry and value < W.min_out_value(srow, own_turn):
         return END_NONE, -1, 0
     return kind, c, value
 
@@ -293,6 +295,9 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, 
     own = state[S_OWN + i]
     n_cards = deck.shape[0]
     keep_top = cfg[C_RESTOCK_KEEP_TOP] != 0
+    most = W.most_opp_takes(srow, state, S_TAKES, m, i)
+    release = W.opp_close(srow, W.P_WILDS_OPP, most)
+    hurry = W.opp_close(srow, W.P_OUT_OPP, most)
     if state[S_SP] == n_cards and keep_top:      # the top discard stays: restock before the choice
         k = restock(cfg, deck, pile, state, dst)
         if k > 0:
@@ -312,6 +317,7 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, 
         log(trace, TR.E_TURN_OVER, -1, k, 0)
     if take:
         state[S_NPILE] -= 1
+        state[S_TAKES + i] += 1
         card = top
         forbidden = top
         log(trace, TR.E_TAKE_PILE, p, card, 0)
@@ -340,15 +346,15 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, 
         kind, code, d, value = _random_move(cfg, rp, sst, ws, full, forbidden, tabs)
     elif full > 0:
         code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high,
-                                       cfg[C_ROOMY_SET_MAX])
+                                       cfg[C_ROOMY_SET_MAX], release)
     if cfg[C_GAME] != GAME_RAMINO and rp == 0:
-        kind, c, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs, code, d)
+        kind, c, value = _go_out(cfg, srow, ws, full, forbidden, own, tabs, code, d, release, hurry)
         if kind == END_OUT:
             code, d = c, 0
     if kind != END_OUT_NO_DISCARD:
         if code < 0:  # a whole hand melds and the seat does not go out
             code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high,
-                                       cfg[C_ROOMY_SET_MAX])
+                                       cfg[C_ROOMY_SET_MAX], release)
         ws[code] -= 1
         pile[state[S_NPILE]] = code
         state[S_NPILE] += 1
@@ -363,7 +369,7 @@ def _take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, 
     if cfg[C_GAME] == GAME_RAMINO:
         if dw[i] == 0:
             kind = END_OUT
-        elif dw[i] < cfg[C_KNOCK_BELOW] and coin(rp, sst, dw[i] <= W.knock_threshold(srow, own)):
+        elif dw[i] < cfg[C_KNOCK_BELOW] and coin(rp, sst, hurry or dw[i] <= W.knock_threshold(srow, own)):
             kind = END_KNOCK
             log(trace, TR.E_KNOCK, p, dw[i], 0)
     if kind == END_NONE:
