@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from sim.runner import MAX_UNITS
@@ -76,6 +77,8 @@ def run_demo(args) -> int:
                                         hands=int(DEMO_HANDS["knock-rummy"] * k),
                                         games=int(DEMO_GAMES["knock-rummy"] * k), seed=args.seed)),
     ]
+    # the same questions against the tuned strong (one sweep each, no chart, no games)
+    steps += [(f"{name}-vs-strong", replace(spec, opponent="strong", by_turn=False, games=0)) for name, spec in steps]
     dirs = []
     for name, spec in steps:
         print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)

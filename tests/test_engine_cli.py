@@ -245,7 +245,8 @@ def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, ca
     assert main(["demo", "--scale", "0.002", "--out", "runs/demo", "--html", "reports/index.html",
                  "--jobs", "1", "--no-progress"]) == 0
     html = (tmp_path / "reports" / "index.html").read_text()
-    for name in ("gin-knock", "tonk-knock", "knock-rummy-knock", "knock-rummy-rules", "gin-equilibrium",
+    for name in ("gin-knock", "tonk-knock", "knock-rummy-knock", "gin-knock-vs-strong", "tonk-knock-vs-strong",
+                 "knock-rummy-knock-vs-strong", "knock-rummy-rules", "gin-equilibrium",
                  "tonk-equilibrium", "gin-seats", "gin-seats-no-upcard-offer", "tonk-odds", "ramino-klop-knock",
                  "cincinnati-go-out", "wildcard-wilds", "basic-rummy-meld-double", "basic-rummy-meld-plus10",
                  "basic-rummy-restock", "ramino-drift-meld", "loba-meld", "wrotham-all-seven", "loba-buyback",
