@@ -41,7 +41,7 @@ def trials_of(doc):
     (["--variant", "knock-rummy", "--players", "0"], "--players must be >= 1"),
     (["--variant", "knock-rummy", "--params", "nosuch"], "has no parameter 'nosuch'"),
     (["--variant", "knock-rummy", "--base", "bogus"], "--base 'bogus' is not a preset"),
-    (["--variant", "knock-rummy", "--save-preset", "strong"], "is a hand-picked preset"),
+    (["--variant", "knock-rummy", "--save-preset", "hand-strong"], "is a hand-picked preset"),
     (["--variant", "knock-rummy", "--save-preset", "Bad Name"], "write lower-case letters"),
     (["--variant", "knock-rummy", "--budget", "0"], "--budget must be >= 1"),
 ])
