@@ -196,8 +196,13 @@ def test_report_section_reads_the_stored_run(tmp_path):
     assert "family default" in html and "edge per hand" in html and "mean over the field" in html
 
 
-def test_the_repository_presets_file_loads():
+def test_the_repository_presets_file_loads_and_every_game_has_a_tuned_strong():
+    from sim.variants import available
     doc = S.read_tuned(Path(S.__file__).with_name("tuned_presets.json"))
     for entry in doc["presets"]:
         S.check_tuned(entry)
-        assert entry["provenance"]["edges"] and entry["name"] != "strong"
+        assert entry["provenance"]["edges"] and entry["provenance"]["command"].startswith("rummylab tune ")
+    assert {e["variant"] for e in doc["presets"] if e["name"] == "strong"} == set(available())
+    for v in available():   # strong is the tuned one: no family keeps a hand-picked strong
+        assert all("strong" not in f.presets_for(v) for f in S.FAMILIES.values() if v in f.variants)
+        assert S.parse_strategy("strong", v).values.items() >= S.TUNED[(v, "strong")]["params"].items()
