@@ -35,8 +35,8 @@ PLAN = {
     "wildcard": ("hand-strong", ("hand-strong",), 1_500_000),
     "cincinnati": ("hand-strong", ("hand-strong",), 1_200_000),
     "basic-rummy": ("hand-strong", ("hand-strong",), 1_200_000),
-    "block-rummy": ("hand-strong", ("hand-strong",), 1_200_000),
-    "wrotham": ("hand-strong", ("hand-strong",), 800_000),
+    "block-rummy": ("hand-strong", ("hand-strong",), 3_000_000),
+    "wrotham": ("hand-strong", ("hand-strong",), 2_400_000),
     "ramino-drift": ("hand-strong", ("hand-strong",), 1_200_000),
     "loba": ("hand-strong", ("hand-strong",), 500_000),
 }
@@ -54,7 +54,10 @@ PARAMS = {
     "ramino-klop": f"{KNOCK_BUCKETS},out_opp,{WILDS}",
     "wildcard": WILDS,
     "cincinnati": f"min_out,min_out_mid,min_out_late,mid_from,late_from,wait_until_turn,out_opp,{WILDS}",
-    **{g: f"{OPEN},keep_jokers" for g in ("basic-rummy", "block-rummy", "wrotham", "ramino-drift")},
+    **{g: f"{OPEN},keep_jokers" for g in ("basic-rummy", "ramino-drift")},
+    # second runs: fewer parameters, 2.5-3x the hands (the first, 800,000 / 1,200,000 hands over
+    # the 13 above, kept hand-strong)
+    **{g: "meld,meld_from,meld_at,take,discard_rule,keep_jokers,meld_opp,discard_opp" for g in ("block-rummy", "wrotham")},
     "loba": f"{OPEN},buyback",
 }
 
@@ -72,7 +75,7 @@ def rummylab(*words: str, capture: bool = False) -> str:
 
 # a second run of a game: its own seed and folder (knock-rummy's first run, seed 1 against simple
 # and hand-strong, is the preset strong-v1: the command in its provenance)
-SECOND = {"knock-rummy": (2, "tune-v2b")}
+SECOND = {"knock-rummy": (2, "tune-v2b"), "block-rummy": (2, "tune-v2"), "wrotham": (2, "tune-v2")}
 
 
 def tune(variant: str, out: Path, seed: int, jobs: int) -> None:
