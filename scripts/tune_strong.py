@@ -125,6 +125,7 @@ def summary(out: Path) -> str:
 
 
 def _ci(v: float, lo: float, hi: float) -> str:
+    v, lo, hi = (round(x, 2) + 0.0 for x in (v, lo, hi))      # no "-0.00"
     return f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
 
