@@ -108,7 +108,7 @@ def check(variant: str, out: Path, hands: int, seed: int, jobs: int) -> None:
         text = rummylab("compare", "--variant", variant, "--strategies", seat0, "--opponent", opp, "--hands", str(hands),
                  "--seed", str(seed), "--jobs", str(jobs), "--no-progress", "--out", str(out / variant / f"vs-{opp}"),
                  "--json", capture=True)
-        (out / variant / f"vs-{opp}.json").write_text(text)
+        (ROOT / out / variant / f"vs-{opp}.json").write_text(text)
 
 
 def summary(out: Path) -> str:
@@ -118,7 +118,7 @@ def summary(out: Path) -> str:
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for variant in PLAN:
         for opp in opponents(variant):
-            path = out / variant / f"vs-{opp}.json"
+            path = ROOT / out / variant / f"vs-{opp}.json"
             if path.exists():
                 lines.append(_row(variant, opp, json.loads(path.read_text())))
     return "\n".join(lines)
@@ -146,7 +146,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--games", default=",".join(PLAN), help="comma separated games (default: all eleven)")
-    ap.add_argument("--out", type=Path, default=ROOT / "runs" / "tune-strong")
+    ap.add_argument("--out", type=Path, default=Path("runs") / "tune-strong",
+                    help="folder of the stored runs, relative to the repository (default runs/tune-strong)")
     ap.add_argument("--seed", type=int, default=1, help="tuning seed (default 1)")
     ap.add_argument("--check-seed", type=int, default=11, help="seed of the compare runs (default 11)")
     ap.add_argument("--check-hands", type=int, default=40_000, help="deals per compare run (default 40,000)")
