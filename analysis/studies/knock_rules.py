@@ -16,6 +16,7 @@ sweep folder per setting, ``s0``, ``s1``, ...
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,6 +24,7 @@ import pandas as pd
 
 from .. import store
 from . import spec_doc
+from ..engine import study_progress
 from ..errors import SweepError
 from .knock_sweep import SweepSpec, load_sweep, run_sweep, sweep_table
 
@@ -92,12 +94,17 @@ def run_rules_study(study: RulesStudy, *, out_dir=None, jobs: int = -1, progress
         else:
             store.write_study(out, FILE, doc)
     results = []
-    for k, (label, rules) in enumerate(study.settings()):
-        spec = replace(study.base, rules=rules, by_turn=False)
-        res = run_sweep(spec, out_dir=(out / f"s{k}") if out else None, jobs=jobs, progress=progress, **backend)
-        if not res.complete:
-            return None, False
-        results.append((label, res))
+    settings = [(label, replace(study.base, rules=rules, by_turn=False)) for label, rules in study.settings()]
+    # one bar over every setting's hands (whole games play at another speed: then a bar per run)
+    work = sum(spec.hands * len(spec.overall_arms()) for _, spec in settings)
+    bar = (study_progress(work, "hand", f"knock-rules {study.base.variant}, {len(settings)} settings", progress)
+           if not any(spec.games for _, spec in settings) else nullcontext())
+    with bar:
+        for k, (label, spec) in enumerate(settings):
+            res = run_sweep(spec, out_dir=(out / f"s{k}") if out else None, jobs=jobs, progress=progress, **backend)
+            if not res.complete:
+                return None, False
+            results.append((label, res))
     table = rules_table(results)
     if out is not None:
         store.write_study(out, FILE, {**doc, "settings": [[lab, f"s{k}"] for k, (lab, _) in enumerate(results)],
