@@ -4,7 +4,6 @@ report), as sentences and as the CLI's text; ``rummylab knock-sweep --equilibriu
 from __future__ import annotations
 
 import argparse
-import sys
 
 import numpy as np
 
@@ -301,7 +300,7 @@ class EquilibriumFlag(argparse.Action):
 
 def cmd_equilibrium(args) -> int:
     """``rummylab knock-sweep --equilibrium``: run, print the answer (text, --json or --csv)."""
-    from ..args import output_format
+    from ..args import interrupted, output_format
     fmt = output_format(args)
     bad = [flag for flag, on in (("--by-turn", args.by_turn), ("--games", args.games),
                                  ("--buckets", args.buckets), ("--bucket-by", args.bucket_by != "turn")) if on]
@@ -319,7 +318,5 @@ def cmd_equilibrium(args) -> int:
     print(equilibrium_csv(d) if fmt == "csv" else format_equilibrium(d, as_json=fmt == "json"),
           end="" if fmt == "csv" else "\n")
     if not res.complete:
-        print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
-              file=sys.stderr)
-        return 130
+        return interrupted(args.out)
     return 0
