@@ -11,7 +11,6 @@ from .. import json_text
 from ..errors import SweepError
 from .knob import acts_at
 from .knock_equilibrium import (
-    CROSS_FIT_METHOD,
     HANDS,
     KIND,
     METHOD,
@@ -19,11 +18,14 @@ from .knock_equilibrium import (
     EquilibriumSpec,
     Policy,
     best_response,
+    run_equilibrium,
+)
+from .matrix_game import (
+    CROSS_FIT_METHOD,
     cross_fit_gains,
     iterate_best_responses,
     payoff_matrix,
     perturbed_equilibria,
-    run_equilibrium,
     solve_matrix_game,
     support,
     symmetrise,
