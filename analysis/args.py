@@ -11,6 +11,7 @@ command line is read, before any work starts (one line ``rummylab: error: ...``,
 from __future__ import annotations
 
 import argparse
+import sys
 import textwrap
 
 from sim.runner import MAX_UNITS
@@ -137,6 +138,13 @@ def examples(text: str) -> str:
     return "examples:\n" + textwrap.indent(textwrap.dedent(text).strip(), "  ")
 
 
+def add_command(subparsers, name: str, *, help: str, description: str, epilog: str) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` shows ``description`` as written and the example command lines
+    ``epilog`` (see ``examples``)."""
+    return subparsers.add_parser(name, help=help, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 description=description, epilog=examples(epilog))
+
+
 def add_game_options(p: argparse.ArgumentParser) -> None:
     """--variant, --players, --rule, --seed: the game and the deals (simulate, trace, ...)."""
     p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
@@ -184,6 +192,19 @@ def add_run_options(p: argparse.ArgumentParser, hands_default: int) -> None:
     p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
 
 
+
+
+def add_seat_strategies(p: argparse.ArgumentParser) -> None:
+    """--strategy and --opponent of the knock studies: seat 0's base strategy (its threshold is varied)
+    against one strategy in every other seat."""
+    p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
+    p.add_argument("--opponent", default="simple", help="strategy of every other seat")
+
+
+def interrupted(out, head: str = "interrupted: partial results above", rerun: str = "rerun") -> int:
+    """Say on stderr that a run stopped early (and how to resume it from ``out``); the exit code 130."""
+    print(head + (f"; {rerun} to resume from {out}" if out else ""), file=sys.stderr)
+    return 130
 
 
 def add_csv_option(p: argparse.ArgumentParser, what: str = "the study's tables") -> None:

@@ -6,16 +6,15 @@ Bad input never shows a traceback: one line ``rummylab: error: ...`` and exit co
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 
 from sim.core.errors import UserInputError
 from sim.runner import MAX_UNITS
 
-from .args import (OUT_DIR, add_csv_option, add_detail_option, add_rule_set_option, add_run_options,
-                   add_strategies_option, apply_rule_set, examples, int_values, jobs_arg, out_file, output_format,
-                   rummylab_version, turn_pair, whole, MAX_TEXT)
+from .args import (OUT_DIR, add_command, add_csv_option, add_detail_option, add_rule_set_option, add_run_options,
+                   add_seat_strategies, add_strategies_option, apply_rule_set, examples, interrupted, int_values,
+                   jobs_arg, out_file, output_format, rummylab_version, turn_pair, whole, MAX_TEXT)
 from .interrupt import sigterm_as_interrupt
 from .lock import release_all
 from . import json_text
@@ -53,10 +52,8 @@ def cmd_simulate(args) -> int:
         d["out"] = str(args.out)
     print(json_text.dumps(d) if args.json else format_table(d))
     if not res.complete:
-        print("interrupted: the summary above covers only the finished hands"
-              + (f"; run the same command again to resume from {args.out}" if args.out else ""),
-              file=sys.stderr)
-        return 130
+        return interrupted(args.out, "interrupted: the summary above covers only the finished hands",
+                           "run the same command again")
     return 0
 
 
@@ -140,9 +137,7 @@ def cmd_knock_sweep(args) -> int:
     print(sweep_csv(res) if fmt == "csv" else format_sweep(res, as_json=fmt == "json", detail=args.detail),
           end="" if fmt == "csv" else "\n")
     if not res.complete:
-        print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
-              file=sys.stderr)
-        return 130
+        return interrupted(args.out)
     return 0
 
 
@@ -159,8 +154,7 @@ def cmd_knock_rules(args) -> int:
                                       progress=None if not args.no_progress else False,
                                       backend=args.backend, scheduler=args.scheduler)
     if not complete:
-        print("interrupted" + (f"; rerun to resume from {args.out}" if args.out else ""), file=sys.stderr)
-        return 130
+        return interrupted(args.out, "interrupted")
     if fmt == "json":
         print(table.to_json(orient="records", indent=2))
     elif fmt == "csv":
@@ -194,53 +188,9 @@ def cmd_compare(args) -> int:
                       backend=args.backend, scheduler=args.scheduler,
                       log=None if quiet else (lambda text: print(text, file=sys.stderr, flush=True)))
     if not res.complete:
-        print("interrupted" + (f"; rerun the same command to resume from {args.out}" if args.out else ""),
-              file=sys.stderr)
-        return 130
+        return interrupted(args.out, "interrupted", "rerun the same command")
     print(compare_csv(res) if fmt == "csv" else format_compare(res, as_json=fmt == "json"),
           end="" if fmt == "csv" else "\n")
-    return 0
-
-
-def cmd_tonk_odds(args) -> int:
-    from .studies.tonk_deal import run_tonk_odds
-    fmt = output_format(args)
-    players = args.players or (2, 3, 4, 5, 6)
-    mins = args.tonk_min or (49, 50)
-    table, res = run_tonk_odds(players, mins, args.simulate, args.seed, out_dir=args.out,
-                               jobs=args.jobs, progress=None if not args.no_progress else False)
-    doc = {"deals": res.n_done if res else 0, "seed": args.seed,
-           "complete": res.complete if res else True,
-           "rows": json.loads(table.to_json(orient="records"))}
-    if fmt == "json":
-        print(json_text.dumps(doc))
-    elif fmt == "csv":
-        print(table.to_csv(index=False), end="")
-    else:
-        from sim.variants import get_variant
-
-        from .answers import answer_lines, tonk_odds_answer
-        default = get_variant("tonk").rules_cls().tonk_deal_min
-        for line in answer_lines(tonk_odds_answer(doc, default)) + [""]:
-            print(line)
-        sim = "sim" in table
-        head = ("Tonk on the deal: exact probability (combinatorics over the shared 52-card deck)"
-                + (f" vs {res.n_done:,} simulated deals of the real dealing code, seed {args.seed}, "
-                   f"95% CI: Wilson, Clopper-Pearson below 5 expected" if sim else ""))
-        print(head)
-        print("probabilities as shares of deals (0.01 = 1% of deals)")
-        print(f"{'players':>7} {'min':>4} {'quantity':<15} {'exact':>11}" + (f" {'simulated [95% CI]':>36}  check" if sim else ""))
-        for r in table.itertuples():
-            line = f"{r.players:>7} {r.tonk_min:>4} {r.quantity:<15} {r.exact:>11.6f}"
-            if sim:
-                line += (f" {r.sim:>11.6f} [{r.sim_lo:.6f}, {r.sim_hi:.6f}]  "
-                         + ("CI MISSES EXACT" if r.ci_misses_exact else "ok"))
-            print(line)
-        if sim:
-            miss = int(table.ci_misses_exact.sum())
-            print(f"{miss} of {len(table)} CIs miss the exact value (about {0.05 * len(table):.1f} expected by chance at 95%)")
-        print("p_given: a given player is dealt a tonk; p_exactly_one: the hand is paid out; "
-              "p_two_or_more: tied tonks, redeal")
     return 0
 
 
@@ -260,29 +210,17 @@ def cmd_bench(args) -> int:
 
 # ----------------------------------------------------------------------------------------
 
-def build_parser() -> Parser:
-    top = Parser(prog="rummylab", description="Monte Carlo strategy analysis for rummy-family games.",
-                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                 epilog=examples("""
-                     rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7
-                     rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
-                     rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
-                     rummylab strategies
-                     rummylab variants
-                 """))
-    top.add_argument("--version", action="version", version=f"rummylab {rummylab_version()}")
-    sub = top.add_subparsers(dest="command", required=True, parser_class=Parser)
-
-    p = sub.add_parser("simulate", help="play many hands (or games) and summarise with 95%% CIs",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Play hands between one strategy per seat; print win rates, "
-                                   "points per hand, outcome mix and hand length, each with a 95% CI.",
-                       epilog=examples("""
-                           rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7 --jobs 2
-                           rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
-                           rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
-                           rummylab simulate --variant gin --hands 500000 --out runs/gin-simple   # store + resume
-                       """))
+def _add_simulate(sub) -> None:
+    """The ``simulate`` subcommand."""
+    p = add_command(sub, "simulate", help="play many hands (or games) and summarise with 95%% CIs",
+                    description="Play hands between one strategy per seat; print win rates, "
+                                "points per hand, outcome mix and hand length, each with a 95% CI.",
+                    epilog="""
+                        rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7 --jobs 2
+                        rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
+                        rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
+                        rummylab simulate --variant gin --hands 500000 --out runs/gin-simple   # store + resume
+                    """)
     add_run_options(p, 100_000)
     add_strategies_option(p)
     mode = p.add_mutually_exclusive_group()
@@ -295,21 +233,23 @@ def build_parser() -> Parser:
                    help="store outcome rows + metadata in DIR (re-running resumes or reuses it)")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("knock-sweep", help="when should I knock? threshold sweep with common random numbers",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Seat 0 varies its knock threshold against a fixed opponent; every "
-                                   "threshold plays the same deals, compared by paired differences; "
-                                   "thresholds worse than the best are found by multiple comparisons "
-                                   "with the best (family-wise 95%). --by-turn adds per-turn-bucket "
-                                   "sweeps, the knock chart (calls Holm-controlled over its cells) and "
-                                   "the chart's policy played against the best single threshold on "
-                                   "fresh deals.",
-                       epilog=examples("""
-                           rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
-                           rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
-                           rummylab knock-sweep --variant tonk --players 3 --thresholds 0..20 --by-turn
-                           rummylab knock-sweep --variant gin --equilibrium --out runs/gin-equilibrium
-                       """))
+
+def _add_knock_sweep(sub) -> None:
+    """The ``knock-sweep`` subcommand (and its ``--equilibrium``)."""
+    p = add_command(sub, "knock-sweep", help="when should I knock? threshold sweep with common random numbers",
+                    description="Seat 0 varies its knock threshold against a fixed opponent; every "
+                                "threshold plays the same deals, compared by paired differences; "
+                                "thresholds worse than the best are found by multiple comparisons "
+                                "with the best (family-wise 95%). --by-turn adds per-turn-bucket "
+                                "sweeps, the knock chart (calls Holm-controlled over its cells) and "
+                                "the chart's policy played against the best single threshold on "
+                                "fresh deals.",
+                    epilog="""
+                        rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
+                        rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
+                        rummylab knock-sweep --variant tonk --players 3 --thresholds 0..20 --by-turn
+                        rummylab knock-sweep --variant gin --equilibrium --out runs/gin-equilibrium
+                    """)
     add_run_options(p, 200_000)
     p.add_argument("--thresholds", type=int_values, default=None,
                    help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default: the game's range, "
@@ -323,8 +263,7 @@ def build_parser() -> Parser:
     p.add_argument("--games", type=whole("--games", 0, MAX_UNITS), default=None,
                    help="also play this many whole games per threshold (games with a whole-game "
                         f"mode; {MAX_TEXT}; default 10,000 there; 0 to skip)")
-    p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
-    p.add_argument("--opponent", default="simple", help="strategy of every other seat")
+    add_seat_strategies(p)
     p.add_argument("--json", action="store_true", help="print tables as JSON")
     add_csv_option(p, "every table (overall, games, by-turn buckets, chart; a 'table' column says which)")
     add_detail_option(p)
@@ -337,43 +276,46 @@ def build_parser() -> Parser:
                         "equilibrium (2 players) or best-response iteration (3+ players)")
     p.set_defaults(func=cmd_knock_sweep)
 
-    p = sub.add_parser("knock-rules", help="how rule options move the best knock threshold",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="One knock sweep per rule setting (defaults, then each --vary value "
-                                   "one rule at a time), same deals everywhere: the best threshold and "
-                                   "the thresholds that cannot be told from it, per setting.",
-                       epilog=examples("""
-                           rummylab knock-rules --variant knock-rummy --players 4 --vary knocker_penalty=0,10,20 --vary rummy_bonus=0,25,50
-                           rummylab knock-rules --variant gin --vary undercut_bonus=10,25 --hands 100000 --out runs/gin-rules
-                       """))
+
+def _add_knock_rules(sub) -> None:
+    """The ``knock-rules`` subcommand."""
+    p = add_command(sub, "knock-rules", help="how rule options move the best knock threshold",
+                    description="One knock sweep per rule setting (defaults, then each --vary value "
+                                "one rule at a time), same deals everywhere: the best threshold and "
+                                "the thresholds that cannot be told from it, per setting.",
+                    epilog="""
+                        rummylab knock-rules --variant knock-rummy --players 4 --vary knocker_penalty=0,10,20 --vary rummy_bonus=0,25,50
+                        rummylab knock-rules --variant gin --vary undercut_bonus=10,25 --hands 100000 --out runs/gin-rules
+                    """)
     add_run_options(p, 100_000)
     p.add_argument("--vary", action="append", default=[], metavar="RULE=V1,V2,...",
                    help="a rule and the values to try, repeatable (one rule varied at a time)")
     p.add_argument("--thresholds", type=int_values, default=None, help="thresholds to try (default: the game's range)")
     p.add_argument("--games", type=whole("--games", 0, MAX_UNITS), default=None,
                    help="also judge each setting on this many whole games per threshold (default 0)")
-    p.add_argument("--strategy", default="simple", help="seat 0's base strategy (its threshold is varied)")
-    p.add_argument("--opponent", default="simple", help="strategy of every other seat")
+    add_seat_strategies(p)
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     add_csv_option(p, "the table")
     p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR", help="store the study in DIR")
     p.set_defaults(func=cmd_knock_rules)
 
-    p = sub.add_parser("compare", help="compare seat 0's strategies on the same deals, by rule setting and player count",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Seat 0 plays each strategy in turn against a fixed opponent in every "
-                                   "other seat, on the same deals (common random numbers), for every "
-                                   "player count and every rule setting (a --rule with several values is "
-                                   "varied; several varied rules: every combination). Each strategy is "
-                                   "compared with the first by paired differences, Holm-controlled over "
-                                   "the whole study, with Bonferroni simultaneous intervals; rule settings "
-                                   "are compared on hand length, points per hand and the strategies' "
-                                   "differences (Welch intervals).",
-                       epilog=examples("""
-                           rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
-                           rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
-                           rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,strong --out runs/kr-compare
-                       """))
+
+def _add_compare(sub) -> None:
+    """The ``compare`` subcommand."""
+    p = add_command(sub, "compare", help="compare seat 0's strategies on the same deals, by rule setting and player count",
+                    description="Seat 0 plays each strategy in turn against a fixed opponent in every "
+                                "other seat, on the same deals (common random numbers), for every "
+                                "player count and every rule setting (a --rule with several values is "
+                                "varied; several varied rules: every combination). Each strategy is "
+                                "compared with the first by paired differences, Holm-controlled over "
+                                "the whole study, with Bonferroni simultaneous intervals; rule settings "
+                                "are compared on hand length, points per hand and the strategies' "
+                                "differences (Welch intervals).",
+                    epilog="""
+                        rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
+                        rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
+                        rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,strong --out runs/kr-compare
+                    """)
     p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
     p.add_argument("--strategies", required=True,
                    help="seat 0's strategies, comma separated (see `rummylab strategies`); the first is the reference")
@@ -397,48 +339,22 @@ def build_parser() -> Parser:
     p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("tonk-odds", help="probability of a tonk on the deal: exact and simulated",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="How often is a tonk dealt?  In Tonk a five-card hand counting at least "
-                                   "tonk_deal_min (49 or 50) on the deal wins at once.  Prints, per player "
-                                   "count and tonk_deal_min, the exact probability (combinatorics over the "
-                                   "52-card deck) that a given player, at least one player, exactly one "
-                                   "(the hand is paid) or two or more (a tie, redealt) are dealt one, and "
-                                   "checks each against --simulate deals of the real dealing code (95% "
-                                   "Wilson intervals; Clopper-Pearson below 5 expected).",
-                       epilog=examples("""
-                           rummylab tonk-odds
-                           rummylab tonk-odds --players 4 --tonk-min 50 --simulate 2000000 --json
-                           rummylab tonk-odds --simulate 0          # exact values only
-                       """))
-    p.add_argument("--players", type=int_values, default=None, help="player counts, e.g. 4 or 2..6 (default 2..6)")
-    p.add_argument("--tonk-min", type=int_values, default=None, help="tonk_deal_min values: 49, 50 or 49,50 (default both)")
-    p.add_argument("--simulate", type=whole("--simulate", 0, MAX_UNITS), default=1_000_000,
-                   help=f"deals to simulate for the Monte Carlo check, {MAX_TEXT} "
-                        "(default 1,000,000; 0 = exact only)")
-    p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=jobs_arg, default=-1, help="worker processes; -1 = all cores (default)")
-    p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
-                   help="store the simulation (and odds.json for reports) in DIR")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    add_csv_option(p, "the table")
-    p.set_defaults(func=cmd_tonk_odds)
 
-    p = sub.add_parser("demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Run the default study of the README and render its report: Gin, "
-                                   "3-player Tonk and 4-player Knock Rummy knock sweeps by turn with their "
-                                   "knock charts, Knock Rummy's rule effects, knock equilibria, the "
-                                   "tonk-on-the-deal odds, one study per wild-card and open-melding game, "
-                                   "and the balance of every game.  Every run is stored under --out (rerun "
-                                   "to resume; finished runs are reused), then --html gets the landing page "
-                                   "of answers and a page per game beside it.  About 7 minutes on 2 cores "
-                                   "at --scale 1; --scale 0.2 is a quicker, noisier look.",
-                       epilog=examples("""
-                           rummylab demo                                  # runs/demo + reports/index.html
-                           rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
-                       """))
+def _add_demo(sub) -> None:
+    """The ``demo`` subcommand."""
+    p = add_command(sub, "demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
+                    description="Run the default study of the README and render its report: Gin, "
+                                "3-player Tonk and 4-player Knock Rummy knock sweeps by turn with their "
+                                "knock charts, Knock Rummy's rule effects, knock equilibria, the "
+                                "tonk-on-the-deal odds, one study per wild-card and open-melding game, "
+                                "and the balance of every game.  Every run is stored under --out (rerun "
+                                "to resume; finished runs are reused), then --html gets the landing page "
+                                "of answers and a page per game beside it.  About 7 minutes on 2 cores "
+                                "at --scale 1; --scale 0.2 is a quicker, noisier look.",
+                    epilog="""
+                        rummylab demo                                  # runs/demo + reports/index.html
+                        rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
+                    """)
     p.add_argument("--out", type=OUT_DIR, default="runs/demo", metavar="DIR",
                    help="where the stored runs go (default runs/demo)")
     p.add_argument("--html", type=out_file("--html"), default="reports/index.html",
@@ -451,23 +367,9 @@ def build_parser() -> Parser:
     p.add_argument("--no-progress", action="store_true", help="never show progress bars")
     p.set_defaults(func=cmd_demo)
 
-    from .studies import knock_advice
-    knock_advice.add_parser(sub)
-    from .studies import balance
-    balance.add_parser(sub)
-    from .studies import meld_plan
-    meld_plan.add_parser(sub)
-    from .studies import buyback
-    buyback.add_parser(sub)
-    from .studies import tune_cmd
-    tune_cmd.add_parser(sub)
 
-    from . import trace_cmd
-    trace_cmd.add_parser(sub)
-
-    from .report import add_parser as add_report_parser
-    add_report_parser(sub)
-
+def _add_listings(sub) -> None:
+    """The listings (strategies, variants) and bench."""
     p = sub.add_parser("strategies", help="list strategy families, presets and every parameter")
     p.add_argument("--variant", default=None, help="only families for this variant")
     p.set_defaults(func=cmd_strategies)
@@ -480,6 +382,29 @@ def build_parser() -> Parser:
     p.add_argument("--markdown", type=out_file("--markdown"), default=None, metavar="FILE",
                    help="also write the table to FILE")
     p.set_defaults(func=cmd_bench)
+
+
+def build_parser() -> Parser:
+    top = Parser(prog="rummylab", description="Monte Carlo strategy analysis for rummy-family games.",
+                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                 epilog=examples("""
+                     rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7
+                     rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
+                     rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
+                     rummylab strategies
+                     rummylab variants
+                 """))
+    top.add_argument("--version", action="version", version=f"rummylab {rummylab_version()}")
+    sub = top.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    from . import trace_cmd
+    from .report import add_parser as add_report_parser
+    from .studies import balance, buyback, knock_advice_cmd, meld_plan, tonk_odds_cmd, tune_cmd
+    for add in (_add_simulate, _add_knock_sweep, _add_knock_rules, _add_compare, tonk_odds_cmd.add_parser,
+                _add_demo, knock_advice_cmd.add_parser, balance.add_parser, meld_plan.add_parser,
+                buyback.add_parser, tune_cmd.add_parser, trace_cmd.add_parser, add_report_parser):
+        add(sub)
+    _add_listings(sub)
     return top
 
 

@@ -55,11 +55,6 @@ def _interrupted() -> int:
 def run_demo(args) -> int:
     """Every study of the demo into ``args.out``, then the report ``args.html``."""
     from .report import render_report
-    from .studies.equilibrium_text import summarize
-    from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
-    from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
-    from .studies.knock_sweep import SweepSpec, run_sweep
-    from .studies.sweep_text import format_sweep
     from .store import claim
     from .studies.tonk_deal import run_tonk_odds
     out = claim(args.out, ("gin-knock",), "demo run")   # a new folder or an earlier demo's (resumed)
@@ -68,63 +63,12 @@ def run_demo(args) -> int:
     if k >= 1 and progress is None:
         print(f"demo: about {FULL_RUN} on 2 cores at --scale {k:g} (finished runs in {args.out} are reused); "
               "--scale 0.2 is a quicker, noisier look", file=sys.stderr, flush=True)
-    steps = [
-        ("gin-knock", SweepSpec(variant="gin", thresholds=tuple(range(0, 11)), by_turn=True,
-                                hands=int(DEMO_HANDS["gin"] * k), games=int(DEMO_GAMES["gin"] * k), seed=args.seed)),
-        ("tonk-knock", SweepSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16)), by_turn=True,
-                                 hands=int(DEMO_HANDS["tonk"] * k), seed=args.seed)),
-        ("knock-rummy-knock", SweepSpec(variant="knock-rummy", players=4, by_turn=True,
-                                        hands=int(DEMO_HANDS["knock-rummy"] * k),
-                                        games=int(DEMO_GAMES["knock-rummy"] * k), seed=args.seed)),
-    ]
-    # the same questions against the tuned strong (one sweep each, no chart, no games)
-    steps += [(f"{name}-vs-strong", replace(spec, opponent="strong", by_turn=False, games=0, hands=max(1, spec.hands // 2)))
-              for name, spec in steps]
     dirs = []
-    for name, spec in steps:
-        print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
-        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
-        if not res.complete:
-            return _interrupted()
-        print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
-        dirs.append(str(out / name))
-    rules = RulesStudy(SweepSpec(variant="knock-rummy", players=4, hands=int(DEMO_HANDS["knock-rules"] * k),
-                                 games=0, seed=args.seed),
-                       (("knocker_penalty", ("0", "20")), ("rummy_bonus", ("0", "50"))))
-    print(f"== knock-rummy-rules: best threshold by knocker_penalty and rummy_bonus, "
-          f"{rules.base.hands:,} hands per threshold", flush=True)
-    table, complete = run_rules_study(rules, out_dir=out / "knock-rummy-rules", jobs=args.jobs, progress=progress)
-    if not complete:
-        return _interrupted()
-    print(format_rules_table(table, "points") + "\n", flush=True)
-    dirs.append(str(out / "knock-rummy-rules"))
-    for name, eq in [
-        ("gin-equilibrium", EquilibriumSpec(variant="gin", thresholds=tuple(range(0, 11)),
-                                            hands=max(2, int(DEMO_HANDS["equilibrium"] * k)), seed=args.seed)),
-        ("tonk-equilibrium", EquilibriumSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16, 3)),
-                                             hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
-    ]:
-        print(f"== {name}: {eq.variant} knock policies against each other, {eq.hands:,} deals per seating",
-              flush=True)
-        res = run_equilibrium(eq, out_dir=out / name, jobs=args.jobs, progress=progress)
-        if not res.complete:
-            return _interrupted()
-        print("\n".join(summarize(res)["answer"]) + "\n", flush=True)
-        dirs.append(str(out / name))
-    from sim.runner import make_spec
-
-    from .engine import run
-    from .summary import summarize as summarize_run
-    for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
-        spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)
-        print(f"== {name}: Gin seat edge{' with ' + rule[0] if rule else ''}, {spec.n:,} hands", flush=True)
-        res = run(spec, jobs=args.jobs, out_dir=out / name, progress=progress)
-        if not res.complete:
-            return _interrupted()
-        first = summarize_run(spec, res.acc)["positions"][0]["mean_score"]
-        print(f"first to play (non-dealer): {first['value']:+.3f} [{first['ci95'][0]:+.3f}, {first['ci95'][1]:+.3f}] "
-              f"points per hand\n", flush=True)
-        dirs.append(str(out / name))
+    for studies in (_knock_studies, _seat_runs):
+        for name in studies(out, args, progress):
+            if name is None:
+                return _interrupted()
+            dirs.append(str(out / name))
     print("== tonk deal odds: exact vs simulated", flush=True)
     _, res = run_tonk_odds((2, 3, 4, 5, 6), (49, 50), int(DEMO_DEALS * k), args.seed,
                            out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
@@ -150,6 +94,83 @@ def run_demo(args) -> int:
     print(f"report: {args.html}, the answers; {len(pages)} pages ({', '.join(pages)}) and {len(pngs)} figures "
           f"beside it; stored runs in {out}/")
     return 0
+
+
+def _knock_studies(out: Path, args, progress):
+    """The demo's knock questions: the three knock sweeps (then each against the tuned strong),
+    Knock Rummy's rule study and the two knock equilibria; yields each finished study's folder
+    name, None where one was interrupted (then stops)."""
+    from .studies.equilibrium_text import summarize
+    from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
+    from .studies.knock_rules import RulesStudy, format_rules_table, run_rules_study
+    from .studies.knock_sweep import SweepSpec, run_sweep
+    from .studies.sweep_text import format_sweep
+    k = args.scale
+    steps = [
+        ("gin-knock", SweepSpec(variant="gin", thresholds=tuple(range(0, 11)), by_turn=True,
+                                hands=int(DEMO_HANDS["gin"] * k), games=int(DEMO_GAMES["gin"] * k), seed=args.seed)),
+        ("tonk-knock", SweepSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16)), by_turn=True,
+                                 hands=int(DEMO_HANDS["tonk"] * k), seed=args.seed)),
+        ("knock-rummy-knock", SweepSpec(variant="knock-rummy", players=4, by_turn=True,
+                                        hands=int(DEMO_HANDS["knock-rummy"] * k),
+                                        games=int(DEMO_GAMES["knock-rummy"] * k), seed=args.seed)),
+    ]
+    # the same questions against the tuned strong (one sweep each, no chart, no games)
+    steps += [(f"{name}-vs-strong", replace(spec, opponent="strong", by_turn=False, games=0, hands=max(1, spec.hands // 2)))
+              for name, spec in steps]
+    for name, spec in steps:
+        print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
+        res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
+        if not res.complete:
+            yield None
+            return
+        print(format_sweep(res).split("\n\n")[0] + "\n", flush=True)
+        yield name
+    rules = RulesStudy(SweepSpec(variant="knock-rummy", players=4, hands=int(DEMO_HANDS["knock-rules"] * k),
+                                 games=0, seed=args.seed),
+                       (("knocker_penalty", ("0", "20")), ("rummy_bonus", ("0", "50"))))
+    print(f"== knock-rummy-rules: best threshold by knocker_penalty and rummy_bonus, "
+          f"{rules.base.hands:,} hands per threshold", flush=True)
+    table, complete = run_rules_study(rules, out_dir=out / "knock-rummy-rules", jobs=args.jobs, progress=progress)
+    if not complete:
+        yield None
+        return
+    print(format_rules_table(table, "points") + "\n", flush=True)
+    yield "knock-rummy-rules"
+    for name, eq in [
+        ("gin-equilibrium", EquilibriumSpec(variant="gin", thresholds=tuple(range(0, 11)),
+                                            hands=max(2, int(DEMO_HANDS["equilibrium"] * k)), seed=args.seed)),
+        ("tonk-equilibrium", EquilibriumSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16, 3)),
+                                             hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
+    ]:
+        print(f"== {name}: {eq.variant} knock policies against each other, {eq.hands:,} deals per seating",
+              flush=True)
+        res = run_equilibrium(eq, out_dir=out / name, jobs=args.jobs, progress=progress)
+        if not res.complete:
+            yield None
+            return
+        print("\n".join(summarize(res)["answer"]) + "\n", flush=True)
+        yield name
+
+
+def _seat_runs(out: Path, args, progress):
+    """Gin's seat edge, with and without the first-upcard offer; yields as ``_knock_studies``."""
+    from sim.runner import make_spec
+
+    from .engine import run
+    from .summary import summarize as summarize_run
+    k = args.scale
+    for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
+        spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)
+        print(f"== {name}: Gin seat edge{' with ' + rule[0] if rule else ''}, {spec.n:,} hands", flush=True)
+        res = run(spec, jobs=args.jobs, out_dir=out / name, progress=progress)
+        if not res.complete:
+            yield None
+            return
+        first = summarize_run(spec, res.acc)["positions"][0]["mean_score"]
+        print(f"first to play (non-dealer): {first['value']:+.3f} [{first['ci95'][0]:+.3f}, {first['ci95'][1]:+.3f}] "
+              f"points per hand\n", flush=True)
+        yield name
 
 
 def _study_steps(args) -> list[tuple[str, object, str]]:

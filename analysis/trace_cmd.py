@@ -58,7 +58,7 @@ from sim.runner import MAX_UNITS
 
 from .trace_events import hand_events, play_traced, text_lines
 from . import json_text
-from .args import add_game_options, add_strategies_option, examples, whole
+from .args import add_command, add_game_options, add_strategies_option, whole
 
 MAX_TRACE_HANDS = 100_000
 
@@ -105,9 +105,8 @@ def cmd_trace(args) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``trace`` subcommand."""
-    p = subparsers.add_parser(
-        "trace", help="what happened in hand I? the hands of a run, play by play (text or JSON lines)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = add_command(
+        subparsers, "trace", help="what happened in hand I? the hands of a run, play by play (text or JSON lines)",
         description=textwrap.dedent("""\
             Play hands of a run exactly as `rummylab simulate` with the same --variant,
             --players, --rule, --strategies and --seed plays them (hand I here is row I there)
@@ -115,12 +114,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             going out, then the hand's outcome row.  The open-melding games print the whole
             table after every change (melds split by '|', runs low to high, each joker X where
             it stands).  --json: one JSON object per event per line (keys in the README)."""),
-        epilog=examples("""
+        epilog="""
             rummylab trace --variant gin --seed 7 --hand 1234
             rummylab trace --variant loba --players 5 --seed 1 --hand 3 --json
             rummylab trace --variant tonk --players 3 --strategies "simple,random,simple" --hands 0..9 --json > tonk.jsonl
             rummylab trace --variant basic-rummy --rule ace_high_or_low=on --seed 2 --hands 10..12
-        """))
+        """)
     add_game_options(p)
     add_strategies_option(p)
     which = p.add_mutually_exclusive_group(required=True)

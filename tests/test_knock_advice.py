@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from analysis.studies import knock_advice as KA
+from analysis.studies import knock_advice_cmd as KA_CMD
 from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
@@ -141,7 +142,7 @@ def test_knock_scores_match_a_plain_reference():
 
 def _cli(argv):
     top = argparse.ArgumentParser(prog="rummylab")
-    KA.add_parser(top.add_subparsers(dest="command", required=True))
+    KA_CMD.add_parser(top.add_subparsers(dest="command", required=True))
     args = top.parse_args(argv)
     return args.func(args)
 

@@ -19,14 +19,12 @@ from analysis.studies.knock_equilibrium import (
     FieldJob,
     FieldStats,
     best_response,
-    iterate_best_responses,
     knock_presets,
     load_equilibrium,
     run_equilibrium,
     seatings,
-    solve_matrix_game,
-    symmetrise,
 )
+from analysis.studies.matrix_game import iterate_best_responses, solve_matrix_game, symmetrise
 from sim.runner import play_hands
 from sim.strategies import knock as K
 

@@ -99,12 +99,8 @@ def write_report(report: Report, html_path) -> list[str]:
     embedded as base64; the PNGs also beside ``html_path`` (named ``<run>-<figure>.png``)."""
     html_path = Path(html_path)
     out_dir = html_path.parent
-    paths = []
-    for f in report.figures:
-        p = out_dir / f"{f.name}.png"
-        _write_atomic(p, f.png)
-        f.path = str(p)
-        paths.append(str(p))
+    from .site import write_figures
+    paths = write_figures(report.figures, out_dir, _write_atomic)
     _write_atomic(html_path, report_html(report).encode("utf-8"))
     return paths
 

@@ -74,30 +74,44 @@ def run_section(folder: Path, anchor: str) -> RunSection:
     body.append(_seats_figure(f"{anchor}-seats", meta, est, strategies, n_seats, mode, unit))
 
     if mode != "games":
-        outcomes = meta.get("outcomes", [])
-        body.append(f"<h3 id=\"{anchor}-outcomes\">How hands end</h3>")
-        rows = [[esc(o.replace("_", " ")), est_html(est(f"rate:outcome:{o}"), 2, pct=True),
-                 f"{mom.get(f'rate:outcome:{o}', (0, 0, 0))[1]:,}"] for o in outcomes]
-        body.append(_outcome_figure(f"{anchor}-outcomes", meta, est))
-        body.append(html_table(["outcome", "share of hands [95% CI]", "hands"], rows, numeric={1, 2}))
-        cols = meta.get("columns", [])
-        last_dw = max((i for i, c in enumerate(cols) if re.fullmatch(r"deadwood\d+", c)), default=len(cols) - 1)
-        extras = [c for c in cols[last_dw + 1:] if c in mom and c not in ("winner", "points")]
-        extras = [("stock left at the end", "stock_left")] * ("stock_left" in mom) + \
-            [(c.replace("_", " "), c) for c in extras]
-        if extras:
-            body.append(html_table(["quantity", "mean [95% CI]", "hands where defined"],
-                                   [[esc(lab), est_html(est(c), 3), f"{est(c).n:,}"] for lab, c in extras],
-                                   caption="Other per-hand quantities (mean over the hands where defined).",
-                                   numeric={1, 2}))
+        body += _outcomes_part(anchor, meta, est)
     hist_name = "hands" if mode == "games" else "turns"
     hist = total.get("hists", {}).get(hist_name)
     if hist and sum(hist):
         body.append(f"<h3 id=\"{anchor}-length\">{'Game' if mode == 'games' else 'Hand'} length</h3>")
         body.append(_hist_figure(f"{anchor}-{hist_name}", hist, est(hist_name), hist_name, units, variant))
 
-    m = sec.methods
-    m.append(kv_table([
+    sec.methods.append(_methods_table(meta, variant, mode, units))
+    return sec
+
+
+def _outcomes_part(anchor: str, meta: dict, est) -> list:
+    """How hands end (a figure and a table of outcome shares) and the game's other per-hand
+    quantities; ``est(name)`` is the run's estimate of one moment."""
+    mom = meta["total"]["moments"]
+    out = []
+    outcomes = meta.get("outcomes", [])
+    out.append(f"<h3 id=\"{anchor}-outcomes\">How hands end</h3>")
+    rows = [[esc(o.replace("_", " ")), est_html(est(f"rate:outcome:{o}"), 2, pct=True),
+             f"{mom.get(f'rate:outcome:{o}', (0, 0, 0))[1]:,}"] for o in outcomes]
+    out.append(_outcome_figure(f"{anchor}-outcomes", meta, est))
+    out.append(html_table(["outcome", "share of hands [95% CI]", "hands"], rows, numeric={1, 2}))
+    cols = meta.get("columns", [])
+    last_dw = max((i for i, c in enumerate(cols) if re.fullmatch(r"deadwood\d+", c)), default=len(cols) - 1)
+    extras = [c for c in cols[last_dw + 1:] if c in mom and c not in ("winner", "points")]
+    extras = [("stock left at the end", "stock_left")] * ("stock_left" in mom) + \
+        [(c.replace("_", " "), c) for c in extras]
+    if extras:
+        out.append(html_table(["quantity", "mean [95% CI]", "hands where defined"],
+                               [[esc(lab), est_html(est(c), 3), f"{est(c).n:,}"] for lab, c in extras],
+                               caption="Other per-hand quantities (mean over the hands where defined).",
+                               numeric={1, 2}))
+    return out
+
+
+def _methods_table(meta: dict, variant: str, mode: str, units: str) -> str:
+    """The run's rules, strategies, sizes, timings and versions as a key-value table."""
+    return kv_table([
         ("variant", esc(variant)), ("mode", esc(mode)),
         *([("rule set", f"<code>{esc(meta['rule_set'])}</code>")] if meta.get("rule_set") else []),
         ("rules (all options)", f"<code>{esc(params_text(meta.get('rules', {})))}</code> (rules version "
@@ -108,8 +122,7 @@ def run_section(folder: Path, anchor: str) -> RunSection:
         ("elapsed", esc(f"{meta.get('elapsed_s', float('nan')):.1f} s (+{meta.get('compile_s', float('nan')):.2f} s "
                         f"compile/cache load)")),
         ("versions", f"<code>{esc(params_text(meta.get('versions') or {}))}</code>"),
-        ("git", f"<code>{esc(meta.get('git'))}</code>")]))
-    return sec
+        ("git", f"<code>{esc(meta.get('git'))}</code>")])
 
 
 def _given_rules(variant: str, rules: dict) -> list[str]:

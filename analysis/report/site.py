@@ -191,6 +191,18 @@ def methods_body(report: Report, pages: list[Page], pv) -> list[str]:
     return out
 
 
+def write_figures(figures, out_dir: Path, write) -> list[str]:
+    """Every figure's PNG as ``out_dir/<name>.png`` (with ``write(path, bytes)``), its ``path``
+    set; returns the paths."""
+    paths = []
+    for f in figures:
+        p = out_dir / f"{f.name}.png"
+        write(p, f.png)
+        f.path = str(p)
+        paths.append(str(p))
+    return paths
+
+
 def write_site(report: Report, index_path, write) -> list[str]:
     """Write the PNGs and every page beside ``index_path`` (with ``write(path, bytes)``);
     returns the paths of the PNGs."""
@@ -200,12 +212,7 @@ def write_site(report: Report, index_path, write) -> list[str]:
     if report.default_title:
         report.title = default_title(report, len(pv.games))
     pages = plan_pages(report, index_path.name)
-    pngs = []
-    for f in report.figures:
-        p = out_dir / f"{f.name}.png"
-        write(p, f.png)
-        f.path = str(p)
-        pngs.append(str(p))
+    pngs = write_figures(report.figures, out_dir, write)
     thumbs = {}
     for s in report.sections:
         if s.answer and s.figures:

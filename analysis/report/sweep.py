@@ -210,8 +210,18 @@ def _sweep_rows(table, d: int, diff_scale: float, diff_d: int, diff_unit: str):
     return rows, classes
 
 
-def _sweep_header(mean: str, win: str, diff: str, differing: str, mcb: str, units: str = "hands") -> list[str]:
-    return ["threshold d", units, mean, win, diff, differing, mcb, "verdict"]
+def _sweep_table(rows, cls, caption: str, mean: str, win: str, diff: str, differing: str, mcb: str,
+                 units: str = "hands") -> str:
+    """The HTML table of :func:`_sweep_rows` with its column heads."""
+    return html_table(["threshold d", units, mean, win, diff, differing, mcb, "verdict"], rows, cls,
+                      caption=caption, numeric={0, 1, 2, 3, 4, 5, 6})
+
+
+def _hands_table(rows, cls, caption: str, unit: str, best: str, differing: str) -> str:
+    """A per-hand sweep table; ``best`` names the arm the differences are to."""
+    return _sweep_table(rows, cls, caption, f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
+                        f"paired {unit}/hand vs {best} [95% CI]", differing,
+                        f"MCB: d minus best of the others, {unit}/hand")
 
 
 def _stage_meta(folder: Path, name: str) -> dict | None:
@@ -263,12 +273,9 @@ def _chart_part(res, anchor: str, game) -> list:
     for b, t in by_turn_tables(spec, res.by_turn).items():
         bd = digits(list(t["mean"]) + list(t["diff_to_best"]), sig=2, lo=2, hi=4)
         rows, cls = _sweep_rows(t, bd, 1.0, max(bd, 3), "")
-        out.append(html_table(_sweep_header(f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
-                                            f"paired {unit}/hand vs bucket best [95% CI]", "hands differing",
-                                            f"MCB: d minus best of the others, {unit}/hand"),
-                              rows, cls, caption=esc(f"Bucket {labels[b]}: threshold varied in this bucket "
-                                                     f"only (MCB c = {t.attrs['mcb_c']:.3f})."),
-                              numeric={0, 1, 2, 3, 4, 5, 6}))
+        out.append(_hands_table(rows, cls, esc(f"Bucket {labels[b]}: threshold varied in this bucket only "
+                                               f"(MCB c = {t.attrs['mcb_c']:.3f})."),
+                                unit, "bucket best", "hands differing"))
     return out
 
 
@@ -311,16 +318,127 @@ def _policy_part(res, anchor: str, unit: str) -> list:
     return out
 
 
+def _curve_part(res, anchor: str, game) -> list:
+    """(a) The sweep curve: seat 0's mean per hand by threshold, its figure and table."""
+    from ..studies.sweep_stats import BEST_METHOD, sweep_table
+    spec, unit, xlabel = res.spec, game.score_unit, axis_label(game)
+    out = []
+    table = sweep_table(spec, res.overall)
+    d = digits(list(table["mean"]) + list(table["diff_to_best"]), sig=2, lo=2, hi=4)
+    same = [str(t) for t in table.loc[table["indistinguishable"] & ~table["best"], "threshold"]]
+    out.append(f"<h3 id=\"{anchor}-curve\">Sweep curve: mean {unit} per hand by threshold</h3>")
+    out.append(_sweep_figure(
+        f"{anchor}-sweep", table, value="mean", lo="mean_lo", hi="mean_hi", scale=1.0,
+        ylabel=("seat 0 minus the average other seat,\n" if spec.focus()[0] == "field0" else "seat 0 ")
+        + f"mean {unit} per hand", diff_ylabel=f"paired difference to best\n({unit} per hand)",
+        xlabel=xlabel, title=f"{spec.variant}: one threshold all hand long ({spec.hands:,} hands per threshold)",
+        top_title=f"mean {unit} per hand with 95% CI (t interval)",
+        diff_title="paired difference to the best threshold (same deals), 95% CI",
+        band_label="95% CI of the mean (t interval)",
+        caption=(f"Seat 0's mean {unit} per hand (top) and its paired difference to the best threshold "
+                 f"d = {res.best_overall} (bottom, each interval 95% on its own). Shaded green: thresholds "
+                 f"not shown worse than the best by multiple comparisons with the best (family-wise 95%)"
+                 + (f" ({', '.join(same)})." if same else " (none besides the best)."))))
+    rows, cls = _sweep_rows(table, d, 1.0, d, "")
+    out.append(_hands_table(rows, cls, esc(f"One threshold all hand long: seat 0 per arm. Verdict: "
+                                           f"{BEST_METHOD} (c = {table.attrs['mcb_c']:.3f})."),
+                            unit, "best", "hands differing from best"))
+    return out
+
+
+def _games_part(res, anchor: str, game) -> list:
+    """(b) Whole games per threshold: games won, its figure and table."""
+    from ..studies.sweep_stats import sweep_table
+    spec, unit, xlabel = res.spec, game.score_unit, axis_label(game)
+    out = []
+    g = sweep_table(spec, res.games, mode="games")
+    gd = digits(list(g["mean"]), sig=2, lo=1, hi=3)
+    won = won_phrase(game, spec.spec_for(spec.base(), 1).rules)
+    out.append(f"<h3 id=\"{anchor}-games\">{esc(games_heading(game))}</h3>")
+    out.append(f"<p>{spec.games:,} {esc(games_phrase(game))} per threshold (same games in every arm); "
+                f"best = most games won ({esc(won)}). Round win rate alone misleads; this is the outcome "
+                f"players care about.</p>")
+    out.append(_sweep_figure(
+        f"{anchor}-games", g, value="win_rate", lo="win_lo", hi="win_hi", scale=100.0,
+        ylabel="games won by seat 0 (%)", diff_ylabel="paired difference to best\n(percentage points)",
+        xlabel=xlabel, title=f"{spec.variant}: games won, {games_phrase(game)} ({spec.games:,} per threshold)",
+        top_title="games won (%) with 95% Wilson CI",
+        diff_title="paired difference in games won to the best threshold, 95% CI",
+        band_label="95% CI (Wilson score interval)",
+        caption=(f"Share of whole games won by seat 0 ({won}; top) and its paired difference to the "
+                 "threshold winning most games (bottom), in percentage points. Shaded green: not shown "
+                 "worse than the best (MCB on games won, family-wise 95%).")))
+    rows, cls = _sweep_rows(g, gd, 100.0, 2, " pp")
+    out.append(_sweep_table(rows, cls, esc(f"Whole games: seat 0 per arm (pp = percentage points); "
+                                           f"MCB critical value c = {g.attrs['mcb_c']:.3f}."),
+                            f"mean net {unit}/game [95% CI]", "games won [95% CI]",
+                            "paired games won vs best [95% CI]", "games differing from best",
+                            "MCB: d minus best of the others, games won", "games"))
+    return out
+
+
+def _params_part(res, anchor: str, n_players: int) -> list:
+    """(d) The sweep's parameters as a key-value table."""
+    spec, knob = res.spec, get_variant(res.spec.variant).knob
+    out = []
+    params = [("variant", esc(spec.variant)), ("players", esc(n_players)),
+              ("seat 0 base strategy", f"<code>{esc(spec.strategy)}</code>"),
+              ("varied parameter", f"<code>{esc(knob.param)}</code>"),
+              ("opponent strategy (other seats)", f"<code>{esc(spec.opponent)}</code>"),
+              ("thresholds", esc(", ".join(map(str, spec.thresholds)))),
+              ("hands per threshold", f"{spec.hands:,}"),
+              ("by turn", (f"yes: mid from own turn {spec.buckets[0]}, late from {spec.buckets[1]}"
+                           if spec.bucket_by == "turn" else
+                           f"yes, by stock size: mid when <= {spec.buckets[0]} cards left, late when <= {spec.buckets[1]}")
+               if spec.by_turn else "no"),
+              ("games per threshold", f"{spec.games:,}" if spec.games else "none"),
+              ("rule options given", esc(", ".join(spec.rules) or "none (defaults)")),
+              ("seeds", esc(", ".join(f"{k} {v['seed']}" for k, v in res.stages.items()))
+               + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated)")),
+              ("best single threshold", esc(res.best_overall))]
+    out.append(f"<h3 id=\"{anchor}-params\">Sweep parameters</h3>")
+    out.append(kv_table(params))
+    return out
+
+
+def _methods_part(metas: dict) -> list:
+    """The methods: rules and strategies of the first arm, and one row per stored stage."""
+    out = []
+    first = next((x for x in metas.values() if x), None)
+    if first:
+        arm0 = first["arms"][0]
+        out.append(kv_table([
+            ("variant", esc(arm0["variant"])),
+            ("rules (all options)", f"<code>{esc(params_text(arm0['rules']))}</code> (rules version "
+                                    f"{esc(arm0.get('rules_version'))})"),
+            *[(f"seat {s}", f"<code>{esc(st['spec'])}</code>" + (" — threshold varied" if s == 0 else "")
+               + f"<br><span class=\"small\">{esc(st['family'])}: {esc(params_text(st['params']))}</span>")
+              for s, st in enumerate(arm0["strategies"])],
+            ("seed", esc(arm0["seed"])),
+        ], caption="Rules and strategies (first arm; arms differ only in seat 0's threshold)"))
+    rows = []
+    for name, meta in metas.items():
+        if meta is None:
+            continue
+        unit_name = "games" if meta["arms"][0].get("mode") == "games" else "hands"
+        rows.append([esc(name), f"{len(meta['arms'])}", f"{meta['n']:,} {unit_name}",
+                     f"{meta['n'] * len(meta['arms']):,}", esc(meta.get("elapsed_s") and f"{meta['elapsed_s']:.1f} s"),
+                     esc(meta.get("compile_s") is not None and f"{meta['compile_s']:.2f} s"),
+                     f"<code>{esc(params_text(meta.get('versions', {})))}</code>", f"<code>{esc(meta.get('git'))}</code>"])
+    out.append(html_table(["stage", "arms", "per arm", "simulated", "elapsed", "compile/cache", "versions", "git"],
+                        rows, caption="Stages (stored sub-folders overall/, by_turn/, policy/, games/)",
+                        numeric={1, 2, 3, 4, 5}))
+    return out
+
+
 @section(KIND, file="sweep.json", methods=SWEEP_METHODS)
 def sweep_section(folder: Path, anchor: str) -> RunSection:
     from ..studies.knock_sweep import load_sweep
-    from ..studies.sweep_stats import BEST_METHOD, sweep_table
     res = load_sweep(folder)
     spec = res.spec
     game = get_variant(spec.variant)   # the game's declared words, never its name
     knob = game.knob
     unit = game.score_unit
-    xlabel = axis_label(game)
     who = f"seat 0 = {spec.strategy} (threshold varied) vs {spec.opponent}"
     sec = RunSection(KIND, str(folder), anchor, f"{knob.action.capitalize()} sweep: {spec.variant} — {folder.name}")
     body = sec.body
@@ -341,57 +459,9 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
                     "that chose the best single threshold, and the chart's policy was not simulated. "
                     "Rerun it into a new folder for independent stages.</p>")
 
-    # (a) the sweep curve
-    table = sweep_table(spec, res.overall)
-    d = digits(list(table["mean"]) + list(table["diff_to_best"]), sig=2, lo=2, hi=4)
-    same = [str(t) for t in table.loc[table["indistinguishable"] & ~table["best"], "threshold"]]
-    body.append(f"<h3 id=\"{anchor}-curve\">Sweep curve: mean {unit} per hand by threshold</h3>")
-    body.append(_sweep_figure(
-        f"{anchor}-sweep", table, value="mean", lo="mean_lo", hi="mean_hi", scale=1.0,
-        ylabel=("seat 0 minus the average other seat,\n" if spec.focus()[0] == "field0" else "seat 0 ")
-        + f"mean {unit} per hand", diff_ylabel=f"paired difference to best\n({unit} per hand)",
-        xlabel=xlabel, title=f"{spec.variant}: one threshold all hand long ({spec.hands:,} hands per threshold)",
-        top_title=f"mean {unit} per hand with 95% CI (t interval)",
-        diff_title="paired difference to the best threshold (same deals), 95% CI",
-        band_label="95% CI of the mean (t interval)",
-        caption=(f"Seat 0's mean {unit} per hand (top) and its paired difference to the best threshold "
-                 f"d = {res.best_overall} (bottom, each interval 95% on its own). Shaded green: thresholds "
-                 f"not shown worse than the best by multiple comparisons with the best (family-wise 95%)"
-                 + (f" ({', '.join(same)})." if same else " (none besides the best)."))))
-    rows, cls = _sweep_rows(table, d, 1.0, d, "")
-    body.append(html_table(_sweep_header(f"mean {unit}/hand [95% CI]", "hands won [95% CI]",
-                                        f"paired {unit}/hand vs best [95% CI]", "hands differing from best",
-                                        f"MCB: d minus best of the others, {unit}/hand"),
-                           rows, cls, caption=esc(f"One threshold all hand long: seat 0 per arm. Verdict: "
-                                                  f"{BEST_METHOD} (c = {table.attrs['mcb_c']:.3f})."),
-                           numeric={0, 1, 2, 3, 4, 5, 6}))
-
-    # (b) games
+    body += _curve_part(res, anchor, game)
     if res.games:
-        g = sweep_table(spec, res.games, mode="games")
-        gd = digits(list(g["mean"]), sig=2, lo=1, hi=3)
-        won = won_phrase(game, spec.spec_for(spec.base(), 1).rules)
-        body.append(f"<h3 id=\"{anchor}-games\">{esc(games_heading(game))}</h3>")
-        body.append(f"<p>{spec.games:,} {esc(games_phrase(game))} per threshold (same games in every arm); "
-                    f"best = most games won ({esc(won)}). Round win rate alone misleads; this is the outcome "
-                    f"players care about.</p>")
-        body.append(_sweep_figure(
-            f"{anchor}-games", g, value="win_rate", lo="win_lo", hi="win_hi", scale=100.0,
-            ylabel="games won by seat 0 (%)", diff_ylabel="paired difference to best\n(percentage points)",
-            xlabel=xlabel, title=f"{spec.variant}: games won, {games_phrase(game)} ({spec.games:,} per threshold)",
-            top_title="games won (%) with 95% Wilson CI",
-            diff_title="paired difference in games won to the best threshold, 95% CI",
-            band_label="95% CI (Wilson score interval)",
-            caption=(f"Share of whole games won by seat 0 ({won}; top) and its paired difference to the "
-                     "threshold winning most games (bottom), in percentage points. Shaded green: not shown "
-                     "worse than the best (MCB on games won, family-wise 95%).")))
-        rows, cls = _sweep_rows(g, gd, 100.0, 2, " pp")
-        body.append(html_table(_sweep_header(f"mean net {unit}/game [95% CI]", "games won [95% CI]",
-                                            "paired games won vs best [95% CI]", "games differing from best",
-                                            "MCB: d minus best of the others, games won", "games"),
-                               rows, cls, caption=esc(f"Whole games: seat 0 per arm (pp = percentage points); "
-                                                      f"MCB critical value c = {g.attrs['mcb_c']:.3f}."),
-                               numeric={0, 1, 2, 3, 4, 5, 6}))
+        body += _games_part(res, anchor, game)
 
     # (c) knock chart and its policy
     if res.by_turn:
@@ -399,49 +469,6 @@ def sweep_section(folder: Path, anchor: str) -> RunSection:
     if res.policy:
         body += _policy_part(res, anchor, unit)
 
-    # (d) parameters
-    params = [("variant", esc(spec.variant)), ("players", esc(n_players)),
-              ("seat 0 base strategy", f"<code>{esc(spec.strategy)}</code>"),
-              ("varied parameter", f"<code>{esc(knob.param)}</code>"),
-              ("opponent strategy (other seats)", f"<code>{esc(spec.opponent)}</code>"),
-              ("thresholds", esc(", ".join(map(str, spec.thresholds)))),
-              ("hands per threshold", f"{spec.hands:,}"),
-              ("by turn", (f"yes: mid from own turn {spec.buckets[0]}, late from {spec.buckets[1]}"
-                           if spec.bucket_by == "turn" else
-                           f"yes, by stock size: mid when <= {spec.buckets[0]} cards left, late when <= {spec.buckets[1]}")
-               if spec.by_turn else "no"),
-              ("games per threshold", f"{spec.games:,}" if spec.games else "none"),
-              ("rule options given", esc(", ".join(spec.rules) or "none (defaults)")),
-              ("seeds", esc(", ".join(f"{k} {v['seed']}" for k, v in res.stages.items()))
-               + ("" if spec.stage_seeds == "derived" else " (stored before stage seeds were separated)")),
-              ("best single threshold", esc(res.best_overall))]
-    body.append(f"<h3 id=\"{anchor}-params\">Sweep parameters</h3>")
-    body.append(kv_table(params))
-
-    # methods
-    m = sec.methods
-    first = next((x for x in metas.values() if x), None)
-    if first:
-        arm0 = first["arms"][0]
-        m.append(kv_table([
-            ("variant", esc(arm0["variant"])),
-            ("rules (all options)", f"<code>{esc(params_text(arm0['rules']))}</code> (rules version "
-                                    f"{esc(arm0.get('rules_version'))})"),
-            *[(f"seat {s}", f"<code>{esc(st['spec'])}</code>" + (" — threshold varied" if s == 0 else "")
-               + f"<br><span class=\"small\">{esc(st['family'])}: {esc(params_text(st['params']))}</span>")
-              for s, st in enumerate(arm0["strategies"])],
-            ("seed", esc(arm0["seed"])),
-        ], caption="Rules and strategies (first arm; arms differ only in seat 0's threshold)"))
-    rows = []
-    for name, meta in metas.items():
-        if meta is None:
-            continue
-        unit_name = "games" if meta["arms"][0].get("mode") == "games" else "hands"
-        rows.append([esc(name), f"{len(meta['arms'])}", f"{meta['n']:,} {unit_name}",
-                     f"{meta['n'] * len(meta['arms']):,}", esc(meta.get("elapsed_s") and f"{meta['elapsed_s']:.1f} s"),
-                     esc(meta.get("compile_s") is not None and f"{meta['compile_s']:.2f} s"),
-                     f"<code>{esc(params_text(meta.get('versions', {})))}</code>", f"<code>{esc(meta.get('git'))}</code>"])
-    m.append(html_table(["stage", "arms", "per arm", "simulated", "elapsed", "compile/cache", "versions", "git"],
-                        rows, caption="Stages (stored sub-folders overall/, by_turn/, policy/, games/)",
-                        numeric={1, 2, 3, 4, 5}))
+    body += _params_part(res, anchor, n_players)
+    sec.methods += _methods_part(metas)
     return sec

@@ -46,7 +46,7 @@ from ..stats import mean_ci, wilson
 from . import balance_stats as B
 from .balance_text import balance_csv, format_table, json_summary
 from .. import json_text
-from ..args import OUT_DIR, add_csv_option, examples, jobs_arg, whole
+from ..args import OUT_DIR, add_command, add_csv_option, jobs_arg, whole
 
 KIND = "balance"
 FILE = "balance.json"
@@ -375,9 +375,8 @@ def parse_players(text: str) -> tuple[int, ...]:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``balance`` subcommand to an argparse subparsers object."""
-    p = subparsers.add_parser(
-        "balance", help="how balanced is each game? seat edge, skill vs luck, tempo, volatility, rules",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = add_command(
+        subparsers, "balance", help="how balanced is each game? seat edge, skill vs luck, tempo, volatility, rules",
         description=textwrap.dedent("""\
             Every game x player count (or --variant/--players): seat edge by position after the
             dealer, per hand (also on duplicate deals: each deal once per position, free of deal
@@ -386,7 +385,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             ahead, variance explained by strategy and by the deal; tempo; volatility; and how
             each on/off or text rule option moves the seat edge and the skill gradient.
             Every run is stored in OUT/runs (rerun to resume); the measures in OUT/balance.json."""),
-        epilog=examples(_EXAMPLES))
+        epilog=_EXAMPLES)
     p.add_argument("--variant", action="append", default=None,
                    help="game, repeatable (default: every game; see `rummylab variants`)")
     p.add_argument("--players", type=parse_players, default=None, metavar="N|A..B",

@@ -28,7 +28,7 @@ from sim.runner import chunk_ranges, make_spec
 
 from ..errors import SweepError
 from ..stats import mean_ci, paired_rate_difference, wilson
-from ..args import OUT_DIR, add_rule_set_option, examples, whole
+from ..args import OUT_DIR, add_command, add_rule_set_option, whole
 
 DEFAULT_THRESHOLDS = (25, 50, 75)      # between "never" and "always" (Loba's limit is 100)
 
@@ -172,9 +172,8 @@ def add_parser(subparsers):
     import argparse
     import textwrap
 
-    p = subparsers.add_parser(
-        "buyback", help="what is a buy-back worth? win probability with and without buying back, by score",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = add_command(
+        subparsers, "buyback", help="what is a buy-back worth? win probability with and without buying back, by score",
         description=textwrap.dedent("""\
             Seat 0 plays whole games buying back in only when the score it would re-enter at
             (the highest total still in play) is below a threshold, from never to always; every
@@ -182,7 +181,7 @@ def add_parser(subparsers):
             only in the games where seat 0 faced a buy-back at scores between their thresholds.
             Prints, per arm, seat 0's game win rate and the win probability one buy-back at
             those scores is worth (paired, 95% CIs).  The other seats keep their own decisions."""),
-        epilog=examples(_EXAMPLES))
+        epilog=_EXAMPLES)
     p.add_argument("--variant", default="loba", help="a game with buy-backs (default loba)")
     p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")
     p.add_argument("--games", type=whole("--games", 10), default=4000, help="games per arm (default 4,000)")

@@ -4,7 +4,6 @@ report), as sentences and as the CLI's text; ``rummylab knock-sweep --equilibriu
 from __future__ import annotations
 
 import argparse
-import sys
 
 import numpy as np
 
@@ -12,7 +11,6 @@ from .. import json_text
 from ..errors import SweepError
 from .knob import acts_at
 from .knock_equilibrium import (
-    CROSS_FIT_METHOD,
     HANDS,
     KIND,
     METHOD,
@@ -20,11 +18,14 @@ from .knock_equilibrium import (
     EquilibriumSpec,
     Policy,
     best_response,
+    run_equilibrium,
+)
+from .matrix_game import (
+    CROSS_FIT_METHOD,
     cross_fit_gains,
     iterate_best_responses,
     payoff_matrix,
     perturbed_equilibria,
-    run_equilibrium,
     solve_matrix_game,
     support,
     symmetrise,
@@ -301,7 +302,7 @@ class EquilibriumFlag(argparse.Action):
 
 def cmd_equilibrium(args) -> int:
     """``rummylab knock-sweep --equilibrium``: run, print the answer (text, --json or --csv)."""
-    from ..args import output_format
+    from ..args import interrupted, output_format
     fmt = output_format(args)
     bad = [flag for flag, on in (("--by-turn", args.by_turn), ("--games", args.games),
                                  ("--buckets", args.buckets), ("--bucket-by", args.bucket_by != "turn")) if on]
@@ -319,7 +320,5 @@ def cmd_equilibrium(args) -> int:
     print(equilibrium_csv(d) if fmt == "csv" else format_equilibrium(d, as_json=fmt == "json"),
           end="" if fmt == "csv" else "\n")
     if not res.complete:
-        print("interrupted: partial results above" + (f"; rerun to resume from {args.out}" if args.out else ""),
-              file=sys.stderr)
-        return 130
+        return interrupted(args.out)
     return 0

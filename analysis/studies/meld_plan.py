@@ -9,7 +9,7 @@ import textwrap
 import numpy as np
 
 from sim.core.errors import UserInputError
-from ..args import add_rule_set_option, examples
+from ..args import add_command, add_rule_set_option
 
 GOALS = ("shed", "out", "min:K")
 
@@ -108,21 +108,20 @@ def cmd_meld(args) -> int:
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``meld`` subcommand."""
     from analysis.args import card_text, whole
-    p = subparsers.add_parser(
-        "meld", help="what should I lay down here? the exact open-melding planner on one position",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = add_command(
+        subparsers, "meld", help="what should I lay down here? the exact open-melding planner on one position",
         description=textwrap.dedent("""\
             The best melds, layoffs, joker swaps (Wrotham, Drift) and joker moves (Loba) for
             the hand after the draw, over every legal combination; prints the plan in an
             order that can be played and the points left in hand.  The table is melds split
             by '|', runs written in order with each joker (X) where it stands."""),
-        epilog=examples("""
+        epilog="""
             rummylab meld --variant basic-rummy --hand "4S 5S 9H 9D 9C KD 2C" --table "AS 2S 3S | 7H 7D 7C"
             rummylab meld --variant wrotham --hand "6H 8S 9S" --table "5H X 7H"
             rummylab meld --variant wrotham --rule deal=4 --hand "5S 6S 7S X 9D 9H 9C 2D"
             rummylab meld --variant loba --hand "5D 6D 7D 8D 2C 9S" --taken 8D --table "X 9S TS JS"
             rummylab meld --variant basic-rummy --rule ace_high_or_low=on --hand "AS 2S 3S 9D" --goal out
-        """))
+        """)
     p.add_argument("--variant", default="basic-rummy",
                    help="an open-melding game: basic-rummy (default), block-rummy, wrotham, ramino-drift, loba")
     p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")

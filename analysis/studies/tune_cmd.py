@@ -9,7 +9,7 @@ import textwrap
 
 from sim.runner import MAX_UNITS
 
-from ..args import OUT_DIR, examples, jobs_arg, out_file, whole
+from ..args import OUT_DIR, add_command, jobs_arg, out_file, whole
 
 _EXAMPLES = """\
     rummylab tune --variant knock-rummy --players 4 --field simple,strong --budget 1500000 --seed 1 --out runs/tune-knock-rummy
@@ -19,9 +19,8 @@ _EXAMPLES = """\
 
 
 def add_parser(subparsers):
-    p = subparsers.add_parser(
-        "tune", help="search a strategy family's parameters for the best result against a field",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = add_command(
+        subparsers, "tune", help="search a strategy family's parameters for the best result against a field",
         description=textwrap.dedent("""\
             Searches the parameters of a strategy family (their ranges as the family declares
             them) for the strategy with the best mean edge per hand over a field of opponents.
@@ -32,7 +31,7 @@ def add_parser(subparsers):
             edge against each field member comes from those deals only, with 95% CIs.
             With --out the run is stored and resumable: an interrupted run continues from its
             stored trials."""),
-        epilog=examples(_EXAMPLES))
+        epilog=_EXAMPLES)
     p.add_argument("--variant", required=True, help="game to tune for (see `rummylab variants`)")
     p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")
     p.add_argument("--family", default=None, help="strategy family to tune (default: the family of the game's `simple`)")
