@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from .jit import noalloc
 
 from ..core import games, rng
 from . import open_plan as OP
@@ -127,7 +128,7 @@ def check_cards(hands, deck, sp, pile, npile, tab, n_tm, mr, pack):
     OP.check_table(tab, n_tm, mr, off, full)
 
 
-@njit(cache=True)
+@noalloc
 def restock(cfg, deck, pile, state, dst):
     """Turn the pile over as the new stock (module docstring); returns the cards turned."""
     n = deck.shape[0]
@@ -151,7 +152,7 @@ def restock(cfg, deck, pile, state, dst):
     return k
 
 
-@njit(cache=True)
+@noalloc
 def legal_discards(cfg, hand, taken, allowed):
     """Fill ``allowed`` (int64[64]) with the codes the seat may discard (module docstring)."""
     held = 0
@@ -172,7 +173,7 @@ def legal_discards(cfg, hand, taken, allowed):
             allowed[taken] = hand[taken]
 
 
-@njit(cache=True)
+@noalloc
 def hand_count(hand, vals):
     v = 0
     for c in range(64):
@@ -183,7 +184,7 @@ def hand_count(hand, vals):
 # ----------------------------------------------------------------------------------------
 # the end of a hand
 
-@njit(cache=True)
+@noalloc
 def settle(cfg, seats, counts, ender, kind, row):
     """Fill the score, count and extra columns of ``row`` for an end ``kind`` by local seat
     ``ender`` (module docstring); returns the outcome code.  Seats not in play score 0."""
@@ -303,7 +304,7 @@ def _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan):
     return plan_uses(plan, top)
 
 
-@njit(cache=True)
+@noalloc
 def fewest_opp_cards(srow, hands, i):
     """The fewest cards an opponent of local seat ``i`` holds, when the seat's strategy looks
     (``meld_opp`` or ``discard_opp`` on), else NOT_LOOKED."""
