@@ -1,6 +1,8 @@
 """The two ways the open-melding engine compiles a kernel.
 
-``kernel``: ``njit(cache=True)``, for kernels that allocate arrays (or call one that does).
+``kernel``: ``njit(cache=True)`` with numba's reference-counting runtime switched on
+explicitly, for kernels that allocate arrays (or call one that does); a ``noalloc`` kernel may
+call a ``kernel`` (which returns no array), since the switch is not inherited from the caller.
 
 ``noalloc``: ``njit(cache=True, _nrt=False)``, for kernels that allocate nothing and call only
 other ``noalloc`` kernels (or inlined helpers that allocate nothing).  Without numba's
@@ -14,5 +16,5 @@ but not enabled"), so a mistake is loud.
 
 from numba import njit
 
-kernel = njit(cache=True)
+kernel = njit(cache=True, _nrt=True)
 noalloc = njit(cache=True, _nrt=False)

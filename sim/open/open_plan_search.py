@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from .jit import noalloc
+from .jit import kernel, noalloc
 
 from ..core.cards import JOKER
 from .open_plan_layout import (
@@ -347,7 +347,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                       cand, best_melds, best_nm)
 
 
-@njit(cache=True)
+@kernel
 def plan_turn(hand, taken, tab, n_tm, seat, has_melded, mr, vals, goal, plan):
     """The best legal plays of ``seat`` this turn (module doc).  ``hand`` int64[64] after the
     draw (not modified), ``taken`` the code taken from the pile or -1, ``tab``/``n_tm`` the
@@ -364,7 +364,7 @@ def plan_turn(hand, taken, tab, n_tm, seat, has_melded, mr, vals, goal, plan):
     return v
 
 
-@njit(cache=True)
+@kernel
 def can_take(hand, code, tab, n_tm, seat, has_melded, mr, vals):
     """bool: may ``seat`` (``hand`` before the draw) take ``code`` from the pile - under a
     take-to-meld rule (Loba) it must go at once into a new meld laid from the hand, in a
