@@ -201,16 +201,21 @@ def _run_fill(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
 @njit(cache=True)
 def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
     """:func:`_run_fill`, growing the arrays until it fits; returns (ob, new count)."""
-    while True:
+    r = _run_fill(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
+    while r < 0:
+        ob, exd, exu = regrow(r, ob, exd, exu)
         r = _run_fill(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
-        if r == FULL_OB:
-            ob = grow(ob)
-        elif r == FULL_EXD:
-            exd = grow(exd)
-        elif r == FULL_EXU:
-            exu = grow(exu)
-        else:
-            return ob, r
+    return ob, r
+
+
+@njit(cache=True)
+def regrow(r, ob, exd, exu):
+    """(ob, exd, exu) with the array a ``*_fill`` found full (its return code ``r``) grown."""
+    if r == FULL_OB:
+        return grow(ob), exd, exu
+    if r == FULL_EXD:
+        return ob, grow(exd), exu
+    return ob, exd, grow(exu)
 
 
 @noalloc
@@ -376,14 +381,11 @@ def _meld_lim(p1, p2, r, s, exact3):
 @njit(cache=True)
 def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
     """:func:`_meld_fill`, growing the arrays until it fits; returns (ob, new count)."""
-    while True:
+    r = _meld_fill(mr, p1, p2, vals, jpool, taken, ob, n, ex)
+    while r < 0:
+        ob, ex, _ = regrow(r, ob, ex, ex)
         r = _meld_fill(mr, p1, p2, vals, jpool, taken, ob, n, ex)
-        if r == FULL_OB:
-            ob = grow(ob)
-        elif r == FULL_EXD:
-            ex = grow(ex)
-        else:
-            return ob, r
+    return ob, r
 
 
 @noalloc
