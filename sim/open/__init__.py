@@ -7,7 +7,9 @@ Block Rummy, Wrotham, Ramino Drift and Loba, where melds go face up during play.
 * ``open_plan``: the planner's API (``meld_rules``, ``MeldSetup``, table text), over
   ``open_plan_layout`` (array layouts), ``open_plan_search`` (``plan_turn``, ``can_take``),
   ``open_plan_options``, ``open_plan_write`` and ``open_plan_table`` (``apply_plan``, the only
-  writer of the table; ``check_table``).
+  writer of the table; ``check_table``);
+* ``jit``: how the kernels compile (``noalloc``: no reference counting, for kernels that
+  allocate nothing; ``kernel``: the others).
 
 Everything game-specific is data.  A game (its module in ``sim/variants/``) declares:
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from .jit import noalloc
 
 from .open_plan_layout import (
     ACE_HIGH_OR_LOW, ACE_LOW, ACE_ROUND, MR_ACES, MR_JOKER_MOVE, MR_N_PACKS, MR_NATURAL_MIN,
@@ -30,6 +31,7 @@ C_D1, C_D2, C_VAL, C_CNT, C_JADD, C_JFREE, C_FLAGS, C_ROW, C_A, C_B, C_C, C_D, C
 NCOL = 13
 F_RUNADD, F_SETADD, F_SWAP, F_TAKEN, F_MOVE = 1, 2, 4, 8, 16
 MAX_EXT = 32             # first size of the extension scratch (it grows)
+FULL_OB, FULL_EXD, FULL_EXU = -1, -2, -3   # a *_fill ran out of room in ob / the extension scratch
 
 
 @njit(cache=True)
@@ -40,11 +42,9 @@ def grow(a):
     return b
 
 
-@njit(cache=True, inline="always")
-def _emit(ob, n, d1, d2, val, cnt, jadd, jfree, flags, row, a, b, c, d, e):
-    """Append one piece; returns (ob, n + 1), ``ob`` grown when full."""
-    if n >= ob.shape[0]:
-        ob = grow(ob)
+@noalloc
+def _put(ob, n, d1, d2, val, cnt, jadd, jfree, flags, row, a, b, c, d, e):
+    """Write piece ``n`` (the caller grows ``ob`` when full first); returns n + 1."""
     ob[n, C_D1] = d1
     ob[n, C_D2] = d2
     ob[n, C_VAL] = val
@@ -58,10 +58,10 @@ def _emit(ob, n, d1, d2, val, cnt, jadd, jfree, flags, row, a, b, c, d, e):
     ob[n, C_C] = c
     ob[n, C_D] = d
     ob[n, C_E] = e
-    return ob, n + 1
+    return n + 1
 
 
-@njit(cache=True)
+@noalloc
 def span_bounds(mr, shift, lo, hi):
     """Lowest and highest position a run over lo..hi (shifted by ``shift``) may reach."""
     aces = mr[MR_ACES]
@@ -70,13 +70,15 @@ def span_bounds(mr, shift, lo, hi):
     return 0, (12 if aces == ACE_LOW else 13)
 
 
-@njit(cache=True)
-def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
+@noalloc
+def _ext_fill(suit, start, step, bound, jmax, p1, vals, ex):
     """Every sequence of cards laid beyond a run end (from ``start``, one ``step`` at a time,
     not past ``bound``): each position a natural card of ``p1`` or a joker (at most ``jmax``).
-    Rows of ``ex`` (int64[:, 6], grown when full): length, joker positions, card mask,
-    value, cards, jokers.  Row 0 is the empty sequence.  Returns (ex, number of rows)."""
-    ex[0, :] = 0
+    Rows of ``ex`` (int64[:, 6]): length, joker positions, card mask, value, cards, jokers.
+    Row 0 is the empty sequence.  Returns the number of rows, or -1 when ``ex`` is too small
+    (the caller's caller grows it and starts again)."""
+    for f in range(6):
+        ex[0, f] = 0
     n = 1
     k = 0
     while k < n:
@@ -86,7 +88,7 @@ def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
             c = run_code(suit, p)
             if (p1 >> c) & 1:
                 if n >= ex.shape[0]:
-                    ex = grow(ex)
+                    return -1
                 ex[n, 0] = d + 1
                 ex[n, 1] = ex[k, 1]
                 ex[n, 2] = ex[k, 2] | (1 << c)
@@ -96,7 +98,7 @@ def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
                 n += 1
             if ex[k, 5] < jmax:
                 if n >= ex.shape[0]:
-                    ex = grow(ex)
+                    return -1
                 ex[n, 0] = d + 1
                 ex[n, 1] = ex[k, 1] | (1 << p)
                 ex[n, 2] = ex[k, 2]
@@ -105,10 +107,10 @@ def _extensions(suit, start, step, bound, jmax, p1, vals, ex):
                 ex[n, 5] = ex[k, 5] + 1
                 n += 1
         k += 1
-    return ex, n
+    return n
 
 
-@njit(cache=True)
+@noalloc
 def suit_positions(p1, s, aces):
     """Run positions (bit p) of the natural cards of suit ``s`` in ``p1``: the ace also at 13
     when aces may be high, every card also 13 higher round the corner."""
@@ -120,7 +122,7 @@ def suit_positions(p1, s, aces):
     return m
 
 
-@njit(cache=True)
+@noalloc
 def _run_cards(s, pos, vals):
     """Card mask and value of the natural cards of suit ``s`` at the positions ``pos``."""
     d1 = 0
@@ -134,11 +136,13 @@ def _run_cards(s, pos, vals):
     return d1, val
 
 
-@njit(cache=True)
-def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
+@noalloc
+def _run_fill(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
     """Every way to add to table run ``i``: swaps of its jokers for natural cards of ``p1``,
     cards (natural or joker, at most ``jpool`` jokers) laid below and above.  Appends to
-    ``ob`` from row ``n``; returns the new count.  (Loba moves: :func:`move_options`.)"""
+    ``ob`` from row ``n``; returns the new count, or FULL_OB / FULL_EXD / FULL_EXU when that
+    array is too small (:func:`run_options` grows it and starts again).  (Loba moves:
+    :func:`move_options`.)"""
     s = tab[i, TM_KEY]
     shift = 13 if mr[MR_ACES] == ACE_ROUND else 0
     lo = tab[i, TM_LO] + shift
@@ -159,8 +163,12 @@ def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
     if jmax < 0:
         jmax = 0
     b_lo, b_hi = span_bounds(mr, shift, lo, hi)
-    exd, nd = _extensions(s, lo, -1, b_lo, jmax, p1, vals, exd)
-    exu, nu = _extensions(s, hi, 1, b_hi, jmax, p1, vals, exu)
+    nd = _ext_fill(s, lo, -1, b_lo, jmax, p1, vals, exd)
+    if nd < 0:
+        return FULL_EXD
+    nu = _ext_fill(s, hi, 1, b_hi, jmax, p1, vals, exu)
+    if nu < 0:
+        return FULL_EXU
     sub = sw
     while True:
         sd1, sval = _run_cards(s, sub, vals)
@@ -179,21 +187,43 @@ def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
                 if exd[a, 2] & exu[b, 2] or not joker_places_ok(mr, (exd[a, 1] | exu[b, 1]) >> shift):
                     continue
                 flags = (F_RUNADD if lo2 < lo or hi2 > hi else 0) | (F_SWAP if sub else 0)
-                ob, n = _emit(ob, n, sd1 | exd[a, 2] | exu[b, 2], 0, sval + exd[a, 3] + exu[b, 3],
+                if n >= ob.shape[0]:
+                    return FULL_OB
+                n = _put(ob, n, sd1 | exd[a, 2] | exu[b, 2], 0, sval + exd[a, 3] + exu[b, 3],
                           ns + exd[a, 4] + exu[b, 4], jadd, ns, flags, i, sub, exd[a, 0],
                           exu[b, 0], exd[a, 1] | exu[b, 1], shift)
         if sub == 0:
             break
         sub = (sub - 1) & sw
-    return ob, n
+    return n
 
 
 @njit(cache=True)
+def run_options(tab, i, mr, p1, vals, jpool, ob, n, exd, exu):
+    """:func:`_run_fill`, growing the arrays until it fits; returns (ob, new count)."""
+    r = _run_fill(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
+    while r < 0:
+        ob, exd, exu = regrow(r, ob, exd, exu)
+        r = _run_fill(tab, i, mr, p1, vals, jpool, ob, n, exd, exu)
+    return ob, r
+
+
+@njit(cache=True)
+def regrow(r, ob, exd, exu):
+    """(ob, exd, exu) with the array a ``*_fill`` found full (its return code ``r``) grown."""
+    if r == FULL_OB:
+        return grow(ob), exd, exu
+    if r == FULL_EXD:
+        return ob, grow(exd), exu
+    return ob, exd, grow(exu)
+
+
+@noalloc
 def _avail(p1, p2, code):
     return ((p1 >> code) & 1) + ((p2 >> code) & 1)
 
 
-@njit(cache=True)
+@noalloc
 def _rank_cards(r, a0, a1, a2, a3, vals):
     """Card masks taken once / twice and the value of a0..a3 cards of rank ``r`` by suit."""
     d1 = 0
@@ -208,11 +238,11 @@ def _rank_cards(r, a0, a1, a2, a3, vals):
     return d1, d2, val
 
 
-@njit(cache=True)
-def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
+@noalloc
+def _set_fill(tab, i, mr, p1, p2, vals, jpool, ob, n):
     """Every way to add to table set ``i``: natural cards of suits it may take, jokers (when
     sets take jokers), swaps of its jokers for natural cards of missing suits.  Appends to
-    ``ob``; returns (ob, new count)."""
+    ``ob``; returns the new count, or FULL_OB (:func:`set_options` grows ``ob``)."""
     r = tab[i, TM_KEY]
     nj = tab[i, TM_NJ]
     c0 = tab[i, TM_S0]
@@ -223,18 +253,16 @@ def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
     size = nat + nj
     cap = 1 if mr[MR_SET_SUITS] == SUITS_DISTINCT else mr[MR_N_PACKS]
     smax = mr[MR_SET_MAX]
-    lim = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        have = tab[i, TM_S0 + s]
-        if mr[MR_SET_SUITS] != SUITS_DISTINCT and have == 0:
-            continue
-        lim[s] = min(_avail(p1, p2, s * 16 + r), cap - have)
+    lim0 = _set_lim(tab, i, mr, p1, p2, r, cap, 0)
+    lim1 = _set_lim(tab, i, mr, p1, p2, r, cap, 1)
+    lim2 = _set_lim(tab, i, mr, p1, p2, r, cap, 2)
+    lim3 = _set_lim(tab, i, mr, p1, p2, r, cap, 3)
     jok = mr[MR_SET_JOKERS] != 0
     swap = mr[MR_SWAP] != SWAP_NONE
-    for a0 in range(lim[0] + 1):
-        for a1 in range(lim[1] + 1):
-            for a2 in range(lim[2] + 1):
-                for a3 in range(lim[3] + 1):
+    for a0 in range(lim0 + 1):
+        for a1 in range(lim1 + 1):
+            for a2 in range(lim2 + 1):
+                for a3 in range(lim3 + 1):
                     add = a0 + a1 + a2 + a3
                     d1, d2, val = _rank_cards(r, a0, a1, a2, a3, vals)
                     jf_hi = smax - nat - add if jok else 0
@@ -250,36 +278,55 @@ def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
                         if jadd > jpool:
                             continue
                         flags = (F_SETADD if nat + add + jf > size else 0) | (F_SWAP if freed else 0)
-                        ob, n = _emit(ob, n, d1, d2, val, add, jadd, freed, flags, i,
+                        if n >= ob.shape[0]:
+                            return FULL_OB
+                        n = _put(ob, n, d1, d2, val, add, jadd, freed, flags, i,
                                   a0 | (a1 << 2) | (a2 << 4) | (a3 << 6), jf, freed, 0, 0)
-    return ob, n
+    return n
+
+
+@noalloc
+def _set_lim(tab, i, mr, p1, p2, r, cap, s):
+    """The most natural cards of suit ``s`` the hand may add to table set ``i``."""
+    have = tab[i, TM_S0 + s]
+    if mr[MR_SET_SUITS] != SUITS_DISTINCT and have == 0:
+        return 0
+    return min(_avail(p1, p2, s * 16 + r), cap - have)
 
 
 @njit(cache=True)
-def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
+def set_options(tab, i, mr, p1, p2, vals, jpool, ob, n):
+    """:func:`_set_fill`, growing ``ob`` until it fits; returns (ob, new count)."""
+    r = _set_fill(tab, i, mr, p1, p2, vals, jpool, ob, n)
+    while r == FULL_OB:
+        ob = grow(ob)
+        r = _set_fill(tab, i, mr, p1, p2, vals, jpool, ob, n)
+    return ob, r
+
+
+@noalloc
+def _meld_fill(mr, p1, p2, vals, jpool, taken, ob, n, ex):
     """Every meld the hand (natural cards ``p1``/``p2``, at most ``jpool`` jokers) can lay
     down: sets then runs.  F_TAKEN marks melds holding the card ``taken``.  Appends to
-    ``ob``; returns (ob, new count)."""
+    ``ob``; returns the new count, or FULL_OB / FULL_EXD when ``ob`` / ``ex`` is too small
+    (:func:`new_melds` grows it and starts again)."""
     nat_min = mr[MR_NATURAL_MIN]
     smin = mr[MR_SET_MIN]
     smax = mr[MR_SET_MAX]
     jok = mr[MR_SET_JOKERS] != 0
     exact3 = mr[MR_SET_SUITS] != SUITS_DISTINCT
-    lim = np.zeros(4, dtype=np.int64)
     for r in range(13):
-        ns = 0
-        for s in range(4):
-            lim[s] = _avail(p1, p2, s * 16 + r)
-            if not exact3 and lim[s] > 1:
-                lim[s] = 1
-            if lim[s] > 0:
-                ns += 1
+        lim0 = _meld_lim(p1, p2, r, 0, exact3)
+        lim1 = _meld_lim(p1, p2, r, 1, exact3)
+        lim2 = _meld_lim(p1, p2, r, 2, exact3)
+        lim3 = _meld_lim(p1, p2, r, 3, exact3)
+        ns = (lim0 > 0) + (lim1 > 0) + (lim2 > 0) + (lim3 > 0)
         if ns < 3 and (exact3 or not jok or ns + min(jpool, smax) < smin or ns < nat_min or ns == 0):
             continue
-        for a0 in range(lim[0] + 1):
-            for a1 in range(lim[1] + 1):
-                for a2 in range(lim[2] + 1):
-                    for a3 in range(lim[3] + 1):
+        for a0 in range(lim0 + 1):
+            for a1 in range(lim1 + 1):
+                for a2 in range(lim2 + 1):
+                    for a3 in range(lim3 + 1):
                         nat = a0 + a1 + a2 + a3
                         if nat < nat_min or nat == 0:
                             continue
@@ -290,7 +337,9 @@ def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
                         for j in range(0, (min(jpool, smax - nat) if jok else 0) + 1):
                             if nat + j < smin or nat + j > smax:
                                 continue
-                            ob, n = _emit(ob, n, d1, d2, val, nat, j, 0, flags, SET, r,
+                            if n >= ob.shape[0]:
+                                return FULL_OB
+                            n = _put(ob, n, d1, d2, val, nat, j, 0, flags, SET, r,
                                       a0 | (a1 << 2) | (a2 << 4) | (a3 << 6), j, 0, 0)
     rmin = mr[MR_RUN_MIN]
     jmax = min(jpool, mr[MR_RUN_MAX_JOKERS])
@@ -306,19 +355,40 @@ def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
             bound = lo + 12 if aces == ACE_ROUND else top
             if aces == ACE_HIGH_OR_LOW and lo == 0:
                 bound = 12
-            ex, ne = _extensions(s, lo - 1, 1, bound, jmax, p1, vals, ex)
+            ne = _ext_fill(s, lo - 1, 1, bound, jmax, p1, vals, ex)
+            if ne < 0:
+                return FULL_EXD
             for k in range(1, ne):
                 ln = ex[k, 0]
                 if ln < rmin or ln - ex[k, 5] < nat_min or not joker_places_ok(mr, ex[k, 1]):
                     continue
                 d1 = ex[k, 2]
                 flags = F_TAKEN if taken >= 0 and (d1 >> taken) & 1 else 0
-                ob, n = _emit(ob, n, d1, 0, ex[k, 3], ex[k, 4], ex[k, 5], 0, flags, RUN, s, lo,
+                if n >= ob.shape[0]:
+                    return FULL_OB
+                n = _put(ob, n, d1, 0, ex[k, 3], ex[k, 4], ex[k, 5], 0, flags, RUN, s, lo,
                           lo + ln - 1, ex[k, 1], 0)
-    return ob, n
+    return n
+
+
+@noalloc
+def _meld_lim(p1, p2, r, s, exact3):
+    """Cards of rank ``r`` and suit ``s`` a new set may take (one copy unless ``exact3``)."""
+    k = _avail(p1, p2, s * 16 + r)
+    return 1 if not exact3 and k > 1 else k
 
 
 @njit(cache=True)
+def new_melds(mr, p1, p2, vals, jpool, taken, ob, n, ex):
+    """:func:`_meld_fill`, growing the arrays until it fits; returns (ob, new count)."""
+    r = _meld_fill(mr, p1, p2, vals, jpool, taken, ob, n, ex)
+    while r < 0:
+        ob, ex, _ = regrow(r, ob, ex, ex)
+        r = _meld_fill(mr, p1, p2, vals, jpool, taken, ob, n, ex)
+    return ob, r
+
+
+@noalloc
 def any_play(mr, p1, p2, njp, tab, n_tm):
     """bool, cheap: could the hand (natural cards ``p1``/``p2``, ``njp`` jokers) make any
     meld, layoff, swap or joker move at all?  False lets the planner skip its search."""
@@ -380,7 +450,7 @@ def any_play(mr, p1, p2, njp, tab, n_tm):
     return False
 
 
-@njit(cache=True)
+@noalloc
 def _run_touch(tab, i, mr, p1, njp, swap):
     """bool: a card of ``p1`` or a joker could go onto table run ``i`` (superset test)."""
     s = tab[i, TM_KEY]
@@ -410,7 +480,7 @@ def _run_touch(tab, i, mr, p1, njp, swap):
     return False
 
 
-@njit(cache=True)
+@noalloc
 def swappable(tab, n_tm, p1):
     """Jokers on the table the hand's natural cards ``p1`` could swap out (an upper bound of
     the jokers a turn can take back)."""
@@ -433,8 +503,8 @@ def swappable(tab, n_tm, p1):
     return n
 
 
-@njit(cache=True)
-def move_options(tab, i, mr, p1, vals, jpool, ob, n):
+@noalloc
+def _move_fill(tab, i, mr, p1, vals, jpool, ob, n):
     """Loba (joker moves, no swaps): every final shape of table run ``i`` the hand can make
     with layoffs and moves of its jokers to either end - its natural cards stay, each other
     position of the new span takes a natural card of ``p1`` or a joker, with at least the
@@ -474,32 +544,48 @@ def move_options(tab, i, mr, p1, vals, jpool, ob, n):
                 break
             v = gaps & avail
             # the jokers among v: none, one or two positions (MR_RUN_MAX_JOKERS <= 2)
-            ob, n = _move_emit(ob, n, i, s, lo2, hi2, u, v, j, maxj, jpool, vals, no_j)
+            if n >= ob.shape[0]:
+                return FULL_OB
+            n = _move_emit(ob, n, i, s, lo2, hi2, u, v, j, maxj, jpool, vals, no_j)
             m1 = v
             while m1 and nu < maxj:
                 b1 = m1 & -m1
                 m1 ^= b1
-                ob, n = _move_emit(ob, n, i, s, lo2, hi2, u | b1, v & ~b1, j, maxj, jpool, vals, no_j)
+                if n >= ob.shape[0]:
+                    return FULL_OB
+                n = _move_emit(ob, n, i, s, lo2, hi2, u | b1, v & ~b1, j, maxj, jpool, vals, no_j)
                 m2 = m1
                 while m2 and nu + 1 < maxj:
                     b2 = m2 & -m2
                     m2 ^= b2
-                    ob, n = _move_emit(ob, n, i, s, lo2, hi2, u | b1 | b2, v & ~(b1 | b2), j, maxj,
+                    if n >= ob.shape[0]:
+                        return FULL_OB
+                    n = _move_emit(ob, n, i, s, lo2, hi2, u | b1 | b2, v & ~(b1 | b2), j, maxj,
                                    jpool, vals, no_j)
-    return ob, n
+    return n
 
 
 @njit(cache=True)
+def move_options(tab, i, mr, p1, vals, jpool, ob, n):
+    """:func:`_move_fill`, growing ``ob`` until it fits; returns (ob, new count)."""
+    r = _move_fill(tab, i, mr, p1, vals, jpool, ob, n)
+    while r == FULL_OB:
+        ob = grow(ob)
+        r = _move_fill(tab, i, mr, p1, vals, jpool, ob, n)
+    return ob, r
+
+
+@noalloc
 def _move_emit(ob, n, i, s, lo2, hi2, jokers, nats, j, maxj, jpool, vals, no_j):
     """Append the Loba run option with jokers at ``jokers`` and natural cards laid at
     ``nats`` if it is legal (no joker at the places ``no_j``) and plays a card; returns the
-    new count."""
+    new count (the caller made room for one more row)."""
     nj2 = popcount(jokers)
     if nj2 < j or nj2 > maxj or jokers & no_j:
-        return ob, n
+        return n
     jadd = nj2 - j
     if jadd > jpool or (nats == 0 and jadd == 0):
-        return ob, n
+        return n
     d1, val = _run_cards(s, nats, vals)
-    return _emit(ob, n, d1, 0, val, popcount(nats), jadd, 0, F_MOVE | F_RUNADD, i, lo2, hi2,
-                 jokers, nats, 0)
+    return _put(ob, n, d1, 0, val, popcount(nats), jadd, 0, F_MOVE | F_RUNADD, i, lo2, hi2,
+                jokers, nats, 0)

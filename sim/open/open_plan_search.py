@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from .jit import kernel, noalloc
 
 from ..core.cards import JOKER
 from .open_plan_layout import (
@@ -44,7 +45,7 @@ S_U1, S_U2, S_VAL, S_CNT, S_JADD, S_JFREE, S_FLAGS, S_NEW, S_TAKEN = range(9)
 SW = 9
 
 
-@njit(cache=True)
+@noalloc
 def _combine(st, d, ob, k, p1, p2, jlimit):
     """State row d+1 = row d plus piece ``k`` of ``ob``; False if the cards are not there or
     the jokers put down, net of those taken back, would pass ``jlimit``."""
@@ -72,7 +73,21 @@ def _combine(st, d, ob, k, p1, p2, jlimit):
     return True
 
 
-@njit(cache=True)
+@noalloc
+def _copy_row(dst, i, src, j):
+    """dst[i, :] = src[j, :] (no view, no temporary)."""
+    for f in range(dst.shape[1]):
+        dst[i, f] = src[j, f]
+
+
+@noalloc
+def _copy_head(dst, src, n):
+    """dst[:n] = src[:n]."""
+    for f in range(n):
+        dst[f] = src[f]
+
+
+@noalloc
 def _dedupe(ob, start, n):
     """Drop the pieces in ``ob[start:n]`` that claim exactly what an earlier one claims (the
     same cards, jokers and flags: e.g. a joker laid at either end of a run); the search only
@@ -91,12 +106,12 @@ def _dedupe(ob, start, n):
                 break
         if not dup:
             if k != i:
-                ob[k, :] = ob[i, :]
+                _copy_row(ob, k, ob, i)
             k += 1
     return k
 
 
-@njit(cache=True)
+@noalloc
 def _leaf(st, d, ctx, hand, vals, mr, goal, taken, has_melded, relax):
     """Score (int64, lower better) of the final state in row ``d``, or BIG if illegal.
     ``ctx``: see :func:`_hand_masks`."""
@@ -170,7 +185,7 @@ CTX_CODES = 6
 CTX_WIDTH = CTX_CODES + 64
 
 
-@njit(cache=True)
+@noalloc
 def _hand_masks(hand, keep, relax, vals, ctx):
     """ctx <- [0] have1, [1] have2 (card masks held once / twice), [2] cards held, [3] hand
     value, [4] jokers held, [CTX_NCODES] / [CTX_CODES:] the natural codes held, highest value
@@ -223,16 +238,16 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
         key = _leaf(st0, 0, ctx, hand, vals, mr, goal, taken, has_melded, relax)
         if key >= BIG:
             return NO_PLAN
-        none = np.empty(0, dtype=np.int64)
-        return write_plan(plan, key, ctx[3], ctx[4], vals[JOKER], tab, st0, none, 0, st0,
-                          none, 0)
+        # no table options, no new melds: ``ctx`` stands in for the (unread) choice vectors
+        return write_plan(plan, key, ctx[3], ctx[4], vals[JOKER], tab, st0, ctx, 0, st0,
+                          ctx, 0)
     jpool = njp + (swappable(tab, n_tm, p1) if mr[MR_SWAP] != SWAP_NONE else 0)
     ob = np.empty((MAX_OPT, NCOL), dtype=np.int64)
     exd = np.empty((MAX_EXT, 6), dtype=np.int64)
     exu = np.empty((MAX_EXT, 6), dtype=np.int64)
-    rows = np.empty(n_tm + 1, dtype=np.int64)
-    ostart = np.empty(n_tm + 1, dtype=np.int64)
-    oend = np.empty(n_tm + 1, dtype=np.int64)
+    # the vectors by table row, in one allocation (rows of ``w``)
+    w = np.empty((6, n_tm + 1), dtype=np.int64)
+    ostart, oend, free_after, cur, choice, best_choice = w[0], w[1], w[2], w[3], w[4], w[5]
     n = 0
     nr = 0
     for i in range(n_tm):
@@ -246,12 +261,11 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
             ob, n = set_options(tab, i, mr, p1, p2, vals, jpool, ob, n)
         n = _dedupe(ob, n0, n)
         if n > n0:
-            rows[nr] = i
             ostart[nr] = n0
             oend[nr] = n
             nr += 1
     # jokers the rows after each depth could still give back (for the joker budget)
-    free_after = np.zeros(nr + 1, dtype=np.int64)
+    free_after[nr] = 0
     for t in range(nr - 1, -1, -1):
         mx = 0
         for k in range(ostart[t], oend[t]):
@@ -265,25 +279,23 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
     one = mr[MR_ONE_MELD] != 0
     # search: rows first (each: nothing or one option), then subsets of new melds
     st = np.zeros((nr + 1, SW), dtype=np.int64)
-    cur = np.empty(nr + 1, dtype=np.int64)
-    choice = np.empty(nr + 1, dtype=np.int64)
     mst = np.zeros((nc + 2, SW), dtype=np.int64)
-    mnext = np.empty(nc + 2, dtype=np.int64)
-    mchosen = np.empty(nc + 2, dtype=np.int64)
+    wm = np.empty((3, nc + 2), dtype=np.int64)
+    mnext, mchosen, best_melds = wm[0], wm[1], wm[2]
     best = BIG
-    best_choice = np.full(nr + 1, -1, dtype=np.int64)
-    best_melds = np.empty(nc + 2, dtype=np.int64)
+    for t in range(nr + 1):
+        best_choice[t] = -1
     best_nm = 0
     d = 0
     cur[0] = -2
     while d >= 0:
         if d == nr:
-            mst[0, :] = st[nr, :]
+            _copy_row(mst, 0, st, nr)
             e = 0
             key = _leaf(mst, 0, ctx, hand, vals, mr, goal, taken, has_melded, relax)
             if key < best:
                 best = key
-                best_choice[:nr] = choice[:nr]
+                _copy_head(best_choice, choice, nr)
                 best_nm = 0
             mnext[0] = 0
             while e >= 0:
@@ -309,8 +321,8 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                 key = _leaf(mst, e, ctx, hand, vals, mr, goal, taken, has_melded, relax)
                 if key < best:
                     best = key
-                    best_choice[:nr] = choice[:nr]
-                    best_melds[:e] = mchosen[:e]
+                    _copy_head(best_choice, choice, nr)
+                    _copy_head(best_melds, mchosen, e)
                     best_nm = e
             d -= 1
             continue
@@ -321,7 +333,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
             continue
         cur[d] = k
         if k == ostart[d] - 1:
-            st[d + 1, :] = st[d, :]
+            _copy_row(st, d + 1, st, d)
             choice[d] = -1
         elif _combine(st, d, ob, k, p1, p2, njp + free_after[d]):
             choice[d] = k
@@ -335,7 +347,7 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
                       cand, best_melds, best_nm)
 
 
-@njit(cache=True)
+@kernel
 def plan_turn(hand, taken, tab, n_tm, seat, has_melded, mr, vals, goal, plan):
     """The best legal plays of ``seat`` this turn (module doc).  ``hand`` int64[64] after the
     draw (not modified), ``taken`` the code taken from the pile or -1, ``tab``/``n_tm`` the
@@ -352,7 +364,7 @@ def plan_turn(hand, taken, tab, n_tm, seat, has_melded, mr, vals, goal, plan):
     return v
 
 
-@njit(cache=True)
+@kernel
 def can_take(hand, code, tab, n_tm, seat, has_melded, mr, vals):
     """bool: may ``seat`` (``hand`` before the draw) take ``code`` from the pile - under a
     take-to-meld rule (Loba) it must go at once into a new meld laid from the hand, in a

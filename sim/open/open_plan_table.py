@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from .jit import noalloc
 
 from ..core.cards import JOKER
 from .open_plan_layout import (
@@ -27,7 +28,7 @@ def popcount(x):
     return n
 
 
-@njit(cache=True)
+@noalloc
 def run_span_ok(mr, lo, hi):
     """bool: positions lo..hi form a run span the ace rule allows (any length >= 1)."""
     if hi < lo:
@@ -48,7 +49,7 @@ def joker_places_ok(mr, jmask):
     return mr[MR_JOKER_A_TO_K] == 0 or (jmask >> 13) == 0
 
 
-@njit(cache=True)
+@noalloc
 def run_legal(mr, lo, hi, jmask):
     """bool: a run over lo..hi with jokers at the bits of ``jmask`` is legal under ``mr``."""
     n = hi - lo + 1
@@ -62,7 +63,7 @@ def run_legal(mr, lo, hi, jmask):
     return nj <= mr[MR_RUN_MAX_JOKERS] and n - nj >= mr[MR_NATURAL_MIN]
 
 
-@njit(cache=True)
+@noalloc
 def set_legal(mr, c0, c1, c2, c3, nj):
     """bool: a set of one rank with natural counts c0..c3 per suit and ``nj`` jokers."""
     nat = c0 + c1 + c2 + c3
@@ -79,7 +80,7 @@ def set_legal(mr, c0, c1, c2, c3, nj):
     return (c0 > 0) + (c1 > 0) + (c2 > 0) + (c3 > 0) == 3
 
 
-@njit(cache=True)
+@noalloc
 def row_legal(tab, i, mr):
     """bool: table row ``i`` is a legal meld under ``mr`` and its counters agree."""
     if tab[i, TM_KIND] == RUN:
@@ -93,7 +94,7 @@ def row_legal(tab, i, mr):
             and tab[i, TM_N] == c[0] + c[1] + c[2] + c[3] + tab[i, TM_NJ])
 
 
-@njit(cache=True)
+@noalloc
 def require_legal(tab, i, mr):
     """Raise ValueError unless table row ``i`` is legal under ``mr`` (naming a joker that
     stands above the king: the Loba rule the issue 18 measurement counts)."""
@@ -103,7 +104,7 @@ def require_legal(tab, i, mr):
         raise ValueError("an illegal meld on the table")
 
 
-@njit(cache=True)
+@noalloc
 def _set_refresh(tab, i):
     c = tab[i, TM_S0:TM_S0 + 4]
     tab[i, TM_N] = c[0] + c[1] + c[2] + c[3] + tab[i, TM_NJ]
@@ -114,7 +115,7 @@ def _set_refresh(tab, i):
     tab[i, TM_JSUITS] = js if tab[i, TM_NJ] > 0 else 0
 
 
-@njit(cache=True)
+@noalloc
 def add_run(tab, n_tm, owner, suit, lo, hi, jmask):
     """Put a run on the table at row ``n_tm`` (positions normalised); returns the new n_tm."""
     tab[n_tm, :] = 0
@@ -128,7 +129,7 @@ def add_run(tab, n_tm, owner, suit, lo, hi, jmask):
     return n_tm + 1
 
 
-@njit(cache=True)
+@noalloc
 def _run_normalise(tab, i):
     """Shift a round-the-corner run so that 0 <= lo <= 12; refresh its counters."""
     while tab[i, TM_LO] < 0:
@@ -143,7 +144,7 @@ def _run_normalise(tab, i):
     tab[i, TM_NJ] = popcount(tab[i, TM_JMASK])
 
 
-@njit(cache=True)
+@noalloc
 def add_set(tab, n_tm, owner, rank, c0, c1, c2, c3, nj):
     """Put a set on the table at row ``n_tm``; returns the new n_tm."""
     tab[n_tm, :] = 0
@@ -161,13 +162,13 @@ def add_set(tab, n_tm, owner, rank, c0, c1, c2, c3, nj):
     return n_tm + 1
 
 
-@njit(cache=True)
+@noalloc
 def run_code(suit, pos):
     """Card code at run position ``pos`` of a run in ``suit``."""
     return suit * 16 + pos % 13
 
 
-@njit(cache=True)
+@noalloc
 def table_counts(tab, n_tm, out):
     """Add the cards of the first ``n_tm`` rows to the int64[64] count vector ``out``."""
     for i in range(n_tm):
@@ -182,14 +183,14 @@ def table_counts(tab, n_tm, out):
                 out[s * 16 + tab[i, TM_KEY]] += tab[i, TM_S0 + s]
 
 
-@njit(cache=True)
+@noalloc
 def _take(hand, code):
     if hand[code] <= 0:
         raise ValueError("a plan plays a card the hand does not hold")
     hand[code] -= 1
 
 
-@njit(cache=True)
+@noalloc
 def apply_action(act, hand, tab, n_tm, seat, mr):
     """Carry out one action (int64[ACT_WIDTH]) of a plan; returns the new n_tm.  Raises
     ValueError when the action is impossible, leaves an illegal meld or comes after the
@@ -271,7 +272,7 @@ def apply_action(act, hand, tab, n_tm, seat, mr):
     return n_tm
 
 
-@njit(cache=True)
+@noalloc
 def _move_joker(act, hand, tab, i):
     """A_MOVE: the joker at A_POS goes to A_TO, a natural card A_CODE fills A_POS (or none:
     A_POS must then be an end)."""
@@ -309,7 +310,7 @@ def _move_joker(act, hand, tab, i):
     tab[i, TM_JMASK] = jm
 
 
-@njit(cache=True)
+@noalloc
 def apply_plan(plan, hand, tab, n_tm, seat, mr):
     """Carry out a plan of :func:`sim.open.open_plan.plan_turn` for ``seat``: ``hand`` (int64[64])
     and ``tab`` are updated in place; returns the new number of table rows.  Raises

@@ -6,6 +6,7 @@ and that ends with the play that empties the hand when the plays go out."""
 from __future__ import annotations
 
 from numba import njit
+from .jit import noalloc
 
 from ..core.cards import JOKER
 from .open_plan_layout import (
@@ -17,7 +18,7 @@ from .open_plan_options import C_A, C_B, C_C, C_D, C_E, C_JADD, C_JFREE, C_ROW, 
 from .open_plan_table import run_code
 
 
-@njit(cache=True)
+@noalloc
 def _act(plan, t, a1, a2, a3, a4):
     k = plan[PL_N_ACT]
     if k >= MAX_ACT:
@@ -33,7 +34,7 @@ def _act(plan, t, a1, a2, a3, a4):
     return o
 
 
-@njit(cache=True)
+@noalloc
 def _swaps(plan, tab, ob, k):
     """Swaps (and Loba joker moves) of table option ``k``."""
     i = ob[k, C_ROW]
@@ -59,7 +60,7 @@ def _swaps(plan, tab, ob, k):
                     left -= 1
 
 
-@njit(cache=True)
+@noalloc
 def _layoffs(plan, tab, ob, k):
     """Layoffs of table option ``k``, after the swaps."""
     i = ob[k, C_ROW]
@@ -90,7 +91,7 @@ def _layoffs(plan, tab, ob, k):
             _act(plan, A_LAYOFF, i, JOKER, -1, 0)
 
 
-@njit(cache=True)
+@noalloc
 def _moves(plan, tab, ob, k):
     """Layoffs and joker moves that turn table run ``ob[k, C_ROW]`` into the Loba option
     ``k`` (span C_A..C_B, jokers at C_C, natural cards laid at C_D): outwards from the old
@@ -142,7 +143,7 @@ def _moves(plan, tab, ob, k):
         raise ValueError("open planner: a Loba joker move found no place")
 
 
-@njit(cache=True)
+@noalloc
 def _plays_card(plan, a):
     """Does action ``a`` of the plan put a hand card down (a meld, a layoff, a move's fill)?"""
     o = PL_HEAD + a * ACT_WIDTH

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from .jit import kernel, noalloc
 
 from ..core import games, rng
 from . import open_plan as OP
@@ -107,7 +108,7 @@ def make_cfg(outcome_of_end: tuple[int, int, int, int], extras: dict[str, int], 
 # ----------------------------------------------------------------------------------------
 # cards: conservation, restock, the legal discards
 
-@njit(cache=True)
+@kernel
 def check_cards(hands, deck, sp, pile, npile, tab, n_tm, mr, pack):
     """Raise ValueError unless hands + pile + stock + table hold exactly the pack and every
     meld on the table is legal (:func:`sim.open.open_plan.check_table`)."""
@@ -127,7 +128,7 @@ def check_cards(hands, deck, sp, pile, npile, tab, n_tm, mr, pack):
     OP.check_table(tab, n_tm, mr, off, full)
 
 
-@njit(cache=True)
+@noalloc
 def restock(cfg, deck, pile, state, dst):
     """Turn the pile over as the new stock (module docstring); returns the cards turned."""
     n = deck.shape[0]
@@ -151,7 +152,7 @@ def restock(cfg, deck, pile, state, dst):
     return k
 
 
-@njit(cache=True)
+@noalloc
 def legal_discards(cfg, hand, taken, allowed):
     """Fill ``allowed`` (int64[64]) with the codes the seat may discard (module docstring)."""
     held = 0
@@ -172,7 +173,7 @@ def legal_discards(cfg, hand, taken, allowed):
             allowed[taken] = hand[taken]
 
 
-@njit(cache=True)
+@noalloc
 def hand_count(hand, vals):
     v = 0
     for c in range(64):
@@ -183,7 +184,7 @@ def hand_count(hand, vals):
 # ----------------------------------------------------------------------------------------
 # the end of a hand
 
-@njit(cache=True)
+@noalloc
 def settle(cfg, seats, counts, ender, kind, row):
     """Fill the score, count and extra columns of ``row`` for an end ``kind`` by local seat
     ``ender`` (module docstring); returns the outcome code.  Seats not in play score 0."""
@@ -247,7 +248,7 @@ def settle(cfg, seats, counts, ender, kind, row):
 # ----------------------------------------------------------------------------------------
 # one turn
 
-@njit(cache=True)
+@noalloc
 def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal, plan, dst, trace):
     """The draw of local seat ``i``: returns the code taken from the pile, -1 after a draw
     from the stock (or no draw: Wrotham's starter), -2 when the hand ends (stock out)."""
@@ -289,7 +290,7 @@ def _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal
     return -1
 
 
-@njit(cache=True)
+@noalloc
 def _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan):
     """Would the seat's best plays (goal SHED) with the pile top ``top`` lay it down this
     turn?  Leaves that plan in ``plan`` (``state[S_PLAN_READY]`` = 1: the turn reuses it)."""
@@ -303,7 +304,7 @@ def _played_at_once(hand, top, tab, state, i, seat, mr, vals, goal, plan):
     return plan_uses(plan, top)
 
 
-@njit(cache=True)
+@noalloc
 def fewest_opp_cards(srow, hands, i):
     """The fewest cards an opponent of local seat ``i`` holds, when the seat's strategy looks
     (``meld_opp`` or ``discard_opp`` on), else NOT_LOOKED."""
@@ -319,7 +320,7 @@ def fewest_opp_cards(srow, hands, i):
     return low
 
 
-@njit(cache=True)
+@noalloc
 def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan, fewest_opp):
     """Choose the plays of the turn into ``plan``; returns False for no plays.  ``fewest_opp``:
     the fewest cards an opponent holds (:func:`fewest_opp_cards`; ``meld_opp``)."""
@@ -364,10 +365,11 @@ def _plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan
     return False
 
 
-@njit(cache=True)
+@noalloc
 def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed,
-               dst, st, row, debug, trace):
-    """Local seat ``i`` plays a turn; returns True if the hand ended (``row`` filled)."""
+               counts, dst, st, row, debug, trace):
+    """Local seat ``i`` plays a turn; returns True if the hand ended (``row`` filled; ``counts``
+    int64[seats] scratch)."""
     pack, vals, mrs = tabs
     m = seats.shape[0]
     seat = seats[i]
@@ -410,7 +412,6 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
         if state[S_TURNS] < MAX_TURNS:
             return False
         kind = K_TURN_LIMIT
-    counts = np.empty(m, dtype=np.int64)
     for j in range(m):
         counts[j] = hand_count(hands[j], vals)
     row[COL_ENDER] = seat
@@ -489,9 +490,10 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debu
     goal = np.zeros(L.GOAL_WIDTH, dtype=np.int64)
     plan = np.zeros(L.PLAN_WIDTH, dtype=np.int64)
     allowed = np.zeros(64, dtype=np.int64)
+    counts = np.zeros(m, dtype=np.int64)
     i = state[S_TO_MOVE]
     while not _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed,
-                         dst, st, row, debug, trace):
+                         counts, dst, st, row, debug, trace):
         i = (i + 1) % m
         state[S_TO_MOVE] = i
     row[COL_DEALER] = dealer

@@ -4,6 +4,7 @@ plan lays a new meld or a given card, and carrying the plays out with their trac
 
 import numpy as np
 from numba import njit
+from .jit import noalloc
 
 from . import open_plan_layout as L
 from ..core import trace as TR
@@ -13,7 +14,7 @@ from ..core.trace import log
 SPREAD_CARDS = 100      # trace: b of a spread event = SPREAD_CARDS * cards + jokers
 
 
-@njit(cache=True)
+@noalloc
 def set_goal(goal, mode, k, layoff):
     goal[L.GOAL_MODE] = mode
     goal[L.GOAL_K] = k
@@ -21,7 +22,7 @@ def set_goal(goal, mode, k, layoff):
     goal[L.GOAL_LAYOFF] = layoff
 
 
-@njit(cache=True)
+@noalloc
 def plan_melds(plan):
     """Does the plan lay a new meld?"""
     for a in range(plan[L.PL_N_ACT]):
@@ -30,7 +31,7 @@ def plan_melds(plan):
     return False
 
 
-@njit(cache=True)
+@noalloc
 def play_plan(plan, hand, tab, n_tm, seat, mr, trace):
     """Carry out the plan (:func:`sim.open.open_plan.apply_plan`); returns the new number of table
     rows.  Traced, each action is logged (:func:`log_action`) and then the row it changed
@@ -45,7 +46,7 @@ def play_plan(plan, hand, tab, n_tm, seat, mr, trace):
     return n_tm
 
 
-@njit(cache=True)
+@noalloc
 def log_row(tab, i, trace):
     """Trace table row ``i`` as it stands: a ``table`` row with seat ``i``, ``a`` = owner |
     kind << 4 | key << 5 | (lo + 1) << 9 | (hi + 1) << 15 | jokers << 21 | the natural count
@@ -58,7 +59,7 @@ def log_row(tab, i, trace):
     log(trace, TR.E_TABLE, i, a, tab[i, L.TM_JMASK])
 
 
-@njit(cache=True)
+@noalloc
 def log_action(act, seat, trace):
     """Trace one play: a meld as ``spread`` (a: its codes as a mask, jokers as X; b:
     ``SPREAD_CARDS`` * its cards + its jokers), a layoff as ``hit`` (card, table row), a
@@ -94,7 +95,7 @@ def log_action(act, seat, trace):
         log(trace, TR.E_MOVE, seat, act[L.A_CODE], act[L.A_ROW])
 
 
-@njit(cache=True)
+@noalloc
 def plan_uses(plan, code):
     """Does the plan lay the natural card ``code`` (or a joker, ``code`` 13) from the hand?"""
     for a in range(plan[L.PL_N_ACT]):
@@ -119,7 +120,7 @@ def plan_uses(plan, code):
     return False
 
 
-@njit(cache=True)
+@noalloc
 def may_play(hand, code, tab, n_tm, ace_high):
     """False only if the card ``code`` cannot go down this turn with the hand ``hand`` (not
     holding it) and the table: a new meld needs two more cards of its rank, or two of its

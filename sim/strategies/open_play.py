@@ -55,6 +55,7 @@ hands in the game modules' docstrings.
 
 import numpy as np
 from numba import njit
+from ..open.jit import noalloc
 
 from . import Param, StrategyFamily, register
 from .random_play import PARAM_HELP, uniform_choice
@@ -117,7 +118,7 @@ FAMILY = register(StrategyFamily(
 # ----------------------------------------------------------------------------------------
 # the decisions (njit; ``srow``: the seat's strategy row)
 
-@njit(cache=True)
+@noalloc
 def meld_mode(srow, own_turn):
     """The meld eagerness on own turn ``own_turn``: MODE_SHED, MODE_OUT_ONLY or k >= 2."""
     f = srow[P_MELD_FROM]
@@ -126,7 +127,7 @@ def meld_mode(srow, own_turn):
     return np.int64(srow[P_MELD])
 
 
-@njit(cache=True)
+@noalloc
 def meld_at(srow, own_turn):
     """The knob's threshold on this own turn (-1: off)."""
     v = srow[P_MELD_AT]
@@ -141,14 +142,14 @@ def meld_at(srow, own_turn):
     return v
 
 
-@njit(cache=True)
+@noalloc
 def partners(hand, code, ace_high):
     """Other cards of the hand ``hand`` (counts, holding ``code``) of the rank of natural
     ``code``, or of its suit within two ranks (:func:`sim.strategies.wild.near_count`)."""
     return near_count(hand, code, ace_high) - 1
 
 
-@njit(cache=True)
+@noalloc
 def wants_take(srow, played_at_once, hand, top, ace_high):
     """Take the pile top ``top``?  ``played_at_once``: the planner plays it this turn."""
     t = srow[P_TAKE]
@@ -161,7 +162,7 @@ def wants_take(srow, played_at_once, hand, top, ace_high):
     return False
 
 
-@njit(cache=True)
+@noalloc
 def _has_partner(hand, top, ace_high):
     hand[top] += 1
     p = partners(hand, top, ace_high)
@@ -169,7 +170,7 @@ def _has_partner(hand, top, ace_high):
     return p > 0
 
 
-@njit(cache=True)
+@noalloc
 def opp_close(srow, col, fewest_opp):
     """Is the switch at column ``col`` (``meld_opp``, ``discard_opp``) on for a turn where the
     fewest cards an opponent holds is ``fewest_opp``?"""
@@ -177,7 +178,7 @@ def opp_close(srow, col, fewest_opp):
     return k >= 0 and fewest_opp <= k
 
 
-@njit(cache=True)
+@noalloc
 def discard_key(srow, hand, c, vals, ace_high, rule):
     """Larger is a better discard (``rule``: the ``discard_rule`` in force), before the tie rules."""
     v = vals[c]
@@ -189,7 +190,7 @@ def discard_key(srow, hand, c, vals, ace_high, rule):
     return v - 1000 * p
 
 
-@njit(cache=True)
+@noalloc
 def choose_discard(srow, hand, allowed, vals, ace_high, fewest_opp):
     """The discard among the codes with ``allowed[c] != 0`` (the engine's legal discards);
     ``fewest_opp``: the fewest cards an opponent holds (``discard_opp``)."""
