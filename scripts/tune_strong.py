@@ -95,10 +95,12 @@ def distinct(variant: str) -> tuple[str, ...]:
     """The hand-picked presets of the plan that play differently from the tuned ``strong`` (a
     tuning run may keep its base: then ``strong`` is that preset)."""
     import sim.strategies as S
-    S._TUNED_LOADED = False                     # read the presets file again: a tune just wrote it
-    S._load_families()
-    tuned = S.parse_strategy("strong", variant).values
-    return tuple(h for h in PLAN[variant][1] if S.parse_strategy(h, variant).values != tuned)
+    hand = {h: S.parse_strategy(h, variant).values for h in PLAN[variant][1]}   # (loads the families)
+    # strong from the file a tune just wrote (the presets this process loaded may predate it)
+    entry = next(e for e in S.read_tuned()["presets"] if (e["variant"], e["name"]) == (variant, "strong"))
+    family, values = S.check_tuned(entry)
+    tuned = {p.name: float(p.default) for p in family.params} | values
+    return tuple(h for h, v in hand.items() if v != tuned)
 
 
 def check(variant: str, out: Path, hands: int, seed: int, jobs: int) -> None:
