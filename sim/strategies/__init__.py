@@ -229,7 +229,20 @@ def _load_tuned() -> None:
     for entry, family, values in checked:
         PRESETS[(entry["variant"], entry["name"])] = (family, values)
         TUNED[(entry["variant"], entry["name"])] = entry
+    _add_search_presets()
     _TUNED_LOADED = True
+
+
+SEARCH_PARAM = "search_worlds"   # a family with this parameter can decide by search (sim.search)
+SEARCH_WORLDS = 64               # the ``search`` preset's budget: worlds per decision
+
+
+def _add_search_presets() -> None:
+    """The preset ``search`` of every variant whose ``strong`` family can search: ``strong``'s
+    parameters (its rollout heuristic) with :data:`SEARCH_WORLDS` worlds per decision."""
+    for (variant, name), (family, values) in list(PRESETS.items()):
+        if name == "strong" and any(p.name == SEARCH_PARAM for p in family.params):
+            PRESETS[(variant, "search")] = (family, {**values, SEARCH_PARAM: float(SEARCH_WORLDS)})
 
 
 def derive(base: Strategy, **overrides: float) -> Strategy:

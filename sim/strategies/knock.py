@@ -32,6 +32,10 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   a minimum arrangement of the 11 cards (the scoring rule when none may be discarded).  With
   ``layoff=0`` these make the ``openspiel-simple`` preset, OpenSpiel's SimpleGinRummyBot
   (scripts/crosscheck_openspiel.py).
+* ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`sim.strategies.SEARCH_WORLDS`):
+  the seat decides the upcard, the discard and the knock by simulation (:mod:`sim.search`),
+  trying the ``search_top`` best discards by the score above; the other parameters are the
+  heuristic of its rollouts.
 * ``eaai-simple``: Neller's SimpleGinRummyPlayer (the EAAI Gin Rummy framework, played under
   the ``eaai`` rule set): ``upcard=2``, ``random_ties=1``, ``arrange=2`` (random minimum
   arrangements, as knocker and as defender) and ``no_repeat=1`` (it never discards a card that
@@ -85,11 +89,23 @@ PARAMS = (
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
     Param("no_repeat", 0, 0, 1, "never discard a card that with the card just drawn makes a {drawn, "
                                 "discarded} pair already played this hand (Neller's SimpleGinRummyPlayer)", True),
+    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in "
+                                       "each with these parameters' heuristic (0: no search; sim.search)", True),
+    Param("search_top", 3, 1, 11, "search: the discards tried, the heuristic's best first", True),
+    Param("search_particles", 256, 0, 4096, "search: guesses of the opponent's hand followed through the hand "
+                                           "(sim.knock.belief; 0: uniform worlds)", True),
+    Param("search_beta", 1.0, 0, 20, "search: a guess's weight per turn is exp(-beta * the deadwood that turn "
+                                     "gave away in it)"),
+    Param("search_what", 7, 1, 7, "search: the decisions searched (sum of 1 draw, 2 discard, 4 knock); the "
+                                  "others are the heuristic's", True),
+    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
+                                  "many standard errors of the paired difference over the worlds (0: best mean)"),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
  P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
- P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY, P_NO_REPEAT) = range(1, len(PARAMS) + 1)
+ P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY, P_NO_REPEAT, P_SEARCH_WORLDS, P_SEARCH_TOP, P_SEARCH_PARTICLES,
+ P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -265,6 +281,42 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
                     best_code = code
                     best_dw = d
     return best_code, best_dw
+
+
+@njit(cache=True)
+def rank_discards(srow, hand, forbidden, opp_picked, run_value, suit_total, rank_value, codes, dws):
+    """Every card of ``hand`` not in ``forbidden``, best first by :func:`choose_discard`'s
+    score (deadwood after + near_weight*near + opp_weight*danger; ties: the higher card
+    first, as it chooses), into ``codes`` and their deadwood after into ``dws`` (int64[11]);
+    returns how many.  The search player's candidate discards."""
+    near_w = srow[P_NEAR_W]
+    opp_w = srow[P_OPP_W]
+    scores = np.empty(codes.shape[0], dtype=np.float64)
+    n = 0
+    for r in range(N_RANKS - 1, -1, -1):
+        for s in range(3, -1, -1):
+            code = s * SUIT_SHIFT + r
+            b = _bit(code)
+            if not (hand & b) or (forbidden & b):
+                continue
+            rest = hand ^ b
+            d = deadwood(rest, run_value, suit_total, rank_value)
+            score = float(d)
+            if near_w != 0.0:
+                score += near_w * _near(rest, code)
+            if opp_w != 0.0:
+                score += opp_w * _danger(opp_picked, code)
+            i = n                      # insertion sort, stable: equal scores keep card order
+            while i > 0 and scores[i - 1] > score + 1e-9:
+                scores[i] = scores[i - 1]
+                codes[i] = codes[i - 1]
+                dws[i] = dws[i - 1]
+                i -= 1
+            scores[i] = score
+            codes[i] = code
+            dws[i] = d
+            n += 1
+    return n
 
 
 @njit(cache=True)

@@ -1,0 +1,94 @@
+"""Kernels shared by every game's search player (:mod:`sim.search`).
+
+* :func:`decision_key`: one uint64 drawn from the searching seat's generator per decision;
+  every world of the decision derives its streams from it (:func:`world_streams`), so the
+  search is deterministic from the run's seed and the candidates share their worlds.
+* :func:`shuffle_unseen`: the codes of a card mask in a random order (single pack, bit masks).
+* :func:`best_candidate`: the candidate with the highest total (ties: the first, which the
+  games make the heuristic's own choice).
+* :func:`paired_choice`: the heuristic's choice (candidate 0) unless another candidate beats it
+  by ``z`` standard errors of the paired per-world difference: with a few dozen worlds the
+  means of near-equal candidates differ by noise alone, and a plain argmax then plays worse
+  than the heuristic it rolls out with.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..core import rng
+
+STREAM_WORLD = 40     # the stream of a world's unseen-card shuffle (rng streams: sim.core.rng)
+STREAM_ROLLOUT = 48   # + seat: the seats' strategy streams inside a rollout
+_U1 = np.uint64(1)
+
+
+@njit(cache=True)
+def decision_key(st):
+    """A fresh key for one decision, from the searching seat's generator ``st`` (uint64[1])."""
+    return rng.next_u64(st)
+
+
+@njit(cache=True)
+def world_streams(key, w, st_w):
+    """Seat ``s``'s strategy stream inside world ``w``: ``st_w[s, 0]`` (uint64[n_seats, 1]),
+    the same for every candidate of the decision (common random numbers)."""
+    for s in range(st_w.shape[0]):
+        st_w[s, 0] = rng.stream_key(key, STREAM_ROLLOUT + s, w)
+
+
+@njit(cache=True)
+def shuffle_unseen(unseen, key, w, buf):
+    """The card codes of mask ``unseen`` (uint64) in a uniformly random order into ``buf``
+    (int64, long enough), from world ``w``'s stream of decision ``key``; returns how many."""
+    n = 0
+    m = unseen
+    while m:
+        low = m & (~m + _U1)
+        m ^= low
+        c = 0
+        while (low >> np.uint64(c)) != _U1:
+            c += 1
+        buf[n] = c
+        n += 1
+    st = rng.new_state(key, STREAM_WORLD, w)
+    for i in range(n - 1, 0, -1):
+        j = rng.randint(st, i + 1)
+        t = buf[i]
+        buf[i] = buf[j]
+        buf[j] = t
+    return n
+
+
+@njit(cache=True)
+def best_candidate(total, n):
+    """Index of the highest of ``total[:n]`` (float64); ties go to the first."""
+    best = 0
+    for i in range(1, n):
+        if total[i] > total[best] + 1e-9:
+            best = i
+    return best
+
+
+
+@njit(cache=True)
+def paired_choice(vals, nw, n, z):
+    """The chosen candidate of ``vals[:nw, :n]`` (float64, one row per world, candidate 0 the
+    heuristic's choice): the one with the highest mean among those whose mean paired
+    difference to candidate 0 exceeds ``z`` times its standard error; 0 if none does
+    (``z`` <= 0: the plain highest mean, ties to the first)."""
+    best = 0
+    best_gain = 0.0
+    for a in range(1, n):
+        s = 0.0
+        s2 = 0.0
+        for w in range(nw):
+            d = vals[w, a] - vals[w, 0]
+            s += d
+            s2 += d * d
+        mean = s / nw
+        var = (s2 - s * mean) / (nw - 1) if nw > 1 else 0.0
+        se = np.sqrt(max(var, 0.0) / nw)
+        if mean > best_gain + 1e-9 and (z <= 0.0 or mean > z * se):
+            best = a
+            best_gain = mean
+    return best

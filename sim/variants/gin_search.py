@@ -1,0 +1,342 @@
+"""Gin Rummy's decision interface and its ``search`` player (:mod:`sim.search`).
+
+Decision points of a searching seat (strategy row with ``search_worlds`` > 0), each with its
+candidates, the heuristic's own choice first:
+
+* the first upcard offer (:func:`search_offer`) and every later draw (:func:`search_draw`):
+  take the pile's top card or not;
+* after the draw (:func:`search_discard`): which card to discard, among the ``search_top``
+  best by the heuristic's discard score, and whether to knock where the rules allow (gin, when
+  a discard leaves no deadwood, is taken at once).
+
+The position is the hand loop's arrays (``hands``, ``deck`` with the stock at
+``deck[state[S_SP]:]``, ``pile``, ``picked``, ``state``: :func:`sim.variants.gin_hand._play_on`).
+:func:`world` copies it as the deciding seat sees it: its hand, the discard pile, the cards the
+opponent took from the pile and still holds; the other unseen cards are shuffled into the
+opponent's hand and the stock.  Each candidate is applied on a copy with the turn kernels
+(:func:`~sim.variants.gin_hand.draw`, :func:`~sim.variants.gin_hand.finish_turn`) and the hand
+is played out by :func:`~sim.variants.gin_hand._play_on` with the deciding seat's heuristic
+(its row, search off) at both seats; the value is the deciding seat's score of the hand.  The
+heuristic's own choice is kept unless another candidate beats it by ``search_z`` standard
+errors of the paired per-world difference (:func:`sim.search.worlds.paired_choice`).
+The opponent's hand in a world is a guess of the seat's belief (``search_particles`` > 0:
+:mod:`sim.strategies.knock_belief`, weighed by what the opponent took, passed and discarded)
+or uniform given the seen cards.  Not modelled: the score of the game (a hand's points are
+maximised, in whole games too).
+"""
+
+import numpy as np
+from numba import njit
+
+from ..core.bits import bit as _bit
+from ..core.bits import popcount
+from ..core.trace import no_trace
+from ..knock.melds import deadwood
+from ..core import rng
+from ..strategies import knock_belief as belief
+from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, shuffle_unseen, world_streams
+from ..strategies import knock as K
+from ..strategies.knock import knock_threshold, rank_discards, wants_upcard
+from ..strategies.random_play import coin
+from .gin_hand import (C_SCORE, N_CARDS, R_DISCARD_STOCK, S_FORCE_STOCK, S_LIMIT, S_NPILE, S_OWN0, S_SP, S_TO_MOVE, _no_pairs,
+                       _play_on, _take_turn, at_wall, deadwoods, draw, finish_turn, heuristic_turn)
+
+FULL52 = np.uint64(0x1FFF1FFF1FFF1FFF)    # the 52 card bits (suit * 16 + rank)
+MAX_CAND = 22                              # 11 discards, each with and without a knock
+
+
+@njit(cache=True)
+def searching(srow):
+    """True if the strategy row decides by search."""
+    return srow[K.P_SEARCH_WORLDS] > 0
+
+
+@njit(cache=True)
+def rollout_strat(strat, p):
+    """The rollouts' strategy matrix: seat ``p``'s row, search off, at every seat."""
+    r = np.empty_like(strat)
+    for s in range(strat.shape[0]):
+        r[s, :] = strat[p, :]
+        r[s, K.P_SEARCH_WORLDS] = 0
+    return r
+
+
+@njit(cache=True)
+def seen_by(p, extra, hands, pile, picked, state):
+    """What seat ``p`` knows of the cards: ``(unseen, known)``, the masks of the cards it has
+    not seen and of the cards the opponent took from the pile and still holds.  ``extra``: a
+    card mask ``p`` holds beyond ``hands[p]`` (the card it drew this turn)."""
+    pile_mask = np.uint64(0)
+    for i in range(state[S_NPILE]):
+        pile_mask |= _bit(pile[i])
+    mine = hands[p] | extra
+    known = picked[1 - p] & ~pile_mask & ~mine
+    return FULL52 & ~(mine | pile_mask | known), known
+
+
+@njit(cache=True)
+def world(p, extra, hands, pile, picked, state, parts, wts, key, w, worlds, buf, hands_w, deck_w):
+    """World ``w`` of ``worlds`` of decision ``key`` as seat ``p`` sees the position:
+    ``hands_w`` and the stock ``deck_w[state[S_SP]:]`` are filled.  The opponent's hand is a
+    guess of ``p``'s belief (``parts``/``wts``, :mod:`sim.knock.belief`; the guesses at evenly
+    spaced weights, so the worlds follow the belief) or, with no belief, the known cards and
+    random unseen ones; the stock is the other unseen cards in a random order."""
+    o = 1 - p
+    unseen, known = seen_by(p, extra, hands, pile, picked, state)
+    size = popcount(hands[o])
+    st = rng.new_state(key, STREAM_WORLD + 2, w)
+    if parts.shape[0] > 0:
+        tot = 0.0
+        for i in range(parts.shape[0]):
+            tot += wts[i]
+        u0 = rng.uniform(rng.new_state(key, STREAM_WORLD + 3, 0))
+        h = belief.guess(parts, wts, (w + u0) * tot / worlds, unseen, known, size, st)
+    else:
+        h = belief.guess(np.zeros(1, dtype=np.uint64), np.ones(1), 0.0, unseen, known, size, st)
+    hands_w[p] = hands[p]
+    hands_w[o] = h
+    n = shuffle_unseen(unseen & ~h, key, w, buf)
+    sp = state[S_SP]
+    for i in range(n):
+        deck_w[sp + i] = buf[i]
+
+
+@njit(cache=True)
+def new_beliefs(strat, hands, up, st):
+    """Each searching seat's belief about its opponent's hand at the deal (``up``: the
+    upcard): ``(parts, wts, bst)``, uint64/float64[2, N] and the beliefs' generators
+    uint64[2, 1] (N = the largest ``search_particles``; 0 when no seat searches)."""
+    n = 0
+    for p in range(2):
+        if searching(strat[p]):
+            n = max(n, int(strat[p, K.P_SEARCH_PARTICLES]))
+    parts = np.zeros((2, n), dtype=np.uint64)
+    wts = np.ones((2, n), dtype=np.float64)
+    bst = np.zeros((2, 1), dtype=np.uint64)
+    for p in range(2):
+        if n > 0 and searching(strat[p]):
+            bst[p, 0] = decision_key(st[p])
+            belief.init(parts[p], wts[p], FULL52 & ~(hands[p] | _bit(up)), popcount(hands[1 - p]), bst[p])
+    return parts, wts, bst
+
+
+@njit(cache=True)
+def believe_pass(strat, o, card, parts, wts, T_value, T_total, T_rank):
+    """Seat ``o`` passed the face-up ``card``: the other seat's belief, if it searches, follows."""
+    p = 1 - o
+    if parts.shape[1] > 0 and searching(strat[p]):
+        belief.passed(parts[p], wts[p], card, strat[p, K.P_SEARCH_BETA], 0.0, T_value, T_total, T_rank)
+
+
+@njit(cache=True)
+def believe(rules, strat, o, top, took, hands, pile, picked, state, parts, wts, bst, T_value, T_total, T_rank):
+    """Seat ``o`` ended a turn without ending the hand, having passed (``took`` False) or taken
+    the pile's top card ``top`` (-1: none offered); every searching other seat's belief
+    follows it (:func:`sim.knock.belief.passed`, :func:`~sim.knock.belief.turn`)."""
+    if parts.shape[1] == 0:
+        return
+    p = 1 - o
+    if not searching(strat[p]):
+        return
+    beta = strat[p, K.P_SEARCH_BETA]
+    if top >= 0 and not took:
+        believe_pass(strat, o, top, parts, wts, T_value, T_total, T_rank)
+    unseen, _ = seen_by(p, np.uint64(0), hands, pile, picked, state)
+    belief.turn(parts[p], wts[p], top if took else -1, pile[state[S_NPILE] - 1], unseen, rules[R_DISCARD_STOCK] != 0,
+                beta, 0.0, T_value, T_total, T_rank, bst[p])
+
+
+@njit(cache=True)
+def _finish_value(rules, rstrat, p, from_pile, card, forbidden, code, knock, hands_w, deck_w, pile, picked, state,
+                  T_value, T_cover, T_starts, T_total, T_rank, st_w, row, trace):
+    """Seat ``p``'s score when it ends its turn with ``code``/``knock`` in the world
+    (``card`` drawn) and the hand is played out (arguments copied, not changed)."""
+    hands = hands_w.copy()
+    pile_c = pile.copy()
+    picked_c = picked.copy()
+    state_c = state.copy()
+    pairs = _no_pairs()
+    dw = deadwoods(hands, T_value, T_total, T_rank)
+    if not finish_turn(rules, rstrat, p, from_pile, card, forbidden, code, knock, hands, dw, deck_w, pile_c,
+                       picked_c, pairs, state_c, T_value, T_cover, T_starts, T_total, T_rank, st_w, row, False,
+                       trace):
+        state_c[S_TO_MOVE] = 1 - p
+        _play_on(rules, rstrat, hands, deck_w, pile_c, picked_c, pairs, state_c, T_value, T_cover, T_starts,
+                 T_total, T_rank, st_w, row, False, trace)
+    return row[C_SCORE + p]
+
+
+@njit(cache=True)
+def _draw_value(rules, rstrat, p, take, dealer, hands_w, deck_w, pile, picked, state, T_value, T_cover, T_starts,
+                T_total, T_rank, st_w, row, trace):
+    """Seat ``p``'s score when it takes the pile's top card (``take``) or not, and the hand is
+    played out.  ``dealer`` >= 0: the first upcard's offer, where passing hands the offer to
+    the dealer (``p`` the non-dealer) or the turn to the non-dealer's forced stock draw."""
+    hands = hands_w.copy()
+    pile_c = pile.copy()
+    picked_c = picked.copy()
+    state_c = state.copy()
+    pairs = _no_pairs()
+    dw = deadwoods(hands, T_value, T_total, T_rank)
+    q = p
+    if not take and dealer >= 0:
+        q = dealer
+        if dealer == p or not coin(rstrat[q, K.P_RANDOM_PLAY], st_w[q], wants_upcard(
+                rstrat[q], hands[q], dw[q], pile_c[state_c[S_NPILE] - 1], T_value, T_total, T_rank)):
+            state_c[S_FORCE_STOCK] = 1    # both passed: the non-dealer draws from the stock
+            q = 1 - dealer
+            state_c[S_TO_MOVE] = q
+            _play_on(rules, rstrat, hands, deck_w, pile_c, picked_c, pairs, state_c, T_value, T_cover, T_starts,
+                     T_total, T_rank, st_w, row, False, trace)
+            return row[C_SCORE + p]
+        take = True
+    state_c[S_FORCE_STOCK] = 0
+    if not _take_turn(rules, rstrat, q, take, hands, dw, deck_w, pile_c, picked_c, pairs, state_c, T_value,
+                      T_cover, T_starts, T_total, T_rank, st_w, row, False, trace):
+        state_c[S_TO_MOVE] = 1 - q
+        _play_on(rules, rstrat, hands, deck_w, pile_c, picked_c, pairs, state_c, T_value, T_cover, T_starts,
+                 T_total, T_rank, st_w, row, False, trace)
+    return row[C_SCORE + p]
+
+
+@njit(cache=True)
+def search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover, T_starts, T_total,
+                T_rank, st, row):
+    """Seat ``p``'s choice by search: take the pile's top card?  ``dealer`` >= 0 at the first
+    upcard's offer (:func:`_draw_value`), -1 at a later draw."""
+    srow = strat[p]
+    heur = wants_upcard(srow, hands[p], deadwood(hands[p], T_value, T_total, T_rank), pile[state[S_NPILE] - 1],
+                        T_value, T_total, T_rank)
+    key = decision_key(st[p])
+    rstrat = rollout_strat(strat, p)
+    trace = no_trace()
+    buf = np.empty(N_CARDS, dtype=np.int64)
+    hands_w = np.empty(2, dtype=np.uint64)
+    deck_w = np.zeros(N_CARDS, dtype=np.int64)
+    st_w = np.empty((2, 1), dtype=np.uint64)
+    scratch = np.zeros_like(row)
+    worlds = int(srow[K.P_SEARCH_WORLDS])
+    vals = np.empty((worlds, 2), dtype=np.float64)
+    for w in range(worlds):
+        world(p, np.uint64(0), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
+        for a in range(2):
+            world_streams(key, w, st_w)
+            vals[w, a] = _draw_value(rules, rstrat, p, heur if a == 0 else not heur, dealer, hands_w, deck_w, pile,
+                                    picked, state, T_value, T_cover, T_starts, T_total, T_rank, st_w, scratch, trace)
+    return heur if paired_choice(vals, worlds, 2, srow[K.P_SEARCH_Z]) == 0 else not heur
+
+
+@njit(cache=True)
+def choose_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover, T_starts, T_total, T_rank,
+                st, row):
+    """Does seat ``p`` take the pile's top card: by :func:`search_take` if it searches its
+    draws, else by its heuristic."""
+    if searching(strat[p]) and int(strat[p, K.P_SEARCH_WHAT]) & 1:
+        return search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover, T_starts,
+                           T_total, T_rank, st, row)
+    return coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(
+        strat[p], hands[p], deadwood(hands[p], T_value, T_total, T_rank), pile[state[S_NPILE] - 1], T_value,
+        T_total, T_rank))
+
+
+@njit(cache=True)
+def discard_candidates(srow, hand, forbidden, opp_picked, limit, own_turn, stock_left, T_value, T_total, T_rank,
+                       codes, knocks):
+    """The candidate ends of a turn for the 11-card ``hand``: the ``search_top`` best discards
+    (heuristic score), each with the heuristic's knock choice first and, where the rules
+    allow a knock, the other one.  Returns how many (1 when a discard gives gin: that one)."""
+    c11 = np.empty(11, dtype=np.int64)
+    d11 = np.empty(11, dtype=np.int64)
+    n = rank_discards(srow, hand, forbidden, opp_picked, T_value, T_total, T_rank, c11, d11)
+    for i in range(n):
+        if d11[i] == 0 and limit >= 0:
+            codes[0] = c11[i]
+            knocks[0] = 1
+            return 1
+    what = int(srow[K.P_SEARCH_WHAT])
+    top = int(srow[K.P_SEARCH_TOP]) if what & 2 else 1
+    nc = 0
+    for i in range(min(n, top)):
+        k = 1 if d11[i] <= limit and d11[i] <= knock_threshold(srow, own_turn, stock_left) else 0
+        codes[nc] = c11[i]
+        knocks[nc] = k
+        nc += 1
+        if d11[i] <= limit and what & 4:
+            codes[nc] = c11[i]
+            knocks[nc] = 1 - k
+            nc += 1
+    return nc
+
+
+@njit(cache=True)
+def search_discard(rules, strat, p, from_pile, card, forbidden, hands, pile, picked, state, parts, wts, T_value, T_cover,
+                   T_starts, T_total, T_rank, st, row):
+    """Seat ``p``'s discard and knock by search after drawing ``card``: ``(code, knock)``."""
+    srow = strat[p]
+    codes = np.empty(MAX_CAND, dtype=np.int64)
+    knocks = np.empty(MAX_CAND, dtype=np.int64)
+    nc = discard_candidates(srow, hands[p] | _bit(card), forbidden, picked[1 - p], state[S_LIMIT],
+                            state[S_OWN0 + p], N_CARDS - state[S_SP], T_value, T_total, T_rank, codes, knocks)
+    if nc == 1:
+        return codes[0], knocks[0]
+    key = decision_key(st[p])
+    rstrat = rollout_strat(strat, p)
+    trace = no_trace()
+    buf = np.empty(N_CARDS, dtype=np.int64)
+    hands_w = np.empty(2, dtype=np.uint64)
+    deck_w = np.zeros(N_CARDS, dtype=np.int64)
+    st_w = np.empty((2, 1), dtype=np.uint64)
+    scratch = np.zeros_like(row)
+    worlds = int(srow[K.P_SEARCH_WORLDS])
+    vals = np.empty((worlds, nc), dtype=np.float64)
+    for w in range(worlds):
+        world(p, _bit(card), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
+        for a in range(nc):
+            world_streams(key, w, st_w)
+            vals[w, a] = _finish_value(rules, rstrat, p, from_pile, card, forbidden, codes[a], knocks[a], hands_w,
+                                      deck_w, pile, picked, state, T_value, T_cover, T_starts, T_total, T_rank,
+                                      st_w, scratch, trace)
+    b = paired_choice(vals, worlds, nc, srow[K.P_SEARCH_Z])
+    return codes[b], knocks[b]
+
+
+@njit(cache=True)
+def searched_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, pairs, state, parts, wts, T_value, T_cover,
+                  T_starts, T_total, T_rank, st, row, debug, trace):
+    """Seat ``p`` draws (``from_pile`` as decided) and ends its turn as :func:`search_discard`
+    decides; returns True if the hand ended."""
+    card, forbidden = draw(rules, p, from_pile, deck, pile, picked, state, trace)
+    code, knock = search_discard(rules, strat, p, from_pile, card, forbidden, hands, pile, picked, state, parts, wts,
+                                 T_value, T_cover, T_starts, T_total, T_rank, st, row)
+    return finish_turn(rules, strat, p, from_pile, card, forbidden, code, knock, hands, dw, deck, pile, picked,
+                       pairs, state, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
+
+
+@njit(cache=True)
+def play_on_search(rules, strat, hands, deck, pile, picked, pairs, state, parts, wts, bst, T_value, T_cover, T_starts,
+                   T_total, T_rank, st, row, debug, trace):
+    """:func:`~sim.variants.gin_hand._play_on` where the searching seats decide their draws,
+    discards and knocks by search (at OpenSpiel's wall they play their heuristic); ``parts``,
+    ``wts``, ``bst``: the searching seats' beliefs (:func:`new_beliefs`), following every turn."""
+    dw = deadwoods(hands, T_value, T_total, T_rank)
+    p = state[S_TO_MOVE]
+    while True:
+        top = pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 and state[S_FORCE_STOCK] == 0 else -1
+        n_before = state[S_NPILE]
+        if searching(strat[p]) and not at_wall(rules, state):
+            from_pile = False
+            if top >= 0:
+                from_pile = choose_take(rules, strat, p, -1, hands, pile, picked, state, parts, wts, T_value, T_cover,
+                                        T_starts, T_total, T_rank, st, row)
+            state[S_FORCE_STOCK] = 0
+            ended = searched_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, pairs, state, parts, wts,
+                                  T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
+        else:
+            ended = heuristic_turn(rules, strat, p, hands, dw, deck, pile, picked, pairs, state, T_value, T_cover,
+                                   T_starts, T_total, T_rank, st, row, debug, trace)
+        if ended:
+            return
+        believe(rules, strat, p, top, state[S_NPILE] == n_before, hands, pile, picked, state, parts, wts, bst,
+                T_value, T_total, T_rank)
+        p = 1 - p
+        state[S_TO_MOVE] = p
