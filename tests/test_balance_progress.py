@@ -72,3 +72,18 @@ def test_learning_the_game_length_moves_only_the_waiting_game_runs():
     delta = plan.learn("gin-2p", 12.4, waiting)
     assert delta == 60 * (12 - P.HANDS_PER_GAME_GUESS) and plan.work() == before + 40 * 2 + delta
     assert plan.weight("gin-2p-base") == 1 and plan.weight("gin-2p-base-games") == 12
+
+
+def test_a_piped_balance_reports_one_line_across_its_runs(monkeypatch, capsys, tmp_path):
+    from analysis.cli import main
+    monkeypatch.setattr(engine, "PROGRESS_EVERY_S", 0.0)
+    argv = ["balance", "--variant", "tonk", "--players", "2", "--hands", "200", "--games", "0", "--jobs", "1",
+            "--out", str(tmp_path / "t")]
+    assert main(argv) == 0
+    work = P.study_plan(BS.default_config(["tonk"], (2,), **{**TINY, "games": 0})).work()
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("balance: ") and " runs, " in err[0]
+    lines = [x for x in err if x.startswith("balance tonk 2p")]
+    assert lines and all(f" of {work:,} hands (" in x for x in lines)
+    done = [int(x.split(": ")[1].split(" of ")[0].replace(",", "")) for x in lines]
+    assert done == sorted(done) and len(set(done)) == len(done)
