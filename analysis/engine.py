@@ -37,6 +37,7 @@ class Job:
     n: int
     unit: str = "hand"
     desc: str = ""
+    weight: int = 1      # a study bar's units of work per unit (e.g. a whole game counted as its hands)
 
     def identity(self) -> dict:
         raise NotImplementedError
@@ -395,8 +396,9 @@ def duration(s: float) -> str:
 
 
 def _work(job: Job) -> int:
-    """A job's units of work: its units times its arms (every arm plays every unit)."""
-    return len(getattr(job, "arms", ())) or 1
+    """A study bar's work per unit of a job: its arms (every arm plays every unit) times its
+    weight."""
+    return (len(getattr(job, "arms", ())) or 1) * job.weight
 
 
 class _StudyBar:
@@ -424,12 +426,22 @@ class _StudyBar:
 
     def skip(self, job: Job, units: int | None = None):
         """Units done before this run (stored, resumed): out of the total, not into the rate."""
-        k = (job.n if units is None else units) * _work(job)
-        self.total -= k
+        self.resize(-(job.n if units is None else units) * _work(job))
+
+    def resize(self, delta: int):
+        """Change the total by ``delta`` units of work (a study that learns its size as it runs)."""
+        self.total += delta
         if hasattr(self.bar, "total"):
             self.bar.total = max(self.total, 0)
             if hasattr(self.bar, "refresh"):
                 self.bar.refresh()
+
+    def describe(self, text: str):
+        """What the study plays now: the bar's (or the periodic line's) label."""
+        if hasattr(self.bar, "set_description"):
+            self.bar.set_description(text)
+        else:
+            self.bar.desc = text
 
 
 _STUDY: _StudyBar | None = None        # the running study's bar (see :func:`study_progress`)
@@ -439,15 +451,16 @@ _STUDY: _StudyBar | None = None        # the running study's bar (see :func:`stu
 def study_progress(total: int, unit: str, desc: str, progress: bool | None):
     """While a study plays ``total`` units of work (arm x unit) over several jobs: one bar with
     the time left across them all (``progress`` as :func:`run_job`'s: None = a bar on a terminal,
-    a periodic line elsewhere; False = none).  Jobs outside it keep their own bars."""
+    a periodic line elsewhere; False = none).  Jobs outside it keep their own bars.  Yields the
+    bar (None when there is none) for :meth:`_StudyBar.resize` and :meth:`_StudyBar.describe`."""
     global _STUDY
     show = (True if sys.stderr.isatty() else "lines") if progress is None else progress
     if not show or _STUDY is not None:
-        yield
+        yield None
         return
     _STUDY = _StudyBar(total, unit, desc, show)
     try:
-        yield
+        yield _STUDY
     finally:
         _STUDY.bar.close()
         _STUDY = None

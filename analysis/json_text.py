@@ -14,13 +14,14 @@ import math
 import numpy as np
 
 
-def _finite(x):
+def finite(x):
+    """``x`` as JSON can hold it: non-finite floats as None, numpy values as plain ones."""
     if isinstance(x, dict):
-        return {k: _finite(v) for k, v in x.items()}
+        return {k: finite(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [_finite(v) for v in x]
+        return [finite(v) for v in x]
     if isinstance(x, np.ndarray):
-        return _finite(x.tolist())
+        return finite(x.tolist())
     if isinstance(x, (bool, np.bool_)):
         return bool(x)
     if isinstance(x, (int, np.integer)):
@@ -33,4 +34,4 @@ def _finite(x):
 def dumps(obj, *, indent: int | None = 2, compact: bool = False) -> str:
     """``obj`` as strict JSON (``allow_nan=False``): non-finite floats written as ``null``."""
     seps = (",", ":") if compact else None
-    return json.dumps(_finite(obj), indent=None if compact else indent, separators=seps, allow_nan=False)
+    return json.dumps(finite(obj), indent=None if compact else indent, separators=seps, allow_nan=False)

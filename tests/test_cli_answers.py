@@ -201,6 +201,39 @@ def test_the_knock_equilibrium_opens_with_its_answer(tmp_path, capsys):
     assert len(df) == len(d["best_responses"])
 
 
+def _one_row(text: str) -> dict:
+    df = pd.read_csv(io.StringIO(text), keep_default_na=False)
+    assert len(df) == 1
+    return df.iloc[0].to_dict()
+
+
+def test_the_advisors_csv_is_one_row_of_its_json(capsys):
+    argv = ["knock", "--variant", "gin", "--hand", "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C", "--turn", "3",
+            "--upcard", "5C", "--worlds", "400"]
+    d = json.loads(_run(capsys, [*argv, "--json"]))
+    row = _one_row(_run(capsys, [*argv, "--csv"]))
+    for k in ("ev_knock", "ev_play", "diff", "win_knock", "win_play"):
+        lo, hi = d[k]["ci95"]
+        assert row[k] == pytest.approx(d[k]["value"]) and row[f"{k}_n"] == d[k]["n"] == 400
+        assert [row[f"{k}_lo"], row[f"{k}_hi"]] == [pytest.approx(lo) if lo is not None else "",
+                                                    pytest.approx(hi) if hi is not None else ""]
+    assert row["recommendation"] == d["recommendation"] and row["hand"] == " ".join(d["hand"])
+    assert row["worlds"] == d["worlds"] and row["rules.knock_limit"] == d["rules"]["knock_limit"] == 10
+
+
+def test_the_meld_planners_csv_is_one_row_of_its_json(capsys):
+    argv = ["meld", "--variant", "basic-rummy", "--hand", "4S 5S 9H 9D 9C KD 2C", "--table", "AS 2S 3S | 7H 7D 7C"]
+    d = json.loads(_run(capsys, [*argv, "--json"]))
+    assert d["plan"] == ["meld 9H 9D 9C", "lay off 4S on meld 1 (high end)", "lay off 5S on meld 1 (high end)"]
+    assert (d["points_left"], d["points_after_best_discard"], d["left_in_hand"]) == (12, 2, ["KD", "2C"])
+    row = _one_row(_run(capsys, [*argv, "--csv"]))
+    assert row["plan"] == "; ".join(d["plan"]) and row["left_in_hand"] == "KD 2C"
+    assert (row["points_left"], row["points_after_best_discard"]) == (12, 2)
+    assert row["table_after"] == d["table_after"] and row["rules.target_score"] == d["rules"]["target_score"]
+    text = _run(capsys, argv)
+    _opens_with(text, answers.meld_answer("basic-rummy", 4, d["plan"], 12, 2))
+
+
 def test_help_texts(capsys):
     for cmd, words in (("tonk-odds", "How often is a tonk dealt?"), ("demo", "Run the default study")):
         with pytest.raises(SystemExit):
@@ -211,7 +244,7 @@ def test_help_texts(capsys):
         main(["simulate", "--help"])
     text = capsys.readouterr().out
     assert "95%%" not in text and "with a 95% CI" in " ".join(text.split())
-    for cmd in ("knock-sweep", "knock-rules", "compare", "balance", "tonk-odds", "buyback"):
+    for cmd in ("knock-sweep", "knock-rules", "compare", "balance", "tonk-odds", "buyback", "meld", "knock"):
         with pytest.raises(SystemExit):
             main([cmd, "--help"])
         assert "--csv" in capsys.readouterr().out, cmd

@@ -41,9 +41,11 @@ from sim.runner import make_spec
 from sim.variants import available, get_variant
 
 from .. import store
-from ..engine import SimJob, run_job
+from ..engine import SimJob, run_job, study_progress
 from ..stats import mean_ci, wilson
+from . import balance_plan as P
 from . import balance_stats as B
+from .balance_plan import ladder_pairs, rotations, rule_changes, sensitivity_counts  # noqa: F401 (re-exported)
 from .balance_text import balance_csv, format_table, json_summary
 from .. import json_text
 from ..args import OUT_DIR, add_command, add_csv_option, jobs_arg, whole
@@ -108,17 +110,25 @@ def default_config(variants=None, players=None, **kw) -> BalanceConfig:
 # running
 
 class Runner:
-    """Runs specs into ``out/runs/<name>`` (resuming), loads their rows and times them."""
+    """Plays the plan's runs into ``out/runs/<name>`` (resuming), loads their rows and times
+    them; with a study bar, counts whole games as their hands (:meth:`Plan.learn`)."""
 
-    def __init__(self, out: Path, jobs: int, progress: bool | None):
-        self.out, self.jobs, self.progress = out, jobs, progress
+    def __init__(self, out: Path, jobs: int, progress: bool | None, plan: P.Plan):
+        self.out, self.jobs, self.progress, self.plan = out, jobs, progress, plan
+        self.waiting = dict.fromkeys(plan.runs)       # runs not started yet, in order
+        self.bar = None                               # the study's bar (engine.study_progress)
         self.seconds = 0.0
         self.simulated = 0
 
-    def rows(self, name: str, spec) -> tuple[dict, str]:
+    def has(self, name: str) -> bool:
+        return name in self.plan.runs
+
+    def rows(self, name: str) -> tuple[dict, str]:
+        spec = self.plan.runs[name].spec
         folder = self.out / "runs" / name
         job = SimJob(spec)
-        job.desc = name
+        job.desc, job.weight = name, self.plan.weight(name)
+        self.waiting.pop(name, None)
         res = run_job(job, jobs=self.jobs, out_dir=folder, progress=self.progress)
         if not res.complete:
             raise KeyboardInterrupt
@@ -126,6 +136,12 @@ class Runner:
         self.simulated += res.n_simulated
         _, df = store.load_run(folder)
         return {c: df[c].to_numpy() for c in spec.columns}, str(folder.relative_to(self.out))
+
+    def learn(self, cell: str, hands: np.ndarray) -> None:
+        """The cell's whole games are ``hands`` long: count its waiting game runs so."""
+        delta = self.plan.learn(cell, float(hands.mean()), self.waiting)
+        if self.bar is not None and delta:
+            self.bar.resize(delta)
 
 
 def _scores(cols: dict, n: int, stem: str = "score") -> np.ndarray:
@@ -137,62 +153,41 @@ def _winner(v, cols: dict):
     return cols["winner"] if "winner" in v.extra_columns else None
 
 
-def _spec(v, n, rules, strategies, units, seed, mode="hands"):
-    return make_spec(v.name, rules=list(rules), strategies=strategies, n=units, seed=seed,
-                     players=n, mode=mode)
-
-
-def rotations(weak: str, strong: str, n: int) -> list[str]:
-    """One strategy text per seat of the stronger player: ``strong`` there, ``weak`` elsewhere."""
-    return [",".join(strong if s == r else weak for s in range(n)) for r in range(n)]
-
-
-def ladder_pairs(v) -> list[tuple[str, str]]:
-    """Every pair of rungs (weaker, stronger): neighbours first, the whole ladder (``random``
-    against the strongest: the skill gradient) last."""
-    lad = v.ladder
-    pairs = [(lad[i], lad[j]) for d in range(1, len(lad)) for i in range(len(lad) - d) for j in [i + d]]
-    return pairs
-
-
-def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], cfg: BalanceConfig, tag: str) -> dict:
-    """Every measure of one game x player count x rules."""
+def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], tag: str) -> dict:
+    """Every measure of one game x player count x rules (its runs: :func:`.balance_plan.cell_runs`)."""
     pre = f"{v.name}-{n}p{tag}"
-    simple = v.ladder[1]
-    cols, base_dir = run.rows(f"{pre}-base", _spec(v, n, rules, simple, cfg.hands, cfg.seed))
+    cols, base_dir = run.rows(f"{pre}-base")
     sc = _scores(cols, n)
     cell = {"variant": v.name, "players": n, "rules": list(rules), "score_unit": v.score_unit,
-            "strategy": simple, "rungs": list(v.ladder), "runs": {"base": base_dir}}
+            "strategy": v.ladder[1], "rungs": list(v.ladder), "runs": {"base": base_dir}}
     cell["seat_hand"] = _jsonable(B.seat_edge(cols["dealer"], sc))
-    if cfg.dup_hands > 0:
-        spec = _spec(v, n, rules, simple, max(n, cfg.dup_hands // n * n), cfg.seed, "duplicate")
-        dup, cell["runs"]["duplicate"] = run.rows(f"{pre}-base-dup", spec)
+    if run.has(f"{pre}-base-dup"):
+        dup, cell["runs"]["duplicate"] = run.rows(f"{pre}-base-dup")
         cell["seat_dup"] = _jsonable(B.seat_edge_duplicate(dup["dealer"], _scores(dup, n), _winner(v, dup)))
     cell["tempo"] = tempo(v, cols)
     cell["volatility"] = {"hand_sd": B.sd_estimate(sc[:, 0]).as_dict()}
-    if v.game_kernel is not None and cfg.games > 0:
-        g, cell["runs"]["games"] = run.rows(f"{pre}-base-games", _spec(v, n, rules, simple, cfg.games, cfg.seed, "games"))
+    if run.has(f"{pre}-base-games"):
+        g, cell["runs"]["games"] = run.rows(f"{pre}-base-games")
+        run.learn(pre, g["hands"])
         net = _scores(g, n, "net")
         cell["seat_game"] = _jsonable(B.seat_edge(g["first_dealer"], net, g["winner"]))
         cell["tempo"]["hands_per_game"] = mean_ci(g["hands"]).as_dict()
         scoring = g["hands"] - g["voids"]
         cell["volatility"]["game_sd"] = B.sd_estimate(net[:, 0]).as_dict()
         cell["volatility"]["one_hand_games"] = wilson(int((scoring == 1).sum()), len(scoring)).as_dict()
-    cell["ladder"] = [pair_measures(run, v, n, rules, weak, strong, cfg, pre) for weak, strong in ladder_pairs(v)]
+    cell["ladder"] = [pair_measures(run, n, weak, strong, pre) for weak, strong in ladder_pairs(v)]
     cell["skill_gradient"] = cell["ladder"][-1]["hand"]["effect"]      # the whole ladder: random -> strongest
     return cell
 
 
-def pair_measures(run: Runner, v, n, rules, weak, strong, cfg, pre, hands=None, games=None) -> dict:
-    hands = cfg.ladder_hands if hands is None else hands
-    games = cfg.games // 4 if games is None else games
-    scores, dirs = pair_scores(run, v, n, rules, weak, strong, cfg, pre, hands)
+def pair_measures(run: Runner, n, weak, strong, pre) -> dict:
+    scores, dirs = pair_scores(run, n, weak, strong, pre)
     out = {"weak": weak, "strong": strong, "runs": dirs}
     out["hand"] = _jsonable(B.ladder_pair(scores))
-    if v.game_kernel is not None and games > 0:
+    if run.has(f"{pre}-{weak}-{strong}-games-r0"):
         nets, wins = [], []
-        for r, strats in enumerate(rotations(weak, strong, n)):
-            g, d = run.rows(f"{pre}-{weak}-{strong}-games-r{r}", _spec(v, n, rules, strats, games, cfg.seed, "games"))
+        for r in range(n):
+            g, d = run.rows(f"{pre}-{weak}-{strong}-games-r{r}")
             nets.append(_scores(g, n, "net"))
             wins.append(g["winner"])
             out["runs"].append(d)
@@ -200,11 +195,11 @@ def pair_measures(run: Runner, v, n, rules, weak, strong, cfg, pre, hands=None, 
     return out
 
 
-def pair_scores(run: Runner, v, n, rules, weak, strong, cfg, pre, hands) -> tuple[list, list]:
+def pair_scores(run: Runner, n, weak, strong, pre) -> tuple[list, list]:
     """The score rows of the duplicate-deal runs of a pair (one per seat of the stronger)."""
     scores, dirs = [], []
-    for r, strats in enumerate(rotations(weak, strong, n)):
-        cols, d = run.rows(f"{pre}-{weak}-{strong}-r{r}", _spec(v, n, rules, strats, hands, cfg.seed))
+    for r in range(n):
+        cols, d = run.rows(f"{pre}-{weak}-{strong}-r{r}")
         scores.append(_scores(cols, n))
         dirs.append(d)
     return scores, dirs
@@ -235,52 +230,26 @@ def _jsonable(x):
 # ----------------------------------------------------------------------------------------
 # rule sensitivity
 
-def rule_changes(v) -> list[str]:
-    """``option=value`` for every on/off option flipped and every other choice of a text option
-    (numeric options are left to ``--rule``; ``players`` is the player count)."""
-    base = v.rules_cls()
-    out = []
-    for f in v.rules_cls.options():
-        val = getattr(base, f.name)
-        if f.name == "players":
-            continue
-        if isinstance(val, bool):
-            out.append(f"{f.name}={'off' if val else 'on'}")
-        elif f.metadata.get("choices"):
-            out += [f"{f.name}={c}" for c in f.metadata["choices"] if c != val]
-    return out
-
-
-def arm(run: Runner, v, n, rules, cfg, pre) -> dict:
+def arm(run: Runner, v, n, pre) -> dict:
     """Seat edge and skill gradient (the top pair: ``random`` against the strongest) of one
-    rules setting at ``cfg.rule_hands``, with their per-hand (per-deal) series under ``series``
-    for the paired comparison with the defaults (hand ``h`` is one deal in every setting)."""
-    cols, base_dir = run.rows(f"{pre}-base", _spec(v, n, rules, v.ladder[1], cfg.rule_hands, cfg.seed))
+    rules setting (its runs: :func:`.balance_plan.arm_runs`), with their per-hand (per-deal)
+    series under ``series`` for the paired comparison with the defaults (hand ``h`` is one deal
+    in every setting)."""
+    cols, base_dir = run.rows(f"{pre}-base")
     sc = _scores(cols, n)
-    scores, dirs = pair_scores(run, v, n, rules, v.ladder[0], v.ladder[-1], cfg, pre, cfg.rule_hands)
+    scores, dirs = pair_scores(run, n, v.ladder[0], v.ladder[-1], pre)
     series = {"first_win": B.first_win_series(cols["dealer"], sc), "skill": B.skill_series(scores)}
     return {**{k: mean_ci(x).as_dict() for k, x in series.items()}, "runs": [base_dir] + dirs, "series": series}
-
-
-def sensitivity_counts(v, counts: tuple[int, ...]) -> list[int]:
-    """Player counts of the rule sensitivity: the default (else the fewest asked for) and the
-    most asked for (options of larger tables, e.g. how a hand is settled, act there)."""
-    first = v.default_players if v.default_players in counts else min(counts)
-    return sorted({first, max(counts)})
 
 
 def sensitivity(run: Runner, v, n: int, cfg: BalanceConfig) -> dict:
     """Every on/off or text option changed alone with ``n`` players: the first player's win
     edge and the skill gradient, and their paired changes against the defaults."""
-    default = arm(run, v, n, (), cfg, f"{v.name}-{n}p-rules-default")
-    options, skipped = [], []
-    for change in rule_changes(v):
-        try:
-            make_spec(v.name, rules=[change], n=1, players=n)
-        except UserInputError as e:
-            skipped.append({"rule": change, "why": str(e)})
-            continue
-        a = arm(run, v, n, (change,), cfg, f"{v.name}-{n}p-rule-{change}")
+    default = arm(run, v, n, P.default_prefix(v, n))
+    options = []
+    changes, skipped = P.checked_changes(v, n)
+    for change in changes:
+        a = arm(run, v, n, P.change_prefix(v, n, change))
         for k, x in a.pop("series").items():
             a[f"d_{k}"] = mean_ci(x - default["series"][k]).as_dict()
         options.append({"rule": change, **a})
@@ -293,29 +262,39 @@ def sensitivity(run: Runner, v, n: int, cfg: BalanceConfig) -> dict:
 # the study
 
 def run_balance(cfg: BalanceConfig, out, jobs: int = -1, progress: bool | None = None) -> Path:
-    """Run (or resume) the study into ``out``; writes ``out/balance.json`` and returns ``out``."""
+    """Run (or resume) the study into ``out``, under one progress bar; writes
+    ``out/balance.json`` and returns ``out``."""
     _check_rule(cfg)
     out = store.claim(out, (FILE, "runs"), "balance study")
-    run = Runner(out, jobs, progress)
+    plan = P.study_plan(cfg)
+    run = Runner(out, jobs, progress, plan)
     t0 = time.perf_counter()
     cells, sens = [], []
-    arms = [((), "")] + ([((cfg.rule,), f"-rule-{cfg.rule}")] if cfg.rule else [])
-    for name in cfg.variants:
-        v = get_variant(name)
-        vcfg = cfg.for_game(v)
-        for n in cfg.players[name]:
-            for rules, tag in arms:
-                _say(f"balance: {v.name}, {n} players{', ' + rules[0] if rules else ''}")
-                cells.append(measure_cell(run, v, n, rules, vcfg, tag))
-        if cfg.sensitivity and not cfg.rule and rule_changes(v):
-            for n in sensitivity_counts(v, cfg.players[name]):
-                _say(f"balance: {v.name}, {n} players, rule sensitivity")
-                sens.append(sensitivity(run, v, n, vcfg))
+    if progress is not False:
+        _say(_plan_line(plan))
+    with study_progress(plan.work(), "hand", "balance", progress) as run.bar:
+        for step in plan.steps:
+            v = get_variant(step.variant)
+            if run.bar is not None:
+                run.bar.describe(f"balance {v.name} {step.players}p{' ' + step.rules[0] if step.rules else ''}"
+                                 f"{' rules' if step.kind == 'sensitivity' else ''}")
+            if step.kind == "cell":
+                cells.append(measure_cell(run, v, step.players, step.rules, step.tag))
+            else:
+                sens.append(sensitivity(run, v, step.players, step.cfg))
     doc = {"kind": KIND, "config": asdict(cfg), "cells": cells, "sensitivity": sens,
            "timing": {"wall_s": time.perf_counter() - t0, "run_s": run.seconds, "simulated": run.simulated,
                       "jobs": jobs}}
     store.write_study(out, KIND, doc)
     return out
+
+
+def _plan_line(plan: P.Plan) -> str:
+    """What the study plays and what its one progress bar counts."""
+    size = plan.counts()
+    games = (f" and {size['games']:,} whole games; the bar counts hands, a whole game as its hands "
+             f"({P.HANDS_PER_GAME_GUESS} until the game's first games are played)") if size["games"] else ""
+    return f"balance: {len(plan.runs)} runs, {size['hands']:,} hands{games}"
 
 
 def _check_rule(cfg: BalanceConfig) -> None:

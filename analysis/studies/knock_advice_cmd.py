@@ -8,8 +8,8 @@ import math
 import sys
 import textwrap
 
-from .. import json_text
-from ..args import add_command, add_rule_set_option, whole
+from ..args import add_command, add_csv_option, add_rule_set_option, output_format, whole
+from ..csv_text import print_answer
 from .knock_advice import AdviceError, advise, format_advice
 
 
@@ -119,11 +119,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="sample exactly this many worlds (ignores --budget; reproducible anywhere)")
     p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--json", action="store_true", help="print the advice as JSON")
+    add_csv_option(p, "the advice as one row (each choice's expected points and win rate and the paired "
+                      "difference, with 95%% CIs and n; the recommendation; the inputs)")
     p.set_defaults(func=cmd)
     return p
 
 
 def cmd(args) -> int:
+    fmt = output_format(args)
     try:
         adv = advise(args.variant, args.hand, turn=args.turn, upcard=args.upcard,
                      discards=args.discards, spreads=args.spread, players=args.players,
@@ -134,5 +137,5 @@ def cmd(args) -> int:
     except AdviceError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)
         return 2
-    print(json_text.dumps(adv.as_dict()) if args.json else format_advice(adv))
+    print_answer(fmt, adv.as_dict(), lambda: format_advice(adv))
     return 0

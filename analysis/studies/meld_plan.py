@@ -9,7 +9,7 @@ import textwrap
 import numpy as np
 
 from sim.core.errors import UserInputError
-from ..args import add_command, add_rule_set_option
+from ..args import add_command, add_csv_option, add_rule_set_option
 
 GOALS = ("shed", "out", "min:K")
 
@@ -48,7 +48,9 @@ def _goal(text: str, keep: int):
     raise MeldInputError(f"--goal {text!r}: use shed, out or min:K (K >= 1)")
 
 
-def cmd_meld(args) -> int:
+def plan_position(args) -> dict:
+    """The best plan for the position of ``args`` (``rummylab meld``'s answer, as ``--json``
+    prints it): the steps in an order that can be played, how the turn ends, the points left."""
     from sim.core.cards import JOKER, card_text, parse_card, parse_cards
     from sim.open import open_plan as op
     v, n, ms = _setup(args)
@@ -73,35 +75,48 @@ def cmd_meld(args) -> int:
     keep = parse_card(args.keep) if args.keep else -1
     if keep >= 0 and hand[keep] == 0:
         raise MeldInputError(f"--keep {card_text(keep)} is not in --hand")
-    goal = _goal(args.goal, keep)
-    vals = ms.vals
     plan = np.zeros(op.PLAN_WIDTH, dtype=np.int64)
-    value = op.plan_turn(hand, taken, tab, n_tm, 0, int(args.has_melded), mr, vals, goal, plan)
+    value = op.plan_turn(hand, taken, tab, n_tm, 0, int(args.has_melded), mr, ms.vals, _goal(args.goal, keep), plan)
     if value == op.NO_PLAN:
         raise MeldInputError(f"no legal turn: {card_text(taken)} cannot go into a new meld laid "
                              "from this hand, so it may not be taken from the pile")
     lines = op.describe_plan(plan)
-    before = op.describe_table(tab, n_tm) or '(empty)'
+    doc = {"variant": v.name, "players": n, "hand": [card_text(c) for c in hand_codes],
+           "taken": card_text(taken) if taken >= 0 else None, "table": op.describe_table(tab, n_tm),
+           "has_melded": bool(args.has_melded), "keep": card_text(keep) if keep >= 0 else None,
+           "goal": args.goal, "plan": lines[:-1], "finish": lines[-1]}
     n2 = op.apply_plan(plan, hand, tab, n_tm, 0, mr)
+    doc.update({"left_in_hand": [card_text(c) for c in range(64) for _ in range(int(hand[c]))],
+                "points_left": int(value), "points_after_best_discard": int(plan[op.PL_AFTER]),
+                "table_after": op.describe_table(tab, n2),
+                "rules": v.rules_cls.from_options(args.rule, **({"players": n} if v.players_rule else {})).as_dict()})
+    return doc
+
+
+def format_meld(doc: dict) -> str:
+    """The plan as text: the answer sentence and the rules first, then the position and the steps."""
     from ..answers import answer_lines, meld_answer, rules_lines
-    steps = lines[:-1] + ([lines[-1]] if lines[-1].startswith("out") else [])
-    for line in [*answer_lines(meld_answer(v.name, n, steps, int(value), int(plan[op.PL_AFTER]))),
-                 *rules_lines(v.rules_cls.from_options(args.rule, **({"players": n} if v.players_rule else {})),
-                              v.name), ""]:
-        print(line)
-    print(f"{v.name}, {n} players: hand {' '.join(card_text(c) for c in hand_codes)}"
-          + (f" (took {card_text(taken)})" if taken >= 0 else ""))
-    print(f"table: {before}")
-    if int(plan[op.PL_N_ACT]) == 0:
-        print("plan: lay nothing down")
-    else:
-        print("plan:")
-    for k, line in enumerate(lines[:-1]):
-        print(f"  {k + 1}. {line}")
-    print(f"  {lines[-1]}")
-    left = " ".join(card_text(c) for c in range(64) for _ in range(int(hand[c])))
-    print(f"left in hand: {left or '(none)'} = {value} points; {int(plan[op.PL_AFTER])} after the best discard")
-    print(f"table after: {op.describe_table(tab, n2)}")
+    steps = doc["plan"] + ([doc["finish"]] if doc["finish"].startswith("out") else [])
+    out = [*answer_lines(meld_answer(doc["variant"], doc["players"], steps, doc["points_left"],
+                                     doc["points_after_best_discard"])),
+           *rules_lines(doc["rules"], doc["variant"]), ""]
+    out.append(f"{doc['variant']}, {doc['players']} players: hand {' '.join(doc['hand'])}"
+               + (f" (took {doc['taken']})" if doc["taken"] else ""))
+    out.append(f"table: {doc['table'] or '(empty)'}")
+    out.append("plan:" if doc["plan"] else "plan: lay nothing down")
+    out += [f"  {k + 1}. {line}" for k, line in enumerate(doc["plan"])] + [f"  {doc['finish']}"]
+    out.append(f"left in hand: {' '.join(doc['left_in_hand']) or '(none)'} = {doc['points_left']} points; "
+               f"{doc['points_after_best_discard']} after the best discard")
+    out.append(f"table after: {doc['table_after']}")
+    return "\n".join(out)
+
+
+def cmd_meld(args) -> int:
+    from ..args import output_format
+    from ..csv_text import print_answer
+    fmt = output_format(args)
+    doc = plan_position(args)
+    print_answer(fmt, doc, lambda: format_meld(doc))
     return 0
 
 
@@ -135,5 +150,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="a rule option of the game, repeatable (see `rummylab variants`), e.g. ace_high_or_low=on, "
                         "layoff_requires_own_meld=on, Wrotham deal=4 (all seven at once)")
     add_rule_set_option(p)
+    p.add_argument("--json", action="store_true", help="print the plan as JSON (steps, points left, the table after)")
+    add_csv_option(p, "the plan as one row (its steps in one cell, the points left)")
     p.set_defaults(func=cmd_meld)
     return p
