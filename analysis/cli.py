@@ -83,6 +83,10 @@ def cmd_strategies(args) -> int:
             from .studies.tune_presets import tuned_lines
             for line in tuned_lines(v, fam.name):
                 print(line)
+            if v in fam.search_variants:
+                from sim.strategies import SEARCH_PARAM, SEARCH_WORLDS
+                print(f"    {'search':<18} strong, deciding by simulation: {SEARCH_PARAM}={SEARCH_WORLDS} "
+                      "(worlds per decision; the search_* parameters above)")
         print()
     return 0
 

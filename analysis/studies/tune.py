@@ -48,6 +48,7 @@ FILE = "tune"
 ETA = 3                    # successive halving: a third of a rung goes on to the next
 MIN_RUNG = 100             # fewest hands of the first rung (rounded up to whole rotations)
 NOT_TUNED = ("random_play",)   # the uniform-random switch of every family: not a strategy to tune
+SEARCH_PREFIX = "search_"      # the search player's budget and settings (sim.search): named with --params only
 TARGET_TRIALS = 100        # default first rung: about this many candidates fit the budget
 
 
@@ -172,10 +173,10 @@ def _field(variant: str, text) -> tuple[str, ...]:
 
 def _search_space(spec: TuneSpec, fam, names) -> tuple[tuple[str, float, float, bool], ...]:
     """(name, lo, hi, integer) of every searched parameter: ``names`` (default: all but
-    :data:`NOT_TUNED`), each over its declared range narrowed to the values the game accepts
+    :data:`NOT_TUNED` and the ``search_*`` ones), each over its declared range narrowed to the values the game accepts
     (integers: every value probed with the game's own check, the base preset elsewhere)."""
     if names is None:
-        chosen = [p for p in fam.params if p.name not in NOT_TUNED]
+        chosen = [p for p in fam.params if p.name not in NOT_TUNED and not p.name.startswith(SEARCH_PREFIX)]
     else:
         wanted = [s.strip() for s in names.split(",") if s.strip()]
         if not wanted:

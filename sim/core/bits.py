@@ -22,6 +22,22 @@ def popcount(m):
 
 
 @njit(cache=True)
+def mask_codes(m, out):
+    """The card codes of mask ``m``, lowest first, into ``out`` (int64, long enough); returns
+    how many."""
+    n = 0
+    while m:
+        low = m & (~m + _U1)
+        m ^= low
+        c = 0
+        while (low >> np.uint64(c)) != _U1:
+            c += 1
+        out[n] = c
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def claim_cards(seen, cards, lo, hi):
     """Card conservation: add ``cards[lo:hi]`` to the mask ``seen``, raising if a card is
     already there.  Returns (new mask, number of cards added)."""

@@ -6,6 +6,8 @@
 * :func:`shuffle_unseen`: the codes of a card mask in a random order (single pack, bit masks).
 * :func:`best_candidate`: the candidate with the highest total (ties: the first, which the
   games make the heuristic's own choice).
+* :func:`race`: candidates that after a batch of worlds are clearly no better than the
+  heuristic's choice stop being played out (racing: the budget goes to the close ones).
 * :func:`paired_choice`: the heuristic's choice (candidate 0) unless another candidate beats it
   by ``z`` standard errors of the paired per-world difference: with a few dozen worlds the
   means of near-equal candidates differ by noise alone, and a plain argmax then plays worse
@@ -16,10 +18,11 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
+from ..core.bits import mask_codes
 
 STREAM_WORLD = 40     # the stream of a world's unseen-card shuffle (rng streams: sim.core.rng)
 STREAM_ROLLOUT = 48   # + seat: the seats' strategy streams inside a rollout
-_U1 = np.uint64(1)
+RACE_STEP = 8        # worlds between two racing rounds
 
 
 @njit(cache=True)
@@ -40,16 +43,7 @@ def world_streams(key, w, st_w):
 def shuffle_unseen(unseen, key, w, buf):
     """The card codes of mask ``unseen`` (uint64) in a uniformly random order into ``buf``
     (int64, long enough), from world ``w``'s stream of decision ``key``; returns how many."""
-    n = 0
-    m = unseen
-    while m:
-        low = m & (~m + _U1)
-        m ^= low
-        c = 0
-        while (low >> np.uint64(c)) != _U1:
-            c += 1
-        buf[n] = c
-        n += 1
+    n = mask_codes(unseen, buf)
     st = rng.new_state(key, STREAM_WORLD, w)
     for i in range(n - 1, 0, -1):
         j = rng.randint(st, i + 1)
@@ -71,23 +65,59 @@ def best_candidate(total, n):
 
 
 @njit(cache=True)
-def paired_choice(vals, nw, n, z):
+def _paired(vals, nw, a):
+    """Mean and standard error of ``vals[:nw, a] - vals[:nw, 0]``."""
+    s = 0.0
+    s2 = 0.0
+    for w in range(nw):
+        d = vals[w, a] - vals[w, 0]
+        s += d
+        s2 += d * d
+    mean = s / nw
+    var = (s2 - s * mean) / (nw - 1) if nw > 1 else 0.0
+    return mean, np.sqrt(max(var, 0.0) / nw)
+
+
+@njit(cache=True)
+def race(vals, nw, n, z_drop, alive):
+    """After ``nw`` worlds: the candidates (other than 0) whose paired mean difference to
+    candidate 0 is not above ``z_drop`` standard errors stop (``alive[a]`` = False).  Returns
+    how many candidates besides 0 are still alive."""
+    left = 0
+    for a in range(1, n):
+        if alive[a]:
+            mean, se = _paired(vals, nw, a)
+            if mean < z_drop * se:
+                alive[a] = False
+            else:
+                left += 1
+    return left
+
+
+@njit(cache=True)
+def stop_after(vals, w, worlds, n, z_drop, alive):
+    """Called after world ``w`` of ``worlds``: a racing round every :data:`RACE_STEP` worlds;
+    True when no candidate but the heuristic's is left, or the budget is spent."""
+    nw = w + 1
+    if nw >= worlds:
+        return True
+    if nw % RACE_STEP == 0:
+        return race(vals, nw, n, z_drop, alive) == 0
+    return False
+
+
+@njit(cache=True)
+def paired_choice(vals, nw, n, z, alive):
     """The chosen candidate of ``vals[:nw, :n]`` (float64, one row per world, candidate 0 the
-    heuristic's choice): the one with the highest mean among those whose mean paired
-    difference to candidate 0 exceeds ``z`` times its standard error; 0 if none does
-    (``z`` <= 0: the plain highest mean, ties to the first)."""
+    heuristic's choice; only ``alive`` candidates): the one with the highest mean among those
+    whose mean paired difference to candidate 0 exceeds ``z`` times its standard error; 0 if
+    none does (``z`` <= 0: the plain highest mean, ties to the first)."""
     best = 0
     best_gain = 0.0
     for a in range(1, n):
-        s = 0.0
-        s2 = 0.0
-        for w in range(nw):
-            d = vals[w, a] - vals[w, 0]
-            s += d
-            s2 += d * d
-        mean = s / nw
-        var = (s2 - s * mean) / (nw - 1) if nw > 1 else 0.0
-        se = np.sqrt(max(var, 0.0) / nw)
+        if not alive[a]:
+            continue
+        mean, se = _paired(vals, nw, a)
         if mean > best_gain + 1e-9 and (z <= 0.0 or mean > z * se):
             best = a
             best_gain = mean

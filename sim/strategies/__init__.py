@@ -49,6 +49,8 @@ class StrategyFamily:
     presets: dict[str, dict[str, float]] = field(default_factory=dict)
     # variant name -> its own presets (replacing ``presets`` for that variant)
     variant_presets: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    # variants whose kernels decide by search when ``search_worlds`` > 0 (sim.search)
+    search_variants: tuple[str, ...] = ()
 
     def presets_for(self, variant: str) -> dict[str, dict[str, float]]:
         """The presets this family offers in ``variant``."""
@@ -162,6 +164,9 @@ def parse_strategy(spec: str, variant: str) -> Strategy:
                 raise StrategyError(f"bad value {v!r} for {k} in {spec!r}: expected a number") from None
     values.update(overrides)
     family.row(values)  # bounds check
+    if values.get(SEARCH_PARAM, 0) > 0 and variant not in family.search_variants:
+        raise StrategyError(f"{spec.strip()!r}: {variant} has no search player yet ({SEARCH_PARAM} must be 0; "
+                            f"searching games: {', '.join(family.search_variants) or 'none of this family'})")
     return Strategy(family, values, spec.strip())
 
 
@@ -241,7 +246,7 @@ def _add_search_presets() -> None:
     """The preset ``search`` of every variant whose ``strong`` family can search: ``strong``'s
     parameters (its rollout heuristic) with :data:`SEARCH_WORLDS` worlds per decision."""
     for (variant, name), (family, values) in list(PRESETS.items()):
-        if name == "strong" and any(p.name == SEARCH_PARAM for p in family.params):
+        if name == "strong" and variant in family.search_variants:
             PRESETS[(variant, "search")] = (family, {**values, SEARCH_PARAM: float(SEARCH_WORLDS)})
 
 

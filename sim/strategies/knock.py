@@ -33,9 +33,11 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   ``layoff=0`` these make the ``openspiel-simple`` preset, OpenSpiel's SimpleGinRummyBot
   (scripts/crosscheck_openspiel.py).
 * ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`sim.strategies.SEARCH_WORLDS`):
-  the seat decides the upcard, the discard and the knock by simulation (:mod:`sim.search`),
-  trying the ``search_top`` best discards by the score above; the other parameters are the
-  heuristic of its rollouts.
+  the seat decides by simulation (:mod:`sim.search`, Gin: :mod:`sim.variants.gin_search`) the
+  decisions ``search_what`` names (default: the discard, among the ``search_top`` best by the
+  score above, and the knock; the upcard too with ``search_what=7``), leaving its heuristic's
+  choice only for a candidate better by ``search_z`` standard errors over the worlds; the
+  other parameters are the heuristic of its rollouts.
 * ``eaai-simple``: Neller's SimpleGinRummyPlayer (the EAAI Gin Rummy framework, played under
   the ``eaai`` rule set): ``upcard=2``, ``random_ties=1``, ``arrange=2`` (random minimum
   arrangements, as knocker and as defender) and ``no_repeat=1`` (it never discards a card that
@@ -92,20 +94,22 @@ PARAMS = (
     Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in "
                                        "each with these parameters' heuristic (0: no search; sim.search)", True),
     Param("search_top", 3, 1, 11, "search: the discards tried, the heuristic's best first", True),
-    Param("search_particles", 256, 0, 4096, "search: guesses of the opponent's hand followed through the hand "
-                                           "(sim.knock.belief; 0: uniform worlds)", True),
+    Param("search_particles", 0, 0, 4096, "search: guesses of the opponent's hand followed through the hand "
+                                           "(sim.strategies.knock_belief; 0: uniform worlds)", True),
     Param("search_beta", 1.0, 0, 20, "search: a guess's weight per turn is exp(-beta * the deadwood that turn "
                                      "gave away in it)"),
-    Param("search_what", 7, 1, 7, "search: the decisions searched (sum of 1 draw, 2 discard, 4 knock); the "
+    Param("search_what", 6, 1, 7, "search: the decisions searched (sum of 1 draw, 2 discard, 4 knock); the "
                                   "others are the heuristic's", True),
     Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
                                   "many standard errors of the paired difference over the worlds (0: best mean)"),
+    Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than "
+                                     "the heuristic's choice by this many standard errors"),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
  P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
  P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY, P_NO_REPEAT, P_SEARCH_WORLDS, P_SEARCH_TOP, P_SEARCH_PARTICLES,
- P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z) = range(1, len(PARAMS) + 1)
+ P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z, P_SEARCH_DROP) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -263,13 +267,7 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
                 continue
             if det and bound >= best - 1e-9:
                 break
-            rest = hand ^ b
-            d = deadwood(rest, run_value, suit_total, rank_value)
-            score = float(d)
-            if near_w != 0.0:
-                score += near_w * _near(rest, code)
-            if opp_w != 0.0:
-                score += opp_w * _danger(opp_picked, code)
+            d, score = discard_score(hand, code, near_w, opp_w, opp_picked, run_value, suit_total, rank_value)
             if score < best - 1e-9:
                 best = score
                 best_code = code
@@ -281,6 +279,20 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
                     best_code = code
                     best_dw = d
     return best_code, best_dw
+
+
+@njit(cache=True, inline="always")
+def discard_score(hand, code, near_w, opp_w, opp_picked, run_value, suit_total, rank_value):
+    """``(deadwood, score)`` of discarding ``code`` from ``hand``: the deadwood left, plus
+    ``near_w`` per card left near it and ``opp_w`` per card of the opponent's pickups near it."""
+    rest = hand ^ _bit(code)
+    d = deadwood(rest, run_value, suit_total, rank_value)
+    score = float(d)
+    if near_w != 0.0:
+        score += near_w * _near(rest, code)
+    if opp_w != 0.0:
+        score += opp_w * _danger(opp_picked, code)
+    return d, score
 
 
 @njit(cache=True)
@@ -299,13 +311,7 @@ def rank_discards(srow, hand, forbidden, opp_picked, run_value, suit_total, rank
             b = _bit(code)
             if not (hand & b) or (forbidden & b):
                 continue
-            rest = hand ^ b
-            d = deadwood(rest, run_value, suit_total, rank_value)
-            score = float(d)
-            if near_w != 0.0:
-                score += near_w * _near(rest, code)
-            if opp_w != 0.0:
-                score += opp_w * _danger(opp_picked, code)
+            d, score = discard_score(hand, code, near_w, opp_w, opp_picked, run_value, suit_total, rank_value)
             i = n                      # insertion sort, stable: equal scores keep card order
             while i > 0 and scores[i - 1] > score + 1e-9:
                 scores[i] = scores[i - 1]
@@ -365,6 +371,7 @@ FAMILY = register(StrategyFamily(
     name="threshold",
     code=FAMILY_CODE,
     variants=("gin", "knock-rummy"),
+    search_variants=("gin",),
     params=PARAMS,
     doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
         "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.bits import bit, popcount
+from ..core.bits import bit, mask_codes, popcount
 from ..core.cards import N_RANKS, SUIT_SHIFT
 from ..knock.melds import deadwood
 from .knock import _near
@@ -118,21 +118,14 @@ def _draw_explaining(h, d, pool, drawn_discardable, beta, near_w, T_value, T_tot
     ``(h with it, the mean of those factors over the pool: the guess's weight factor)``."""
     q = np.empty(64, dtype=np.float64)
     codes = np.empty(64, dtype=np.int64)
-    n = 0
+    n = mask_codes(pool & ~h, codes)
     tot = 0.0
-    m = pool & ~h
-    while m:
-        low = m & (~m + _U1)
-        m ^= low
-        c = 0
-        while (low >> np.uint64(c)) != _U1:
-            c += 1
+    for i in range(n):
+        low = bit(codes[i])
         forb = _U0 if drawn_discardable else low
         lost = _lost(h | low, d, forb, near_w, T_value, T_total, T_rank)
-        q[n] = np.exp(-beta * lost) if lost > 0 else 1.0
-        codes[n] = c
-        tot += q[n]
-        n += 1
+        q[i] = np.exp(-beta * lost) if lost > 0 else 1.0
+        tot += q[i]
     if n == 0:
         return h, 1.0
     u = rng.uniform(st) * tot

@@ -34,7 +34,7 @@ from ..core.trace import no_trace
 from ..knock.melds import deadwood
 from ..core import rng
 from ..strategies import knock_belief as belief
-from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, shuffle_unseen, world_streams
+from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, stop_after, shuffle_unseen, world_streams
 from ..strategies import knock as K
 from ..strategies.knock import knock_threshold, rank_discards, wants_upcard
 from ..strategies.random_play import coin
@@ -147,16 +147,20 @@ def believe(rules, strat, o, top, took, hands, pile, picked, state, parts, wts, 
 
 
 @njit(cache=True)
+def _copy_position(hands_w, pile, picked, state, T_value, T_total, T_rank):
+    """A rollout's own copy of a world's position (the stock is only read): hands, pile,
+    pickups, state, no draw-discard pairs remembered, and the seats' deadwood."""
+    return (hands_w.copy(), pile.copy(), picked.copy(), state.copy(), _no_pairs(),
+            deadwoods(hands_w, T_value, T_total, T_rank))
+
+
+@njit(cache=True)
 def _finish_value(rules, rstrat, p, from_pile, card, forbidden, code, knock, hands_w, deck_w, pile, picked, state,
                   T_value, T_cover, T_starts, T_total, T_rank, st_w, row, trace):
     """Seat ``p``'s score when it ends its turn with ``code``/``knock`` in the world
     (``card`` drawn) and the hand is played out (arguments copied, not changed)."""
-    hands = hands_w.copy()
-    pile_c = pile.copy()
-    picked_c = picked.copy()
-    state_c = state.copy()
-    pairs = _no_pairs()
-    dw = deadwoods(hands, T_value, T_total, T_rank)
+    hands, pile_c, picked_c, state_c, pairs, dw = _copy_position(hands_w, pile, picked, state, T_value, T_total,
+                                                                 T_rank)
     if not finish_turn(rules, rstrat, p, from_pile, card, forbidden, code, knock, hands, dw, deck_w, pile_c,
                        picked_c, pairs, state_c, T_value, T_cover, T_starts, T_total, T_rank, st_w, row, False,
                        trace):
@@ -172,12 +176,8 @@ def _draw_value(rules, rstrat, p, take, dealer, hands_w, deck_w, pile, picked, s
     """Seat ``p``'s score when it takes the pile's top card (``take``) or not, and the hand is
     played out.  ``dealer`` >= 0: the first upcard's offer, where passing hands the offer to
     the dealer (``p`` the non-dealer) or the turn to the non-dealer's forced stock draw."""
-    hands = hands_w.copy()
-    pile_c = pile.copy()
-    picked_c = picked.copy()
-    state_c = state.copy()
-    pairs = _no_pairs()
-    dw = deadwoods(hands, T_value, T_total, T_rank)
+    hands, pile_c, picked_c, state_c, pairs, dw = _copy_position(hands_w, pile, picked, state, T_value, T_total,
+                                                                 T_rank)
     q = p
     if not take and dealer >= 0:
         q = dealer
@@ -200,6 +200,16 @@ def _draw_value(rules, rstrat, p, take, dealer, hands_w, deck_w, pile, picked, s
 
 
 @njit(cache=True)
+def _search_buffers(strat, p, st, row):
+    """What seat ``p``'s search of one decision works in: the decision's key, the rollouts'
+    strategy matrix, an empty trace, the unseen-card buffer, a world's hands and deck, the
+    seats' streams in a world and a scratch hand row."""
+    return (decision_key(st[p]), rollout_strat(strat, p), no_trace(), np.empty(N_CARDS, dtype=np.int64),
+            np.empty(2, dtype=np.uint64), np.zeros(N_CARDS, dtype=np.int64), np.empty((2, 1), dtype=np.uint64),
+            np.zeros_like(row))
+
+
+@njit(cache=True)
 def search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover, T_starts, T_total,
                 T_rank, st, row):
     """Seat ``p``'s choice by search: take the pile's top card?  ``dealer`` >= 0 at the first
@@ -207,23 +217,23 @@ def search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts,
     srow = strat[p]
     heur = wants_upcard(srow, hands[p], deadwood(hands[p], T_value, T_total, T_rank), pile[state[S_NPILE] - 1],
                         T_value, T_total, T_rank)
-    key = decision_key(st[p])
-    rstrat = rollout_strat(strat, p)
-    trace = no_trace()
-    buf = np.empty(N_CARDS, dtype=np.int64)
-    hands_w = np.empty(2, dtype=np.uint64)
-    deck_w = np.zeros(N_CARDS, dtype=np.int64)
-    st_w = np.empty((2, 1), dtype=np.uint64)
-    scratch = np.zeros_like(row)
+    key, rstrat, trace, buf, hands_w, deck_w, st_w, scratch = _search_buffers(strat, p, st, row)
     worlds = int(srow[K.P_SEARCH_WORLDS])
     vals = np.empty((worlds, 2), dtype=np.float64)
+    alive = np.ones(2, dtype=np.bool_)
+    nw = 0
     for w in range(worlds):
         world(p, np.uint64(0), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
         for a in range(2):
+            if not alive[a]:
+                continue
             world_streams(key, w, st_w)
             vals[w, a] = _draw_value(rules, rstrat, p, heur if a == 0 else not heur, dealer, hands_w, deck_w, pile,
                                     picked, state, T_value, T_cover, T_starts, T_total, T_rank, st_w, scratch, trace)
-    return heur if paired_choice(vals, worlds, 2, srow[K.P_SEARCH_Z]) == 0 else not heur
+        nw = w + 1
+        if stop_after(vals, w, worlds, 2, srow[K.P_SEARCH_DROP], alive):
+            break
+    return heur if paired_choice(vals, nw, 2, srow[K.P_SEARCH_Z], alive) == 0 else not heur
 
 
 @njit(cache=True)
@@ -279,24 +289,24 @@ def search_discard(rules, strat, p, from_pile, card, forbidden, hands, pile, pic
                             state[S_OWN0 + p], N_CARDS - state[S_SP], T_value, T_total, T_rank, codes, knocks)
     if nc == 1:
         return codes[0], knocks[0]
-    key = decision_key(st[p])
-    rstrat = rollout_strat(strat, p)
-    trace = no_trace()
-    buf = np.empty(N_CARDS, dtype=np.int64)
-    hands_w = np.empty(2, dtype=np.uint64)
-    deck_w = np.zeros(N_CARDS, dtype=np.int64)
-    st_w = np.empty((2, 1), dtype=np.uint64)
-    scratch = np.zeros_like(row)
+    key, rstrat, trace, buf, hands_w, deck_w, st_w, scratch = _search_buffers(strat, p, st, row)
     worlds = int(srow[K.P_SEARCH_WORLDS])
     vals = np.empty((worlds, nc), dtype=np.float64)
+    alive = np.ones(nc, dtype=np.bool_)
+    nw = 0
     for w in range(worlds):
         world(p, _bit(card), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
         for a in range(nc):
+            if not alive[a]:
+                continue
             world_streams(key, w, st_w)
             vals[w, a] = _finish_value(rules, rstrat, p, from_pile, card, forbidden, codes[a], knocks[a], hands_w,
                                       deck_w, pile, picked, state, T_value, T_cover, T_starts, T_total, T_rank,
                                       st_w, scratch, trace)
-    b = paired_choice(vals, worlds, nc, srow[K.P_SEARCH_Z])
+        nw = w + 1
+        if stop_after(vals, w, worlds, nc, srow[K.P_SEARCH_DROP], alive):
+            break
+    b = paired_choice(vals, nw, nc, srow[K.P_SEARCH_Z], alive)
     return codes[b], knocks[b]
 
 
