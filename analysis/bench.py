@@ -39,6 +39,12 @@ def single_core_rate(variant: str, players: int | None, n: int, repeats: int,
     return _median_rate(lambda: run_chunk(spec, 0, n, arrays), n, repeats)[0]
 
 
+def search_rate(quick: bool) -> float:
+    """Gin hands/s of the ``search`` preset (every decision of seat 0 by simulation) against
+    ``strong``, 1 core: hundreds of hands, not thousands (each decision plays up to 64 worlds)."""
+    return single_core_rate("gin", None, 100 if quick else 400, 1 if quick else 3, "search,strong")
+
+
 def all_core_rate(variant: str, n: int, repeats: int, jobs: int = -1) -> tuple[float, float]:
     """(median hands/s, median seconds) with worker processes, workers already warm."""
     from .engine import run
@@ -180,6 +186,9 @@ def main(quick: bool = False, out: str | None = None) -> int:
     add(f"Gin, whole `simulate --hands {n_proc:,} --jobs 1` process: hands/s", f"{rate:,.0f}",
         ">= 100,000 (simulation time)")
     add("  (that process's wall time, start-up and cache load included)", f"{wall:.1f} s", "")
+    add("Gin hands/s, strong vs strong, 1 core (the search's rollout policy)",
+        f"{single_core_rate('gin', None, n1 // 4, reps, 'strong,strong'):,.0f}", "")
+    add("Gin hands/s, search (64 worlds) vs strong, 1 core", f"{search_rate(quick):,.1f}", ">= 20")
     for p in (2, 4):
         r = single_core_rate("tonk", p, n1, reps)
         add(f"Tonk hands/s, {p} players, simple, 1 core", f"{r:,.0f}", ">= 50,000" if p == 2 else "")

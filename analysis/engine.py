@@ -32,25 +32,25 @@ from .integrity import warn
 
 
 class Job:
-    """Interface of a chunked job; subclasses fill in the four methods.  Units 0..n-1 split
-    into fixed chunks of ``CHUNK`` units, generated lazily (memory flat for any n)."""
+    """A chunked job (subclasses fill in four methods): units 0..n-1 in fixed chunks, made lazily."""
     n: int
     unit: str = "hand"
     desc: str = ""
     weight: int = 1      # a study bar's units of work per unit (e.g. a whole game counted as its hands)
+    chunk: int = CHUNK   # units per chunk (a spec's own: sim.runner.RunSpec.chunk)
 
     def identity(self) -> dict:
         raise NotImplementedError
 
     def chunks(self) -> Iterator[tuple[int, int]]:
-        return chunk_ranges(self.n)
+        return chunk_ranges(self.n, self.chunk)
 
     def n_chunks(self) -> int:
-        return -(-self.n // CHUNK)
+        return -(-self.n // self.chunk)
 
     def is_chunk(self, a: int, b: int) -> bool:
         """Whether units a..b-1 are one of this job's chunks."""
-        return a % CHUNK == 0 and 0 <= a < self.n and b == min(a + CHUNK, self.n)
+        return a % self.chunk == 0 and 0 <= a < self.n and b == min(a + self.chunk, self.n)
 
     def compute(self, a: int, b: int, out_dir: str | None) -> dict:
         """Partial of units a..b-1 (runs in a worker; may write extra files to out_dir, named by
@@ -84,6 +84,7 @@ class SimJob(Job):
         self.n = spec.n
         self.unit = spec.mode[:-1]
         self.desc = spec.variant.name
+        self.chunk = spec.chunk
 
     def identity(self) -> dict:
         return self.spec.identity()
@@ -125,6 +126,7 @@ class ArmsJob(Job):
         self.n = arms[0].n
         self.unit = arms[0].mode[:-1]
         self.desc = label
+        self.chunk = min(a.chunk for a in arms)
         assert all(a.n == self.n and a.seed == arms[0].seed and a.mode == arms[0].mode for a in arms)
 
     def identity(self):
@@ -293,7 +295,7 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
     if complete and out is not None:
         store.finish_run(out, job.key(), job.identity(), job.n, total,
                          {**job.meta(), "elapsed_s": elapsed, "compile_s": compile_s,
-                          "versions": package_versions(), "git": git_describe()}, chunk_size=CHUNK)
+                          "versions": package_versions(), "git": git_describe()}, chunk_size=job.chunk)
     return JobResult(total, complete, elapsed, compile_s, n_done, n_done - reused, out_dir=out)
 
 

@@ -24,10 +24,13 @@ from .core import rng
 from .core.errors import UserInputError
 from .core.games import game_columns
 from .core.rules import RulesBase
-from .strategies import Strategy, parse_strategies, strategy_matrix
+from .strategies import SEARCH_PARAM, Strategy, parse_strategies, strategy_matrix
 from .variants import Variant, VariantError, get_variant
 
 CHUNK = 8192          # units per chunk: fixed, part of the store layout (not of the results)
+SEARCH_CHUNK = 32     # units per chunk when a seat decides by search (sim.search): ~1,000x slower
+                      # per hand, so chunks this small keep every core busy, the bar moving and
+                      # a stopped run resumable
 MAX_UNITS = 10**12    # most hands (or games) one run may ask for
 MODES = ("hands", "games", "duplicate")   # duplicate: hands, each deal once per position (sim.core.rng)
 HIST_BINS = 256
@@ -57,6 +60,11 @@ class RunSpec:
             return game_columns(self.n_seats)
         return self.variant.columns(self.n_seats)
 
+    @property
+    def chunk(self) -> int:
+        """Units per chunk: :data:`SEARCH_CHUNK` when some seat searches, else :data:`CHUNK`."""
+        return SEARCH_CHUNK if any(s.values.get(SEARCH_PARAM, 0) > 0 for s in self.strategies) else CHUNK
+
     def kernel(self):
         if self.mode == "games":
             return self.variant.game_kernel
@@ -76,18 +84,18 @@ class RunSpec:
             "strategies": [s.as_dict() for s in self.strategies],
             "seed": self.seed,
             "mode": self.mode,
-            "chunk": CHUNK,
+            "chunk": self.chunk,
             **named,
         }
 
     def chunks(self) -> Iterator[tuple[int, int]]:
         """(first unit, stop) of each chunk covering 0..n, lazily."""
-        return chunk_ranges(self.n)
+        return chunk_ranges(self.n, self.chunk)
 
 
-def chunk_ranges(n: int) -> Iterator[tuple[int, int]]:
-    """(first unit, stop) of the fixed chunks covering 0..n, generated one at a time."""
-    return ((a, min(a + CHUNK, n)) for a in range(0, n, CHUNK))
+def chunk_ranges(n: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
+    """(first unit, stop) of the fixed chunks of ``size`` units covering 0..n, one at a time."""
+    return ((a, min(a + size, n)) for a in range(0, n, size))
 
 
 def make_spec(variant: str, *, rules=None, strategies="simple", n: int = 10000, seed: int = 0,

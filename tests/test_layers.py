@@ -201,3 +201,10 @@ def test_the_long_ones_named_are_still_long():
     assert set(LONG_FILES) <= set(files), f"no longer over the limit, drop from LONG_FILES: {set(LONG_FILES) - set(files)}"
     assert set(LONG_FUNCTIONS) <= set(functions), (f"no longer over the limit, drop from LONG_FUNCTIONS: "
                                                    f"{set(LONG_FUNCTIONS) - set(functions)}")
+
+
+@pytest.mark.parametrize("path", modules("sim/search"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_search_knows_no_game(path):
+    """The search player's shared kernels import only the core (numpy, numba and sim.core)."""
+    ours = {m for m in imports(path) if m.split(".")[0] == "sim"}
+    assert all(_under(m, ("sim.core", "sim.search")) for m in ours), ours

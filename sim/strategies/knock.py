@@ -104,12 +104,14 @@ PARAMS = (
                                   "many standard errors of the paired difference over the worlds (0: best mean)"),
     Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than "
                                      "the heuristic's choice by this many standard errors"),
+    Param("search_opp_knock", 10, -1, 100, "search: in the rollouts the opponents knock as soon as their deadwood "
+                                           "is <= this (-1: they play the searching seat's own heuristic)", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
  P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
  P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY, P_NO_REPEAT, P_SEARCH_WORLDS, P_SEARCH_TOP, P_SEARCH_PARTICLES,
- P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z, P_SEARCH_DROP) = range(1, len(PARAMS) + 1)
+ P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z, P_SEARCH_DROP, P_SEARCH_OPP_KNOCK) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------

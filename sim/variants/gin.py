@@ -27,7 +27,8 @@ off) is a ``knock`` row with no winner (-1) and 0 points.
 
 Kernels: :func:`play_chunk` (one row per hand, columns :data:`VARIANT.columns`),
 :func:`play_game_chunk` (one row per game to ``target_score``, played by :mod:`sim.games`),
-:func:`play_from_state` (continue a hand from any position: rollouts for the advisor).
+:func:`play_from_state` (continue a hand from any position: rollouts for the advisor; a
+searching seat decides by search there too, from uniform worlds).
 """
 
 from __future__ import annotations
@@ -43,13 +44,14 @@ from ..core.cards import standard_pack
 from ..core.trace import NO_TRACE, log, no_trace
 from ..knock.melds import deadwood, meld_tables
 from ..strategies import knock as K
-from ..strategies.knock import wants_upcard
+from ..strategies.knock import choose_discard, knock_threshold, wants_upcard  # noqa: F401 (advisor)
 from ..strategies.random_play import coin
 from . import COL_DEALER, Knob, Variant, WholeGame
+from . import gin_hand
 from .gin_hand import (EXTRA_COLUMNS, HAND, MAX_TURNS, N_CARDS, O_BIG_GIN, O_GIN, O_KNOCK,  # noqa: F401
-                       O_UNDERCUT, O_VOID, OUTCOMES, R_FIRST_UPCARD, R_KNOCK_LIMIT, R_OKLAHOMA, S_FORCE_STOCK,
-                       S_LIMIT, S_NPILE, S_OWN0, S_OWN1, S_SP, S_TO_MOVE, S_TURNS, S_WIDTH, GinRules,
-                       _no_pairs, _play_on, _take_turn, deadwoods, play_from_state, showdown)
+                       O_UNDERCUT, O_VOID, OUTCOMES, R_BIG_GIN, R_DISCARD_STOCK, R_FIRST_UPCARD, R_KNOCK_LIMIT,
+                       R_OKLAHOMA, S_FORCE_STOCK, S_LIMIT, S_NPILE, S_OWN0, S_OWN1, S_SP, S_TO_MOVE, S_TURNS, S_WIDTH, GinRules,
+                       _no_pairs, _play_on, _take_turn, deadwoods, showdown)
 from .gin_search import believe, believe_pass, choose_take, new_beliefs, play_on_search, searched_turn, searching
 
 
@@ -112,6 +114,23 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
     else:
         _play_on(rules, strat, hands, deck, pile, picked, pairs, state, T_value, T_cover, T_starts,
                  T_total, T_rank, st, row, debug, trace)
+
+
+@njit(cache=True)
+def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
+                    T_total, T_rank, st, row, debug, trace):
+    """Play on from a position until the hand ends (:func:`sim.variants.gin_hand.play_from_state`);
+    searching seats decide by search, their worlds uniform given what they see (no belief
+    followed from the deal: the position has no history here)."""
+    if searching(strat[0]) or searching(strat[1]):
+        parts = np.zeros((2, 0), dtype=np.uint64)
+        wts = np.ones((2, 0), dtype=np.float64)
+        bst = np.zeros((2, 1), dtype=np.uint64)
+        play_on_search(rules, strat, hands, deck, pile, picked, _no_pairs(), state, parts, wts, bst, T_value,
+                       T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
+    else:
+        gin_hand.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
+                                 T_total, T_rank, st, row, debug, trace)
 
 
 @njit(cache=True)

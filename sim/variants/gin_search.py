@@ -53,11 +53,18 @@ def searching(srow):
 
 @njit(cache=True)
 def rollout_strat(strat, p):
-    """The rollouts' strategy matrix: seat ``p``'s row, search off, at every seat."""
+    """The rollouts' strategy matrix: seat ``p``'s row, search off, at every seat; with
+    ``search_opp_knock`` k >= 0 the other seats knock as soon as their deadwood is <= k."""
     r = np.empty_like(strat)
+    k = strat[p, K.P_SEARCH_OPP_KNOCK]
     for s in range(strat.shape[0]):
         r[s, :] = strat[p, :]
         r[s, K.P_SEARCH_WORLDS] = 0
+        if s != p and k >= 0:
+            r[s, K.P_KNOCK] = k
+            r[s, K.P_KNOCK_MID] = -1
+            r[s, K.P_KNOCK_LATE] = -1
+            r[s, K.P_GIN_AFTER] = -1
     return r
 
 
