@@ -34,8 +34,9 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   (scripts/crosscheck_openspiel.py).
 * ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`sim.strategies.SEARCH_WORLDS`):
   the seat decides by simulation (:mod:`sim.search`, Gin: :mod:`sim.variants.gin_search`) the
-  decisions ``search_what`` names (default: the discard, among the ``search_top`` best by the
-  score above, and the knock; the upcard too with ``search_what=7``), leaving its heuristic's
+  decisions ``search_what`` names (default 2: the discard, among the ``search_top`` best by the
+  score above; 6 adds the knock, 7 the upcard too: both measured weaker against eaai-simple, the
+  README's search section), leaving its heuristic's
   choice only for a candidate better by ``search_z`` standard errors over the worlds; the
   other parameters are the heuristic of its rollouts.
 * ``eaai-simple``: Neller's SimpleGinRummyPlayer (the EAAI Gin Rummy framework, played under
@@ -98,7 +99,7 @@ PARAMS = (
                                            "(sim.strategies.knock_belief; 0: uniform worlds)", True),
     Param("search_beta", 1.0, 0, 20, "search: a guess's weight per turn is exp(-beta * the deadwood that turn "
                                      "gave away in it)"),
-    Param("search_what", 6, 1, 7, "search: the decisions searched (sum of 1 draw, 2 discard, 4 knock); the "
+    Param("search_what", 2, 1, 7, "search: the decisions searched (sum of 1 draw, 2 discard, 4 knock); the "
                                   "others are the heuristic's", True),
     Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
                                   "many standard errors of the paired difference over the worlds (0: best mean)"),

@@ -1,13 +1,14 @@
 """Gin Rummy's decision interface and its ``search`` player (:mod:`sim.search`).
 
 Decision points of a searching seat (strategy row with ``search_worlds`` > 0), each with its
-candidates, the heuristic's own choice first:
+candidates, the heuristic's own choice first; ``search_what`` says which are searched (the
+others are the heuristic's; default: the discard only):
 
-* the first upcard offer (:func:`search_offer`) and every later draw (:func:`search_draw`):
+* the first upcard offer and every later draw (:func:`search_take`, ``search_what`` & 1):
   take the pile's top card or not;
-* after the draw (:func:`search_discard`): which card to discard, among the ``search_top``
-  best by the heuristic's discard score, and whether to knock where the rules allow (gin, when
-  a discard leaves no deadwood, is taken at once).
+* after the draw (:func:`search_discard`): which card to discard (& 2), among the
+  ``search_top`` best by the heuristic's discard score, and whether to knock where the rules
+  allow (& 4; gin, when a discard leaves no deadwood, is taken at once).
 
 The position is the hand loop's arrays (``hands``, ``deck`` with the stock at
 ``deck[state[S_SP]:]``, ``pile``, ``picked``, ``state``: :func:`sim.variants.gin_hand._play_on`).
