@@ -55,10 +55,9 @@ from .gin_hand import (EXTRA_COLUMNS, HAND, MAX_TURNS, N_CARDS, O_BIG_GIN, O_GIN
 from .gin_search import believe, believe_pass, choose_take, new_beliefs, play_on_search, searched_turn, searching
 
 
-@njit(cache=True)
-def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug,
-              trace):
-    """Deal ``deck`` (a shuffled pack) with ``dealer`` and play the hand; fills ``row``."""
+@njit(cache=True, inline="always")
+def _deal(rules, deck, dealer, T_rank, row, trace):
+    """The deal of ``deck`` with ``dealer``: ``(hands, pile, picked, pairs, state, upcard)``."""
     hands = np.zeros(2, dtype=np.uint64)
     for i in range(2 * HAND):
         hands[(dealer + 1 + i) % 2] |= _bit(deck[i])
@@ -80,21 +79,55 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
         for i in range(2 * HAND):
             log(trace, TR.E_DEAL, (dealer + 1 + i) % 2, deck[i], 0)
         log(trace, TR.E_UPCARD, -1, up, 0)
-    non_dealer = 1 - dealer
-    state[S_TO_MOVE] = non_dealer
-    search = searching(strat[0]) or searching(strat[1])
-    parts, wts, bst = new_beliefs(strat, hands, up, st)
+    state[S_TO_MOVE] = 1 - dealer
+    return hands, pile, picked, pairs, state, up
+
+
+@njit(cache=True)
+def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug,
+              trace):
+    """Deal ``deck`` (a shuffled pack) with ``dealer`` and play the hand; fills ``row``.  The
+    heuristics' hands take a path of their own (the search's checks cost Gin 8% of its speed)."""
+    if searching(strat[0]) or searching(strat[1]):
+        _play_hand_search(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug,
+                          trace)
+        return
+    hands, pile, picked, pairs, state, up = _deal(rules, deck, dealer, T_rank, row, trace)
     if rules[R_FIRST_UPCARD] != 0:
         # the offer: non-dealer, then dealer, may take the upcard; if both pass the
         # non-dealer draws from the stock
-        for p in (non_dealer, dealer):
-            take = choose_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover, T_starts,
-                               T_total, T_rank, st, row)
+        for p in (1 - dealer, dealer):
+            dwp = deadwood(hands[p], T_value, T_total, T_rank)
+            if coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(strat[p], hands[p], dwp, up, T_value, T_total,
+                                                                     T_rank)):
+                dw = deadwoods(hands, T_value, T_total, T_rank)
+                if _take_turn(rules, strat, p, True, hands, dw, deck, pile, picked, pairs, state,
+                              T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
+                    return
+                state[S_TO_MOVE] = 1 - p
+                break
+            log(trace, TR.E_PASS, p, up, 0)
+        else:
+            state[S_FORCE_STOCK] = 1
+    _play_on(rules, strat, hands, deck, pile, picked, pairs, state, T_value, T_cover, T_starts,
+             T_total, T_rank, st, row, debug, trace)
+
+
+@njit(cache=True)
+def _play_hand_search(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug,
+                      trace):
+    """:func:`play_hand` where a seat searches: its beliefs follow the hand from the deal."""
+    hands, pile, picked, pairs, state, up = _deal(rules, deck, dealer, T_rank, row, trace)
+    parts, wts, bst = new_beliefs(strat, hands, up, st)
+    if rules[R_FIRST_UPCARD] != 0:
+        for p in (1 - dealer, dealer):
+            take = choose_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover,
+                               T_starts, T_total, T_rank, st, row)
             if take:
                 dw = deadwoods(hands, T_value, T_total, T_rank)
                 if searching(strat[p]):
-                    ended = searched_turn(rules, strat, p, True, hands, dw, deck, pile, picked, pairs, state, parts, wts,
-                                          T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
+                    ended = searched_turn(rules, strat, p, True, hands, dw, deck, pile, picked, pairs, state, parts,
+                                          wts, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
                 else:
                     ended = _take_turn(rules, strat, p, True, hands, dw, deck, pile, picked, pairs, state,
                                        T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
@@ -108,12 +141,8 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
             log(trace, TR.E_PASS, p, up, 0)
         else:
             state[S_FORCE_STOCK] = 1
-    if search:
-        play_on_search(rules, strat, hands, deck, pile, picked, pairs, state, parts, wts, bst, T_value, T_cover, T_starts,
-                       T_total, T_rank, st, row, debug, trace)
-    else:
-        _play_on(rules, strat, hands, deck, pile, picked, pairs, state, T_value, T_cover, T_starts,
-                 T_total, T_rank, st, row, debug, trace)
+    play_on_search(rules, strat, hands, deck, pile, picked, pairs, state, parts, wts, bst, T_value, T_cover, T_starts,
+                   T_total, T_rank, st, row, debug, trace)
 
 
 @njit(cache=True)

@@ -165,7 +165,7 @@ def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total,
     return dd
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, pairs, state,
                T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
     """Player ``p`` draws, discards and maybe knocks as its strategy decides
@@ -175,7 +175,7 @@ def _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, pairs,
                        state, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(rules, p, from_pile, deck, pile, picked, state, trace):
     """Seat ``p`` takes the pile's top card (``from_pile``) or draws the stock's; its hand is
     not changed yet.  Returns ``(card, forbidden)``: the card and the mask of the card it may
@@ -196,7 +196,7 @@ def draw(rules, p, from_pile, deck, pile, picked, state, trace):
     return card, forbidden
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, hands, dw, deck, pile, picked, pairs,
                 state, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):
     """The rest of seat ``p``'s turn after :func:`draw` gave ``card``: big gin, the discard
@@ -323,7 +323,7 @@ def deadwoods(hands, T_value, T_total, T_rank):
     return dw
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def at_wall(rules, state):
     """True when the next draw meets OpenSpiel's wall (``openspiel_wall``): the player to move
     may only take the upcard to knock."""
@@ -331,7 +331,7 @@ def at_wall(rules, state):
             and state[S_FORCE_STOCK] == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_turn(rules, strat, p, hands, dw, deck, pile, picked, pairs, state, T_value, T_cover, T_starts,
                    T_total, T_rank, st, row, debug, trace):
     """Seat ``p``'s whole turn as its strategy's heuristic plays it: the wall, the upcard or

@@ -46,7 +46,7 @@ FULL52 = np.uint64(0x1FFF1FFF1FFF1FFF)    # the 52 card bits (suit * 16 + rank)
 MAX_CAND = 22                              # 11 discards, each with and without a knock
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def searching(srow):
     """True if the strategy row decides by search."""
     return srow[K.P_SEARCH_WORLDS] > 0
@@ -244,7 +244,7 @@ def search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts,
     return heur if paired_choice(vals, nw, 2, srow[K.P_SEARCH_Z], alive) == 0 else not heur
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover, T_starts, T_total, T_rank,
                 st, row):
     """Does seat ``p`` take the pile's top card: by :func:`search_take` if it searches its
