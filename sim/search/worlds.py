@@ -4,8 +4,6 @@
   every world of the decision derives its streams from it (:func:`world_streams`), so the
   search is deterministic from the run's seed and the candidates share their worlds.
 * :func:`shuffle_unseen`: the codes of a card mask in a random order (single pack, bit masks).
-* :func:`best_candidate`: the candidate with the highest total (ties: the first, which the
-  games make the heuristic's own choice).
 * :func:`race`: candidates that after a batch of worlds are clearly no better than the
   heuristic's choice stop being played out (racing: the budget goes to the close ones).
 * :func:`paired_choice`: the heuristic's choice (candidate 0) unless another candidate beats it
@@ -51,17 +49,6 @@ def shuffle_unseen(unseen, key, w, buf):
         buf[i] = buf[j]
         buf[j] = t
     return n
-
-
-@njit(cache=True)
-def best_candidate(total, n):
-    """Index of the highest of ``total[:n]`` (float64); ties go to the first."""
-    best = 0
-    for i in range(1, n):
-        if total[i] > total[best] + 1e-9:
-            best = i
-    return best
-
 
 
 @njit(cache=True)
