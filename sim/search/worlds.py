@@ -3,7 +3,8 @@
 * :func:`decision_key`: one uint64 drawn from the searching seat's generator per decision;
   every world of the decision derives its streams from it (:func:`world_streams`), so the
   search is deterministic from the run's seed and the candidates share their worlds.
-* :func:`shuffle_unseen`: the codes of a card mask in a random order (single pack, bit masks).
+* :func:`shuffle_unseen`: the codes of a card mask in a random order (single pack, bit masks);
+  :func:`shuffle_codes`: an array of codes in a random order (any number of packs).
 * :func:`race`: candidates that after a batch of worlds are clearly no better than the
   heuristic's choice stop being played out (racing: the budget goes to the close ones).
 * :func:`paired_choice`: the heuristic's choice (candidate 0) unless another candidate beats it
@@ -42,13 +43,21 @@ def shuffle_unseen(unseen, key, w, buf):
     """The card codes of mask ``unseen`` (uint64) in a uniformly random order into ``buf``
     (int64, long enough), from world ``w``'s stream of decision ``key``; returns how many."""
     n = mask_codes(unseen, buf)
+    shuffle_codes(buf, n, key, w)
+    return n
+
+
+@njit(cache=True)
+def shuffle_codes(buf, n, key, w):
+    """``buf[:n]`` (int64 card codes, any number of packs) in a uniformly random order, in
+    place, from world ``w``'s stream of decision ``key`` (multi-pack games collect their
+    unseen cards as codes and shuffle them here)."""
     st = rng.new_state(key, STREAM_WORLD, w)
     for i in range(n - 1, 0, -1):
         j = rng.randint(st, i + 1)
         t = buf[i]
         buf[i] = buf[j]
         buf[j] = t
-    return n
 
 
 @njit(cache=True)
