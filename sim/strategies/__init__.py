@@ -51,6 +51,9 @@ class StrategyFamily:
     variant_presets: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
     # variants whose kernels decide by search when ``search_worlds`` > 0 (sim.search)
     search_variants: tuple[str, ...] = ()
+    # the ``search`` preset's parameters beyond ``strong``'s (default: SEARCH_WORLDS worlds),
+    # per variant where a game's budget differs (a slow engine's smaller default)
+    search_preset: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def presets_for(self, variant: str) -> dict[str, dict[str, float]]:
         """The presets this family offers in ``variant``."""
@@ -244,10 +247,12 @@ SEARCH_WORLDS = 64               # the ``search`` preset's budget: worlds per de
 
 def _add_search_presets() -> None:
     """The preset ``search`` of every variant whose ``strong`` family can search: ``strong``'s
-    parameters (its rollout heuristic) with :data:`SEARCH_WORLDS` worlds per decision."""
+    parameters (its rollout heuristic) with :data:`SEARCH_WORLDS` worlds per decision, or the
+    family's ``search_preset`` for the variant."""
     for (variant, name), (family, values) in list(PRESETS.items()):
         if name == "strong" and variant in family.search_variants:
-            PRESETS[(variant, "search")] = (family, {**values, SEARCH_PARAM: float(SEARCH_WORLDS)})
+            extra = family.search_preset.get(variant, {SEARCH_PARAM: float(SEARCH_WORLDS)})
+            PRESETS[(variant, "search")] = (family, {**values, **extra})
 
 
 def derive(base: Strategy, **overrides: float) -> Strategy:
