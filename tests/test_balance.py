@@ -16,6 +16,7 @@ from analysis.studies import balance as BS
 from analysis.studies import balance_stats as B
 from sim.core import trace as TR
 from sim.runner import make_spec, play_hands
+from sim.strategies import has_preset
 from sim.variants import available, get_variant
 
 RNG = np.random.default_rng(7)
@@ -380,3 +381,22 @@ def test_default_sizes_scale_by_the_games_balance_scale():
     assert got.games == cfg.games // 4 and got.variants == cfg.variants
     assert replace(cfg, per_game_scale=False).for_game(v).hands == DEFAULT_HANDS      # sizes given: as given
     assert cfg.for_game(get_variant("tonk")) is cfg                                    # scale 1
+
+
+def test_search_rung_sits_on_top_of_the_ladder_where_a_game_searches(tmp_path, capsys):
+    """--search-hands adds strongest vs search (duplicate deals, one run per seat) and nothing
+    else; the skill gradient stays random -> strongest; the text names the rung."""
+    out = tmp_path / "bal"
+    args = ["balance", "--variant", "gin", "--players", "2", "--hands", "200", "--games", "0", "--no-sensitivity",
+            "--search-hands", "4", "--jobs", "1", "--no-progress", "--out", str(out)]
+    assert main(args) == 0
+    cell = json.loads((out / "balance.json").read_text())["cells"][0]
+    top = cell["ladder"][-1]
+    assert (top["weak"], top["strong"]) == (cell["rungs"][-1], "search") and len(top["runs"]) == 2
+    assert top["hand"]["units"] == 8
+    whole = next(p for p in cell["ladder"] if p["weak"] == "random" and p["strong"] == cell["rungs"][-1])
+    assert cell["skill_gradient"] == whole["hand"]["effect"]
+    assert "search over strong" in capsys.readouterr().out
+    cfg = BS.BalanceConfig(("knock-rummy",), {"knock-rummy": (2,)}, search_hands=4)
+    assert BS.search_rung(get_variant("gin"), cfg) and (
+        BS.search_rung(get_variant("knock-rummy"), cfg) == has_preset("knock-rummy", "search"))

@@ -98,6 +98,7 @@ def balance_section(folder: Path, anchor: str) -> RunSection:
         "</p>")
     sec.body.append(comparison_table(cells))
     sec.body.append(_scatter(f"{anchor}-edge-skill", cells))
+    sec.body.append(_rungs(f"{anchor}-rungs", cells))
     sec.body.append(ladder_table(cells))
     sec.body.append(seat_table(cells))
     sec.body.append(_turns(f"{anchor}-turns", cells))
@@ -278,6 +279,41 @@ def _scatter(name, cells):
     ax.grid(alpha=0.3)
     return finish(fig, name, "One point per game and player count: how much the first seat gains against how "
                   "much skill (the strongest preset over uniform random play) moves a hand.", [ax])
+
+
+def _rungs(name, cells):
+    """Each rung's step up the ladder (neighbouring pairs, the search rung on top where played):
+    the stronger player's edge per hand over its SD, per game and player count, with CIs."""
+    fig = new_figure(7.5, 4.2)
+    ax = fig.add_subplot()
+    steps = list(dict.fromkeys(f"{p['weak']} < {p['strong']}" for c in cells for p in c["ladder"]
+                               if _neighbours(c, p)))
+    width = 0.8 / max(1, len(cells))
+    for i, c in enumerate(cells):
+        ps = {f"{p['weak']} < {p['strong']}": _e(p["hand"]["effect"]) for p in c["ladder"] if _neighbours(c, p)}
+        xs = [k + (i - (len(cells) - 1) / 2) * width for k, st in enumerate(steps) if st in ps]
+        es = [ps[st] for st in steps if st in ps]
+        v = np.array([e.value for e in es])
+        ax.errorbar(xs, v, yerr=yerr(v, [e.lo for e in es], [e.hi for e in es]), fmt="o", capsize=2,
+                    label=_label(c))
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xticks(range(len(steps)), steps)
+    ax.set_xlabel("rung: weaker < stronger")
+    ax.set_ylabel("edge per hand / SD (the stronger over the weaker)")
+    ax.set_title("The skill ladder, one rung at a time (bars: 95% CI)")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    return finish(fig, name, "How much each step up the strategy ladder moves a hand, per game and player count: "
+                  "the stronger rung in one seat, the weaker in the others, duplicate deals; the search rung "
+                  "is shown where the study played it (--search-hands).", [ax])
+
+
+def _neighbours(c: dict, p: dict) -> bool:
+    """True for a pair of neighbouring rungs (or the search rung on top of the ladder)."""
+    r = c["rungs"]
+    if p["strong"] == "search":
+        return True
+    return p["weak"] in r and p["strong"] in r and r.index(p["strong"]) == r.index(p["weak"]) + 1
 
 
 def _turns(name, cells):

@@ -45,7 +45,7 @@ from ..engine import SimJob, run_job, study_progress
 from ..stats import mean_ci, wilson
 from . import balance_plan as P
 from . import balance_stats as B
-from .balance_plan import ladder_pairs, rotations, rule_changes, sensitivity_counts  # noqa: F401 (re-exported)
+from .balance_plan import SEARCH, ladder_pairs, rotations, rule_changes, search_rung, sensitivity_counts  # noqa: F401 (re-exported)
 from .balance_text import balance_csv, format_table, json_summary
 from .. import json_text
 from ..args import OUT_DIR, add_command, add_csv_option, jobs_arg, whole
@@ -70,6 +70,7 @@ class BalanceConfig:
     games: int = DEFAULT_GAMES                       # base games; ladder games per run: games // 4
     rule_hands: int = DEFAULT_HANDS // 10            # hands per sensitivity run
     dup_hands: int = DEFAULT_HANDS // 2              # hands of the duplicate-deal seat-edge run
+    search_hands: int = 0                            # hands per run of strongest vs search (0: none)
     rule: str | None = None                          # one "k=v" change, side by side
     sensitivity: bool = True
     seed: int = 0
@@ -177,6 +178,8 @@ def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], tag: str) -> di
         cell["volatility"]["one_hand_games"] = wilson(int((scoring == 1).sum()), len(scoring)).as_dict()
     cell["ladder"] = [pair_measures(run, n, weak, strong, pre) for weak, strong in ladder_pairs(v)]
     cell["skill_gradient"] = cell["ladder"][-1]["hand"]["effect"]      # the whole ladder: random -> strongest
+    if run.has(f"{pre}-{v.ladder[-1]}-{SEARCH}-r0"):                   # the search rung, on top
+        cell["ladder"].append(pair_measures(run, n, v.ladder[-1], SEARCH, pre))
     return cell
 
 
@@ -335,6 +338,7 @@ _EXAMPLES = """\
     rummylab balance                                   # every game x its player counts, defaults
     rummylab balance --variant tonk --players 2..6 --hands 400000 --out runs/balance-tonk
     rummylab balance --variant gin --rule first_upcard_offer=off --out runs/balance-gin-offer
+    rummylab balance --variant gin --players 2 --hands 20000 --search-hands 500 --no-sensitivity
     rummylab report runs/balance --html reports/balance.html"""
 
 
@@ -381,6 +385,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--dup-hands", type=whole("--dup-hands", 0), default=None,
                    help="hands of the duplicate-deal seat-edge run (each deal once per position); 0: none; "
                         "default --hands / 2")
+    p.add_argument("--search-hands", type=whole("--search-hands", 0), default=0,
+                   help="put the search player on top of the ladder where the game has one: the strongest "
+                        "heuristic against search, this many duplicate hands per seat of the searcher (slow: "
+                        "Gin search plays ~50 hands/s per core); default 0: no search rung")
     p.add_argument("--rule", default=None, metavar="NAME=VALUE",
                    help="one rule change, measured side by side with the defaults (needs --variant)")
     p.add_argument("--no-sensitivity", action="store_true", help="skip the rule-sensitivity runs")
@@ -413,7 +421,7 @@ def cmd(args) -> int:
                          games=DEFAULT_GAMES if args.games is None else args.games,
                          rule_hands=args.rule_hands or max(100, hands // 10), rule=args.rule,
                          dup_hands=args.dup_hands if args.dup_hands is not None else hands // 2,
-                         sensitivity=not args.no_sensitivity, seed=args.seed,
+                         sensitivity=not args.no_sensitivity, seed=args.seed, search_hands=args.search_hands,
                          per_game_scale=all(x is None for x in sizes))
     if not args.variant and not args.players and all(x is None for x in sizes) and not args.no_progress:
         _say(f"balance: every game at every player count at default sizes takes about {FULL_RUN} on 2 cores "

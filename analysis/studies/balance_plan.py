@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from sim.core.errors import UserInputError
 from sim.runner import RunSpec, make_spec
+from sim.strategies import has_preset
 from sim.variants import get_variant
 
 HANDS_PER_GAME_GUESS = 10     # whole games of simple play at the default sizes: 6-13 hands
@@ -104,6 +105,17 @@ def cell_runs(v, n, rules, cfg, pre):
         yield f"{pre}-base-games", spec(v, n, rules, simple, games, cfg.seed, "games")
     for weak, strong in ladder_pairs(v):
         yield from pair_runs(v, n, rules, weak, strong, cfg.seed, pre, cfg.ladder_hands, games // 4)
+    if search_rung(v, cfg):
+        yield from pair_runs(v, n, rules, v.ladder[-1], SEARCH, cfg.seed, pre, cfg.search_hands, 0)
+
+
+SEARCH = "search"      # the rung above the heuristic ladder, where the game's kernel searches
+
+
+def search_rung(v, cfg) -> bool:
+    """True if the study puts ``search`` on top of ``v``'s ladder (``--search-hands`` > 0 and the
+    game has a search player): played against the strongest heuristic only, on duplicate deals."""
+    return cfg.search_hands > 0 and has_preset(v.name, SEARCH)
 
 
 def arm_runs(v, n, rules, cfg, pre):

@@ -90,7 +90,21 @@ def format_table(doc: dict) -> str:
     lines.append(f"  skill: {top_pair(doc['cells'][0])['strong'] if len(doc['cells']) == 1 else 'the strongest preset'}"
                  " against uniform random play on duplicate deals, edge per hand over its SD; n: "
                  + ", ".join(sorted({f"{c['seat_hand']['first_win']['n']:,} hands" for c in doc["cells"]})))
-    return "\n".join(lines)
+    return "\n".join(lines + search_lines(doc["cells"]))
+
+
+def search_lines(cells: list[dict]) -> list[str]:
+    """The search rung (``--search-hands``), one line per cell that has it: its edge per hand over
+    the strongest heuristic on duplicate deals, in the game's points, with CI and n."""
+    out = []
+    for c in cells:
+        p = next((p for p in c["ladder"] if p["strong"] == "search"), None)
+        if p is not None:
+            e, h = _est(p["hand"]["edge"]), p["hand"]
+            out.append(f"  {c['variant']}, {c['players']} players: search over {p['weak']}: "
+                       f"{e.fmt(2, sign=True)} {c['score_unit']} per hand against the average opponent, wins "
+                       f"{_est(h['win']).value:.1%} of hands (fair {h['fair']:.1%}); {h['units']:,} hands")
+    return ["", "The search rung (duplicate deals, search in one seat, the strongest heuristic in the others):", *out] if out else []
 
 
 def balance_csv(doc: dict) -> str:

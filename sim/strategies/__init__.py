@@ -255,6 +255,12 @@ def _add_search_presets() -> None:
             PRESETS[(variant, "search")] = (family, {**values, **extra})
 
 
+def has_preset(variant: str, name: str) -> bool:
+    """True if ``variant`` offers the preset ``name`` (e.g. ``search`` where its kernel searches)."""
+    _load_families()
+    return (variant, name) in PRESETS
+
+
 def derive(base: Strategy, **overrides: float) -> Strategy:
     """``base`` with some parameters changed; the spec text shows the change."""
     values = dict(base.values)
