@@ -39,10 +39,21 @@ def single_core_rate(variant: str, players: int | None, n: int, repeats: int,
     return _median_rate(lambda: run_chunk(spec, 0, n, arrays), n, repeats)[0]
 
 
-def search_rate(quick: bool) -> float:
-    """Gin hands/s of the ``search`` preset (every decision of seat 0 by simulation) against
-    ``strong``, 1 core: hundreds of hands, not thousands (each decision plays up to 64 worlds)."""
-    return single_core_rate("gin", None, 100 if quick else 400, 1 if quick else 3, "search,strong")
+def search_rate(variant: str, quick: bool) -> float:
+    """Hands/s of the ``search`` preset in seat 0 (its decisions by simulation), ``strong`` in
+    every other seat, at the game's default player count, 1 core: hundreds of Gin hands, tens
+    in the slower games (each decision plays out up to the preset's worlds)."""
+    from sim.variants import get_variant
+    n = (100 if quick else 400) if variant == "gin" else (10 if quick else 40)
+    players = get_variant(variant).default_players
+    return single_core_rate(variant, players, n, 1 if quick else 3, ",".join(["search"] + ["strong"] * (players - 1)))
+
+
+def searching_variants() -> list[str]:
+    """The games whose kernels search (a ``search`` preset), Gin first."""
+    from sim.strategies import has_preset
+    from sim.variants import available
+    return sorted((v for v in available() if has_preset(v, "search")), key=lambda v: v != "gin")
 
 
 def all_core_rate(variant: str, n: int, repeats: int, jobs: int = -1) -> tuple[float, float]:
@@ -188,7 +199,9 @@ def main(quick: bool = False, out: str | None = None) -> int:
     add("  (that process's wall time, start-up and cache load included)", f"{wall:.1f} s", "")
     add("Gin hands/s, strong vs strong, 1 core (the search's rollout policy)",
         f"{single_core_rate('gin', None, n1 // 4, reps, 'strong,strong'):,.0f}", "")
-    add("Gin hands/s, search (64 worlds) vs strong, 1 core", f"{search_rate(quick):,.1f}", ">= 20")
+    for v in searching_variants():
+        add(f"{v} hands/s, search vs strong, default players, 1 core", f"{search_rate(v, quick):,.1f}",
+            ">= 20" if v == "gin" else "")
     for p in (2, 4):
         r = single_core_rate("tonk", p, n1, reps)
         add(f"Tonk hands/s, {p} players, simple, 1 core", f"{r:,.0f}", ">= 50,000" if p == 2 else "")
