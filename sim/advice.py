@@ -139,7 +139,7 @@ def parse_opponents(opponent: str, n_opp: int, variant: str) -> list:
     if len(specs) != n_opp:
         raise AdviceError(f"{len(specs)} opponent strategies given for {n_opp} opponents: give one "
                           "for all or one per opponent")
-    return [parse_strategy(x, variant) for x in specs]
+    return [parse_strategy(x, variant, n_opp + 1) for x in specs]
 
 
 def rules_of(cls, rules, **fixed) -> RulesBase:

@@ -74,7 +74,7 @@ def test_budget_is_respected_and_the_first_trials_are_the_base_and_the_field():
     doc = run_tune(knock_spec())
     assert doc["hands_search"] <= TINY["budget"]
     assert doc["trials"][0]["params"] == {"knock": 15, "knock_mid": -1, "per_opp": 0}   # knock-rummy simple
-    strong = S.parse_strategy("strong", "knock-rummy").values                       # the field member
+    strong = S.parse_strategy("strong", "knock-rummy", 4).values                    # the field member, at 4 players
     assert doc["trials"][1]["params"] == {k: strong[k] for k in ("knock", "knock_mid", "per_opp")}
 
 
@@ -143,12 +143,14 @@ def tuned_file(tmp_path, monkeypatch):
     path = tmp_path / "tuned_presets.json"
     read = S.read_tuned
     monkeypatch.setattr(S, "read_tuned", lambda p=path: read(p))
-    before = set(S.PRESETS), set(S.TUNED)
+    before = dict(S.PRESETS), set(S.TUNED), dict(S.PLAYER_ALIASES)
     yield path
-    for k in set(S.PRESETS) - before[0]:
-        del S.PRESETS[k]
+    S.PRESETS.clear()
+    S.PRESETS.update(before[0])
     for k in set(S.TUNED) - before[1]:
         del S.TUNED[k]
+    S.PLAYER_ALIASES.clear()
+    S.PLAYER_ALIASES.update(before[2])
 
 
 def test_presets_file_round_trip_and_strategies_show_provenance(tmp_path, tuned_file, capsys, monkeypatch):
@@ -177,6 +179,26 @@ def test_presets_file_round_trip_and_strategies_show_provenance(tmp_path, tuned_
     assert main(["strategies", "--variant", "knock-rummy"]) == 0
     text = capsys.readouterr().out
     assert "tuned-test" in text and "tuned:" in text and "edge vs simple" in text and pv["command"] in text
+
+
+def test_a_preset_tuned_for_a_player_count_stands_in_there_only(tmp_path, tuned_file, capsys, monkeypatch):
+    out = tmp_path / "run"
+    argv = ["tune", "--variant", "knock-rummy", "--players", "4", "--params", "knock,knock_mid", "--seed", "4",
+            "--out", str(out), "--presets-file", str(tuned_file), "--save-preset", "tuned-4p", "--stands-for", "strong",
+            "--no-progress", *[f"--{k.replace('_', '-')}={v}" for k, v in TINY.items()]]
+    assert main(argv) == 0
+    (entry,) = json.loads(tuned_file.read_text())["presets"]
+    assert (entry["stands_for"], entry["at_players"]) == ("strong", [4])
+    monkeypatch.setattr(S, "_TUNED_LOADED", False)
+    S._load_families()
+    general = S.PRESETS[("knock-rummy", "strong")][1]
+    assert S.parse_strategy("strong", "knock-rummy", 4).values == entry["params"] != general
+    assert S.parse_strategy("strong", "knock-rummy", 2).values == S.parse_strategy("strong", "knock-rummy").values
+    seats = S.parse_strategies("strong,simple,simple,simple", "knock-rummy", 4)
+    assert seats[0].values == entry["params"] and seats[0].spec == "strong"
+    assert main(argv[:-1 - len(TINY)] + ["--stands-for", "nobody", *argv[-len(TINY):]]) == 2
+    assert main(["tune", "--variant", "knock-rummy", "--stands-for", "strong"]) == 2
+    assert "--save-preset" in capsys.readouterr().err
 
 
 def test_a_damaged_presets_file_is_one_line(tuned_file, capsys, monkeypatch):

@@ -127,8 +127,9 @@ class EquilibriumSpec:
         rel = symbol(sw.knob())
         out = [Policy(s, t, rel=rel) for t, s in zip(sw.thresholds, sw.overall_arms())]
         base = sw.base()
-        named = [(n, parse_strategy(n, self.variant)) for n in knock_presets(base.family, self.variant)]
-        named += [(self.strategy, base)] + [(e, parse_strategy(e, self.variant)) for e in self.extra]
+        at = sw.n_players
+        named = [(n, parse_strategy(n, self.variant, at)) for n in knock_presets(base.family, self.variant)]
+        named += [(self.strategy, base)] + [(e, parse_strategy(e, self.variant, at)) for e in self.extra]
         for alias, strat in named:
             k = next((k for k, p in enumerate(out) if p.strategy.values == strat.values), None)
             if k is None:

@@ -108,7 +108,12 @@ class SweepSpec:
         return "field0", 1.0 / (probe.n_seats - 1)
 
     def base(self) -> Strategy:
-        return parse_strategy(self.strategy, self.variant)
+        return parse_strategy(self.strategy, self.variant, self.n_players)
+
+    @property
+    def n_players(self) -> int:
+        """The player count the sweep plays (the game's usual one unless given)."""
+        return self.players or self.game.default_players
 
     def seed_of(self, stage: str) -> int:
         return self.seed if self.stage_seeds == "shared" and stage != "policy" else stage_seed(self.seed, stage)

@@ -81,12 +81,12 @@ class TuneSpec:
         return fresh_seed(self.seed)
 
     def base_strategy(self) -> Strategy:
-        return parse_strategy(self.base, self.variant)
+        return parse_strategy(self.base, self.variant, self.players)
 
     def candidate(self, values: dict[str, float]) -> Strategy:
         """The base preset with the searched parameters set to ``values``."""
         inner = ",".join(f"{k}={_num(v)}" for k, v in values.items())
-        return parse_strategy(f"{self.base}({inner})" if inner else self.base, self.variant)
+        return parse_strategy(f"{self.base}({inner})" if inner else self.base, self.variant, self.players)
 
     def arm(self, seat0, opponent: str, hands: int, seed: int):
         """Duplicate-deal spec: ``seat0`` in seat 0, ``opponent`` in every other seat."""
@@ -287,7 +287,7 @@ def first_candidates(spec: TuneSpec) -> list[dict]:
     """The candidates tried before the sampler's own: the base preset, then every field member of
     the tuned family (so the search starts from the best of them), each once."""
     out = []
-    for st in [spec.base_strategy(), *(parse_strategy(f, spec.variant) for f in spec.field)]:
+    for st in [spec.base_strategy(), *(parse_strategy(f, spec.variant, spec.players) for f in spec.field)]:
         if st.family.name != spec.family:
             continue
         values = {name: _cast(st.values[name], integer) for name, _, _, integer in spec.params}

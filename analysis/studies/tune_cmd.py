@@ -10,6 +10,7 @@ import textwrap
 from sim.runner import MAX_UNITS
 
 from ..args import OUT_DIR, add_command, jobs_arg, out_file, whole
+from ..errors import TuneError
 
 _EXAMPLES = """\
     rummylab tune --variant knock-rummy --players 4 --field simple,strong --budget 1500000 --seed 1 --out runs/tune-knock-rummy
@@ -59,6 +60,9 @@ def add_parser(subparsers):
                    help="store the run in DIR (rerun resumes or reuses it; `rummylab report DIR`)")
     p.add_argument("--save-preset", default=None, metavar="NAME",
                    help="write the winner into the tuned presets file as preset NAME (with its provenance)")
+    p.add_argument("--stands-for", default=None, metavar="PRESET",
+                   help="with --save-preset: the saved preset stands for PRESET (e.g. strong) at --players players "
+                        "(per player count where the best parameters differ; `search` follows `strong`)")
     p.add_argument("--presets-file", type=out_file("--presets-file"), default=None, metavar="FILE",
                    help="presets file to write (default sim/strategies/tuned_presets.json)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -86,9 +90,11 @@ def cmd(args) -> int:
                       params=args.params, budget=args.budget, min_hands=args.min_hands, rungs=args.rungs,
                       trials=args.trials, finalists=args.finalists, final_hands=args.final_hands, seed=args.seed,
                       rules=tuple(args.rule))
+    if args.stands_for and not args.save_preset:
+        raise TuneError("--stands-for names the preset the saved one stands for: give --save-preset too")
     if args.save_preset:
         from .tune_presets import check_name
-        check_name(args.save_preset, spec.variant, spec.family)
+        check_name(args.save_preset, spec.variant, spec.family, args.stands_for)
     try:
         doc = run_tune(spec, out_dir=args.out, jobs=args.jobs, progress=False if args.no_progress else None)
     except KeyboardInterrupt:
@@ -101,6 +107,6 @@ def cmd(args) -> int:
 
         from .tune_presets import save_preset
         path = args.presets_file or TUNED_FILE
-        save_preset(doc, args.save_preset, command(spec, args.out), path)
+        save_preset(doc, args.save_preset, command(spec, args.out), path, stands_for=args.stands_for)
         print(f"saved preset {args.save_preset!r} for {spec.variant} in {path}", file=sys.stderr)
     return 0

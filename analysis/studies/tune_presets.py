@@ -14,7 +14,8 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from sim.strategies import FAMILIES, PRESETS, TUNED, TUNED_FILE, TUNED_VERSION, _load_families, check_tuned, read_tuned
+from sim.strategies import (FAMILIES, PRESETS, TUNED, TUNED_FILE, TUNED_VERSION, _load_families, check_tuned, preset_at,
+                            read_tuned)
 
 from ..errors import TuneError
 from ..store import atomic_write
@@ -28,7 +29,7 @@ def preset_entry(doc: dict, name: str, command: str) -> dict:
     sp = doc["spec"]
     w = winner(doc)
     fam = FAMILIES[sp["family"]]
-    base = PRESETS[(sp["variant"], sp["base"])][1]
+    base = preset_at(sp["variant"], sp["base"], sp["players"])[1]
     values = {p.name: float(p.default) for p in fam.params}
     values.update(base)
     values.update({k: float(v) for k, v in w["params"].items()})
@@ -41,9 +42,12 @@ def preset_entry(doc: dict, name: str, command: str) -> dict:
                            "saved": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}}
 
 
-def check_name(name: str, variant: str, family: str) -> None:
-    """A new tuned preset's name: lower-case words, not a hand-picked preset or a family."""
+def check_name(name: str, variant: str, family: str, stands_for: str | None = None) -> None:
+    """A new tuned preset's name: lower-case words, not a hand-picked preset or a family; the
+    preset it stands for (if any) one of the variant's."""
     _load_families()
+    if stands_for is not None and (variant, stands_for) not in PRESETS:
+        raise TuneError(f"--stands-for {stands_for!r}: {variant} has no such preset")
     if not NAME.match(name):
         raise TuneError(f"--save-preset {name!r}: write lower-case letters, digits and '-', e.g. tuned-small")
     fam = FAMILIES[family]
@@ -52,11 +56,17 @@ def check_name(name: str, variant: str, family: str) -> None:
                         "do not replace those from the command line: choose another name")
 
 
-def save_preset(doc: dict, name: str, command: str, path=TUNED_FILE) -> dict:
-    """Write (or update) the entry ``name`` for the run's variant in the presets file."""
+def save_preset(doc: dict, name: str, command: str, path=TUNED_FILE, stands_for: str | None = None) -> dict:
+    """Write (or update) the entry ``name`` for the run's variant in the presets file; with
+    ``stands_for``, the preset stands for that one at the run's player count (added to the
+    counts an earlier entry of the name stood for)."""
     sp = doc["spec"]
-    check_name(name, sp["variant"], sp["family"])
+    check_name(name, sp["variant"], sp["family"], stands_for)
     entry = preset_entry(doc, name, command)
+    if stands_for:
+        old = next((e for e in read_tuned(path)["presets"]
+                    if (e.get("variant"), e.get("name"), e.get("stands_for")) == (sp["variant"], name, stands_for)), {})
+        entry.update(stands_for=stands_for, at_players=sorted({*old.get("at_players", ()), sp["players"]}))
     check_tuned(entry)
     file = read_tuned(path)
     presets = [e for e in file["presets"] if (e.get("variant"), e.get("name")) != (sp["variant"], name)]
@@ -82,5 +92,7 @@ def tuned_lines(variant: str, family: str) -> list[str]:
         for x in pv.get("edges", []):
             out.append(f"      edge vs {x['opponent']}: {x['edge']:+.3f} [{x['lo']:+.3f}, {x['hi']:+.3f}] "
                        f"per hand, n={x['n']:,}")
+        if "stands_for" in e:
+            out.append(f"      stands for {e['stands_for']} at {', '.join(map(str, e['at_players']))} players")
         out.append(f"      command: {pv.get('command')}")
     return out

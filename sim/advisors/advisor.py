@@ -160,8 +160,8 @@ def play_extra_card(h, up, known, discard: int, dw_after: int, notes: list):
 def seat_strategies(g: Game, strategy, opponent, n: int, *, single: bool = False):
     """My strategy, the opponents' (one spec for all or one each; ``single``: one opponent,
     one spec) and the strategy matrix, seat 0 first."""
-    me = parse_strategy(strategy, g.name)
-    opps = [parse_strategy(opponent, g.name)] if single else A.parse_opponents(opponent, n - 1, g.name)
+    me = parse_strategy(strategy, g.name, n)
+    opps = [parse_strategy(opponent, g.name, n)] if single else A.parse_opponents(opponent, n - 1, g.name)
     return me, opps, strategy_matrix([me] + opps)
 
 

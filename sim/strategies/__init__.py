@@ -101,6 +101,10 @@ class Strategy:
 
 FAMILIES: dict[str, StrategyFamily] = {}
 PRESETS: dict[tuple[str, str], tuple[StrategyFamily, dict[str, float]]] = {}  # (variant, name)
+# (variant, name, players) -> the tuned preset that stands for preset ``name`` at that player
+# count (a presets-file entry with ``stands_for`` and ``at_players``: per player count where the
+# best parameters differ); ``search`` follows ``strong``'s
+PLAYER_ALIASES: dict[tuple[str, str, int], str] = {}
 
 
 def register(family: StrategyFamily) -> StrategyFamily:
@@ -140,8 +144,9 @@ def split_specs(text: str) -> list[str]:
     return parts
 
 
-def parse_strategy(spec: str, variant: str) -> Strategy:
-    """Resolve one spec for ``variant``: preset or family name with ``(k=v,...)`` overrides."""
+def parse_strategy(spec: str, variant: str, players: int | None = None) -> Strategy:
+    """Resolve one spec for ``variant``: preset or family name with ``(k=v,...)`` overrides; at
+    ``players`` (if given) a preset tuned for that count stands in (:data:`PLAYER_ALIASES`)."""
     _load_families()
     m = _SPEC.match(spec)
     if not m:
@@ -151,7 +156,7 @@ def parse_strategy(spec: str, variant: str) -> Strategy:
     if key not in PRESETS:
         known = sorted(n for (v, n) in PRESETS if v == variant)
         raise StrategyError(f"unknown strategy {name!r} for variant {variant!r}; known: {', '.join(known)}")
-    family, base = PRESETS[key]
+    family, base = preset_at(variant, name, players)
     values = {p.name: p.default for p in family.params}
     values.update(base)
     overrides: dict[str, float] = {}
@@ -173,14 +178,26 @@ def parse_strategy(spec: str, variant: str) -> Strategy:
     return Strategy(family, values, spec.strip())
 
 
+def preset_at(variant: str, name: str, players: int | None) -> tuple[StrategyFamily, dict[str, float]]:
+    """The family and values of preset ``name`` of ``variant`` at ``players``: the tuned preset
+    that stands for it at that count if there is one (``search``: ``strong``'s stand-in with the
+    search switched on), else the preset itself."""
+    alias = PLAYER_ALIASES.get((variant, "strong" if name == "search" else name, players))
+    if alias is None:
+        return PRESETS[(variant, name)]
+    family, values = PRESETS[(variant, alias)]
+    return family, ({**values, **search_extra(family, variant)} if name == "search" else values)
+
+
 def parse_strategies(text: str | list, variant: str, n_seats: int) -> list[Strategy]:
-    """One strategy per seat (spec texts or Strategy objects); a single one serves every seat."""
+    """One strategy per seat (spec texts or Strategy objects); a single one serves every seat;
+    presets resolve at ``n_seats`` players (:func:`preset_at`)."""
     specs = split_specs(text) if isinstance(text, str) else list(text)
     if len(specs) == 1:
         specs = specs * n_seats
     if len(specs) != n_seats:
         raise StrategyError(f"{len(specs)} strategies given for {n_seats} seats: give one per seat or one for all")
-    return [s if isinstance(s, Strategy) else parse_strategy(s, variant) for s in specs]
+    return [s if isinstance(s, Strategy) else parse_strategy(s, variant, n_seats) for s in specs]
 
 
 def strategy_matrix(strategies: list[Strategy]) -> np.ndarray:
@@ -228,6 +245,12 @@ def check_tuned(entry: dict) -> tuple[StrategyFamily, dict[str, float]]:
     if variant not in family.variants:
         raise StrategyError(f"tuned preset {name!r}: family {family.name} does not play {variant}")
     family.row(params)  # every name known, every value in range
+    if "stands_for" in entry:
+        at = entry.get("at_players")
+        if (entry["stands_for"] == name or not isinstance(at, list) or not at
+                or not all(isinstance(n, int) and n >= 1 for n in at)):
+            raise StrategyError(f"tuned preset {name!r}: stands_for needs another preset's name and at_players "
+                                "a list of player counts")
     return family, {k: float(v) for k, v in params.items()}
 
 
@@ -237,6 +260,8 @@ def _load_tuned() -> None:
     for entry, family, values in checked:
         PRESETS[(entry["variant"], entry["name"])] = (family, values)
         TUNED[(entry["variant"], entry["name"])] = entry
+        for n in entry.get("at_players", ()) if "stands_for" in entry else ():
+            PLAYER_ALIASES[(entry["variant"], entry["stands_for"], int(n))] = entry["name"]
     _add_search_presets()
     _TUNED_LOADED = True
 
@@ -251,8 +276,12 @@ def _add_search_presets() -> None:
     family's ``search_preset`` for the variant."""
     for (variant, name), (family, values) in list(PRESETS.items()):
         if name == "strong" and variant in family.search_variants:
-            extra = family.search_preset.get(variant, {SEARCH_PARAM: float(SEARCH_WORLDS)})
-            PRESETS[(variant, "search")] = (family, {**values, **extra})
+            PRESETS[(variant, "search")] = (family, {**values, **search_extra(family, variant)})
+
+
+def search_extra(family: StrategyFamily, variant: str) -> dict[str, float]:
+    """The ``search`` preset's parameters beyond ``strong``'s in ``variant``."""
+    return family.search_preset.get(variant, {SEARCH_PARAM: float(SEARCH_WORLDS)})
 
 
 def has_preset(variant: str, name: str) -> bool:
