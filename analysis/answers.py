@@ -345,17 +345,19 @@ def rules_lines(rules, variant: str) -> list[str]:
     return textwrap.wrap(text, 100, subsequent_indent="  ")
 
 
-def preset_line(variant: str, names) -> list[str]:
-    """What each named preset is: 'strong = threshold(knock=6, ...)'; names that are not
+def preset_line(variant: str, names, players: int | None = None) -> list[str]:
+    """What each named preset is (at ``players``, where a preset tuned for that count stands
+    in: 'strong (strong-4p) = ...'): 'strong = threshold(knock=6, ...)'; names that are not
     presets (a family or a spec with parameters) are left out."""
-    from sim.strategies import PRESETS, _load_families
+    from sim.strategies import PLAYER_ALIASES, PRESETS, _load_families, preset_at
     _load_families()
     parts = []
     for name in dict.fromkeys(names):
-        hit = PRESETS.get((variant, name))
-        if hit is None or hit[0].name == name:
+        if (variant, name) not in PRESETS or PRESETS[(variant, name)][0].name == name:
             continue
-        fam, vals = hit
+        fam, vals = preset_at(variant, name, players)
+        alias = PLAYER_ALIASES.get((variant, "strong" if name == "search" else name, players))
+        name = f"{name} ({alias} at {players} players)" if alias else name
         parts.append(f"{name} = {fam.name}(" + ", ".join(f"{k}={x:g}" for k, x in vals.items()) + ")"
                      if vals else f"{name} = {fam.name} with its defaults")
     return [f"presets: {'; '.join(parts)} (`rummylab strategies --variant {variant}`)"] if parts else []

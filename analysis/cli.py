@@ -168,7 +168,7 @@ def cmd_knock_rules(args) -> int:
         from .answers import answer_lines, preset_line, rules_lines, rules_table_answer
         for line in [*answer_lines(rules_table_answer(base, table)),
                      *rules_lines(base.spec_for(base.base(), 1).rules, base.variant),
-                     *preset_line(base.variant, [base.strategy, base.opponent]), ""]:
+                     *preset_line(base.variant, [base.strategy, base.opponent], base.n_players), ""]:
             print(line)
         print(f"best {base.knob().action} threshold by rule setting: {base.variant}, {study.base.spec_for(base.base(), 1).n_seats} "
               f"players, seat 0 = {base.strategy} vs {base.opponent}, {base.hands:,} hands per threshold, "

@@ -2,7 +2,7 @@
 two cores, numba compilation included.
 
 Knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy; how Knock Rummy's penalty and
-bonus move its best threshold; knock policies against each other (Gin, 3-player Tonk); Gin's
+bonus move its best threshold; knock policies against each other (Gin, 3-player Tonk, 4-player Knock Rummy); Gin's
 seat edge with and without the first-upcard offer; tonk deal odds; then one short study per
 wild-card game: Ramino Klop's knock chart and its elimination games (4 players), Cincinnati's
 "go out at once or wait for a richer hand?" chart (4 players), and what holding wild cards is
@@ -98,7 +98,7 @@ def run_demo(args) -> int:
 
 def _knock_studies(out: Path, args, progress):
     """The demo's knock questions: the three knock sweeps (then each against the tuned strong),
-    Knock Rummy's rule study and the two knock equilibria; yields each finished study's folder
+    Knock Rummy's rule study and the three knock equilibria; yields each finished study's folder
     name, None where one was interrupted (then stops)."""
     from .studies.equilibrium_text import summarize
     from .studies.knock_equilibrium import EquilibriumSpec, run_equilibrium
@@ -144,6 +144,8 @@ def _knock_studies(out: Path, args, progress):
                                             hands=max(2, int(DEMO_HANDS["equilibrium"] * k)), seed=args.seed)),
         ("tonk-equilibrium", EquilibriumSpec(variant="tonk", players=3, thresholds=tuple(range(0, 16, 3)),
                                              hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
+        ("knock-rummy-equilibrium", EquilibriumSpec(variant="knock-rummy", players=4, thresholds=tuple(range(0, 41, 5)),
+                                                    hands=max(2, int(DEMO_HANDS["equilibrium"] * k / 2)), seed=args.seed)),
     ]:
         print(f"== {name}: {eq.variant} knock policies against each other, {eq.hands:,} deals per seating",
               flush=True)

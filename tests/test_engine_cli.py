@@ -246,7 +246,7 @@ def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, ca
                  "--jobs", "1", "--no-progress"]) == 0
     html = (tmp_path / "reports" / "index.html").read_text()
     for name in ("gin-knock", "tonk-knock", "knock-rummy-knock", "gin-knock-vs-strong", "tonk-knock-vs-strong",
-                 "knock-rummy-knock-vs-strong", "knock-rummy-rules", "gin-equilibrium",
+                 "knock-rummy-knock-vs-strong", "knock-rummy-rules", "gin-equilibrium", "knock-rummy-equilibrium",
                  "tonk-equilibrium", "gin-seats", "gin-seats-no-upcard-offer", "tonk-odds", "ramino-klop-knock",
                  "cincinnati-go-out", "wildcard-wilds", "basic-rummy-meld-double", "basic-rummy-meld-plus10",
                  "basic-rummy-restock", "ramino-drift-meld", "loba-meld", "wrotham-all-seven", "loba-buyback",

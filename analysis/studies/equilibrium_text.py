@@ -263,7 +263,7 @@ def format_equilibrium(d: dict, as_json: bool = False) -> str:
         rules = make_spec(d["variant"], rules=list(d["rules"]), n=1, players=d["players"]).rules
         names = [a for p in d["policies"] for a in (p["name"], *p.get("aliases", ()))]
         head = [*answer_lines(equilibrium_answer(d)), *rules_lines(rules, d["variant"]),
-                *answer_lines(preset_line(d["variant"], names)), ""]
+                *answer_lines(preset_line(d["variant"], names, d["players"])), ""]
     out = [*head, f"knock equilibrium: {d['variant']}, {d['players']} players, {len(d['policies'])} policies, "
            f"{d['hands_per_seating']:,} deals per seating (every policy in every seat on the same deals), "
            f"seed {d['seed']}" + (f"; rules {', '.join(d['rules'])}" if d["rules"] else ""),

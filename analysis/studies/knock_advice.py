@@ -391,7 +391,7 @@ def format_advice(a: Advice) -> str:
     lines = [
         *answer_lines(advice_answer(a)),
         *(rules_lines(a.rules, a.variant) if a.rules else []),
-        *preset_line(a.variant, [*a.strategy.split(","), *a.opponent.split(",")]),
+        *preset_line(a.variant, [*a.strategy.split(","), *a.opponent.split(",")], a.players),
         "",
         f"{a.variant}: knock now or play on?   hand {' '.join(a.hand)} ({score})",
         f"turn {a.turn}, {a.players} players, stock {a.stock}, upcard {a.upcard or 'unknown'}; "

@@ -152,7 +152,7 @@ def format_sweep(res: SweepResult, as_json: bool = False, detail: bool = False) 
     unit = game.score_unit
     out = [*answer_lines(sweep_answer(res) if res.overall and res.best_overall >= 0 else []),
            *rules_lines(spec.spec_for(spec.base(), 1).rules, spec.variant),
-           *preset_line(spec.variant, [spec.strategy, spec.opponent]), "",
+           *preset_line(spec.variant, [spec.strategy, spec.opponent], spec.n_players), "",
            f"{game.knob.action} sweep: {spec.variant}, seat 0 = {spec.strategy} with its threshold varied "
            f"({acts_at(game, 'd')}), "
            f"others = {spec.opponent}; {spec.hands:,} hands per threshold (same deals in every arm), "
