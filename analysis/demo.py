@@ -115,11 +115,10 @@ def _knock_studies(out: Path, args, progress):
                                         hands=int(DEMO_HANDS["knock-rummy"] * k),
                                         games=int(DEMO_GAMES["knock-rummy"] * k), seed=args.seed)),
     ]
-    # the same questions against the tuned strong (no games; the first (Gin) with its by-turn
-    # chart on a quarter of the hands, the others one sweep each on half)
-    steps += [(f"{name}-vs-strong", replace(spec, opponent="strong", by_turn=i == 0, games=0,
-                                            hands=max(1, spec.hands // (4 if i == 0 else 2))))
-              for i, (name, spec) in enumerate(steps)]
+    # the same questions against the tuned strong, with the knock chart, on a quarter of the
+    # hands (no games)
+    steps += [(f"{name}-vs-strong", replace(spec, opponent="strong", games=0, hands=max(1, spec.hands // 4)))
+              for name, spec in steps]
     for name, spec in steps:
         print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
         res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
