@@ -381,7 +381,7 @@ FAMILY = register(StrategyFamily(
     name="threshold",
     code=FAMILY_CODE,
     variants=("gin", "knock-rummy"),
-    search_variants=("gin",),
+    search_variants=("gin", "knock-rummy"),
     params=PARAMS,
     doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
         "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",
