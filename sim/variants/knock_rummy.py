@@ -56,8 +56,12 @@ picked on seeds 101 and 202), and loses 0.7 per hand to first-turn knockers (2 p
 The knock sweep's default range, 0..50, holds the best response to ``simple`` at every table.
 
 Kernels: :func:`play_chunk` (one row per hand), :func:`play_hand`, :func:`play_from_state`
-(continue from any position: rollouts), :func:`play_game_chunk` (whole games to
-``target_score``, played by :mod:`sim.games`), :func:`settle` (score an ending).
+(continue from any position: rollouts; a searching seat decides by search there too),
+:func:`play_on` (the same by the heuristics only), :func:`play_game_chunk` (whole games to
+``target_score``, played by :mod:`sim.games`), :func:`settle` (score an ending).  A turn is
+:func:`draw` then :func:`finish_turn` (discard, knock or not); :func:`_take_turn` is the
+heuristic's, :mod:`sim.variants.knock_rummy_search` the ``search`` player's (strategy
+parameter ``search_worlds`` > 0: draw, discard and knock by determinized Monte Carlo).
 """
 
 from __future__ import annotations
