@@ -337,7 +337,7 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
     play_on(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_on(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace):
     """:func:`play_from_state` by the heuristics (no seat searches: the search's rollouts)."""
     n = hands.shape[0]
