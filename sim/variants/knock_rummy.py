@@ -299,16 +299,22 @@ def turn_drawing(rules, strat, p, from_pile, hands, dw, deck, pile, picked, stat
     return finish_turn(rules, p, from_pile, card, code, dwa, knock, hands, dw, deck, pile, state, row, debug, trace)
 
 
+@njit(cache=True, inline="always")
+def heuristic_take(strat, p, hands, dw, pile, state, T_value, T_total, T_rank, st):
+    """Does seat ``p``'s heuristic take the pile's top card (False: the pile is empty)?"""
+    if state[S_NPILE] == 0:
+        return False
+    return coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1],
+                                                                T_value, T_total, T_rank))
+
+
 @njit(cache=True)
 def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
                st, row, debug, trace):
     """Seat ``p`` draws, discards and maybe ends the hand, by its heuristic.  ``dw`` int64[n]
     holds every seat's current deadwood (kept up to date here).  Returns True if the hand ended
     (row filled)."""
-    from_pile = False
-    if state[S_NPILE] > 0:
-        from_pile = coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(
-            strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1], T_value, T_total, T_rank))
+    from_pile = heuristic_take(strat, p, hands, dw, pile, state, T_value, T_total, T_rank, st)
     return turn_drawing(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
                         st, row, debug, trace)
 
