@@ -33,7 +33,9 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   ``layoff=0`` these make the ``openspiel-simple`` preset, OpenSpiel's SimpleGinRummyBot
   (scripts/crosscheck_openspiel.py).
 * ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`sim.strategies.SEARCH_WORLDS`):
-  the seat decides by simulation (:mod:`sim.search`, Gin: :mod:`sim.variants.gin_search`) the
+  the seat decides by simulation (:mod:`sim.search`; Gin: :mod:`sim.variants.gin_search`, Knock
+  Rummy: :mod:`sim.variants.knock_rummy_search`, whose ``search`` preset searches all three at
+  ``search_z=1`` with ``search_opp_knock=-1``) the
   decisions ``search_what`` names (default 2: the discard, among the ``search_top`` best by the
   score above; 6 adds the knock, 7 the upcard too: both measured weaker against eaai-simple, the
   README's search section), leaving its heuristic's
@@ -61,7 +63,7 @@ from ..core.bits import bit as _bit
 from ..core.cards import N_RANKS, SUIT_SHIFT
 from ..knock.melds import deadwood
 
-from . import Param, StrategyFamily, register
+from . import SEARCH_WORLDS, Param, StrategyFamily, register
 from .random_play import PARAM_HELP, uniform_card
 
 FAMILY_CODE = 1
@@ -381,7 +383,11 @@ FAMILY = register(StrategyFamily(
     name="threshold",
     code=FAMILY_CODE,
     variants=("gin", "knock-rummy"),
-    search_variants=("gin",),
+    search_variants=("gin", "knock-rummy"),
+    # Knock Rummy's search: the draw, the discard and the knock (the knock is the game), the
+    # opponents of its rollouts playing its own heuristic, a smaller margin (sim/variants/knock_rummy_search.py)
+    search_preset={"knock-rummy": {"search_worlds": float(SEARCH_WORLDS), "search_what": 7.0, "search_z": 1.0,
+                                   "search_opp_knock": -1.0}},
     params=PARAMS,
     doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
         "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",

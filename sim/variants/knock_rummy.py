@@ -56,8 +56,12 @@ picked on seeds 101 and 202), and loses 0.7 per hand to first-turn knockers (2 p
 The knock sweep's default range, 0..50, holds the best response to ``simple`` at every table.
 
 Kernels: :func:`play_chunk` (one row per hand), :func:`play_hand`, :func:`play_from_state`
-(continue from any position: rollouts), :func:`play_game_chunk` (whole games to
-``target_score``, played by :mod:`sim.games`), :func:`settle` (score an ending).
+(continue from any position: rollouts; a searching seat decides by search there too),
+:func:`play_on` (the same by the heuristics only), :func:`play_game_chunk` (whole games to
+``target_score``, played by :mod:`sim.games`), :func:`settle` (score an ending).  A turn is
+:func:`draw` then :func:`finish_turn` (discard, knock or not); :func:`_take_turn` is the
+heuristic's, :mod:`sim.variants.knock_rummy_search` the ``search`` player's (strategy
+parameter ``search_worlds`` > 0: draw, discard and knock by determinized Monte Carlo).
 """
 
 from __future__ import annotations
@@ -79,6 +83,7 @@ from ..strategies import knock as K
 from ..strategies.knock import choose_discard, knock_threshold_opp, wants_upcard
 from ..strategies.random_play import coin
 from ..core.trace import NO_TRACE, log, no_trace
+from . import knock_rummy_search as KRS
 from . import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
                Knob, Variant, WholeGame, col_deadwood, col_extra, hand_columns)
 
@@ -208,37 +213,32 @@ def settle(rules, dw, ender, kind, row):
 # ----------------------------------------------------------------------------------------
 # one hand
 
-@njit(cache=True)
-def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
-               st, row, debug, trace):
-    """Seat ``p`` draws, discards and maybe ends the hand.  ``dw`` int64[n] holds every seat's
-    current deadwood (kept up to date here).  Returns True if the hand ended (row filled)."""
-    n = hands.shape[0]
+@njit(cache=True, inline="always")
+def draw(p, from_pile, deck, pile, picked, state, trace):
+    """Seat ``p`` starts a turn (the turn counters) and draws the pile's top card
+    (``from_pile``) or the stock's: ``(card, forbidden)``, the mask of the card it may not
+    discard.  The card is not yet in ``hands[p]`` (:func:`finish_turn` puts it there)."""
     state[S_TURNS] += 1
     state[S_OWN + p] += 1
-    own_turn = state[S_OWN + p]
-    opp = np.uint64(0)
-    for q in range(n):
-        if q != p:
-            opp |= picked[q]
-    from_pile = False
-    if state[S_NPILE] > 0:
-        from_pile = coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(
-            strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1], T_value, T_total, T_rank))
     if from_pile:
         state[S_NPILE] -= 1
         card = pile[state[S_NPILE]]
         picked[p] |= _bit(card)
-        forbidden = _bit(card)
         log(trace, TR.E_TAKE_PILE, p, card, 0)
-    else:
-        card = deck[state[S_SP]]
-        state[S_SP] += 1
-        forbidden = np.uint64(0)
-        log(trace, TR.E_DRAW_STOCK, p, card, 0)
-    hand = hands[p] | _bit(card)
-    code, dwa = choose_discard(strat[p], hand, forbidden, opp, T_value, T_total, T_rank, st[p])
-    hands[p] = hand ^ _bit(code)
+        return card, _bit(card)
+    card = deck[state[S_SP]]
+    state[S_SP] += 1
+    log(trace, TR.E_DRAW_STOCK, p, card, 0)
+    return card, np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def finish_turn(rules, p, from_pile, card, code, dwa, knock, hands, dw, deck, pile, state, row, debug, trace):
+    """Seat ``p``, having drawn ``card``, discards ``code`` (deadwood ``dwa`` after it) and
+    knocks if ``knock`` (rummy at 0 deadwood, always); the hand also ends when the stock is out
+    or at MAX_TURNS.  Returns True if the hand ended (``row`` filled)."""
+    n = hands.shape[0]
+    hands[p] = (hands[p] | _bit(card)) ^ _bit(code)
     pile[state[S_NPILE]] = code
     state[S_NPILE] += 1
     dw[p] = dwa
@@ -250,7 +250,7 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
         check_closed_hands(hands, deck, state[S_SP], pile, state[S_NPILE], N_CARDS)
     if dwa == 0:
         kind = END_RUMMY
-    elif coin(strat[p, K.P_RANDOM_PLAY], st[p], dwa <= knock_threshold_opp(strat[p], own_turn, stock_left, n - 1)):
+    elif knock:
         kind = END_KNOCK
     elif stock_left == 0 or state[S_TURNS] >= MAX_TURNS:
         kind = END_STOCK
@@ -258,6 +258,7 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
         return False
     if kind == END_KNOCK:
         log(trace, TR.E_KNOCK, p, dwa, 0)
+    own_turn = state[S_OWN + p]
     row[COL_ENDER] = p
     row[COL_TURNS] = state[S_TURNS]
     row[COL_STOCK_LEFT] = stock_left
@@ -267,6 +268,55 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
     row[cx + X_KNOCK_TURN] = own_turn if kind != END_STOCK else -1
     log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
     return True
+
+
+@njit(cache=True, inline="always")
+def opp_picked(picked, p):
+    """The cards the seats other than ``p`` took from the pile (their union)."""
+    opp = np.uint64(0)
+    for q in range(picked.shape[0]):
+        if q != p:
+            opp |= picked[q]
+    return opp
+
+
+@njit(cache=True, inline="always")
+def knock_limit(srow, state, p, n):
+    """Seat ``p``'s heuristic knock threshold after its draw (own turn, stock left, n seats)."""
+    return knock_threshold_opp(srow, state[S_OWN + p], N_CARDS - state[S_SP], n - 1)
+
+
+@njit(cache=True, inline="always")
+def turn_drawing(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
+                 st, row, debug, trace):
+    """Seat ``p`` draws as ``from_pile`` says, then discards and knocks by its heuristic;
+    returns True if the hand ended."""
+    card, forbidden = draw(p, from_pile, deck, pile, picked, state, trace)
+    code, dwa = choose_discard(strat[p], hands[p] | _bit(card), forbidden, opp_picked(picked, p), T_value, T_total,
+                               T_rank, st[p])
+    knock = dwa != 0 and coin(strat[p, K.P_RANDOM_PLAY], st[p], dwa <= knock_limit(strat[p], state, p,
+                                                                                   hands.shape[0]))
+    return finish_turn(rules, p, from_pile, card, code, dwa, knock, hands, dw, deck, pile, state, row, debug, trace)
+
+
+@njit(cache=True, inline="always")
+def heuristic_take(strat, p, hands, dw, pile, state, T_value, T_total, T_rank, st):
+    """Does seat ``p``'s heuristic take the pile's top card (False: the pile is empty)?"""
+    if state[S_NPILE] == 0:
+        return False
+    return coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1],
+                                                                T_value, T_total, T_rank))
+
+
+@njit(cache=True)
+def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
+               st, row, debug, trace):
+    """Seat ``p`` draws, discards and maybe ends the hand, by its heuristic.  ``dw`` int64[n]
+    holds every seat's current deadwood (kept up to date here).  Returns True if the hand ended
+    (row filled)."""
+    from_pile = heuristic_take(strat, p, hands, dw, pile, state, T_value, T_total, T_rank, st)
+    return turn_drawing(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
+                        st, row, debug, trace)
 
 
 @njit(cache=True)
@@ -282,19 +332,39 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
     S_TURNS (turns played), S_TO_MOVE (seat to move), S_OWN + p (own turns of seat p);
     ``strat`` float64[n, PARAM_WIDTH]; ``st`` uint64[n, 1] strategy generators; ``row`` int64
     hand row of n seats; ``trace`` events (:mod:`sim.trace`, ``NO_TRACE`` for none).  The stock
-    must not be empty (a hand whose stock ran out is over).
+    must not be empty (a hand whose stock ran out is over).  Searching seats (``search_worlds``
+    > 0) decide by search (:func:`sim.variants.knock_rummy_search.play_on_search`).
     """
+    for p in range(hands.shape[0]):
+        if strat[p, K.P_SEARCH_WORLDS] > 0:
+            KRS.play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row,
+                               debug, trace)
+            return
+    play_on(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace)
+
+
+@njit(cache=True, inline="always")
+def play_on(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace):
+    """:func:`play_from_state` by the heuristics (no seat searches: the search's rollouts)."""
+    n = hands.shape[0]
+    dw = start_row(hands, row, T_value, T_total, T_rank)
+    p = state[S_TO_MOVE]
+    while not _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total,
+                         T_rank, st, row, debug, trace):
+        p = (p + 1) % n
+        state[S_TO_MOVE] = p
+
+
+@njit(cache=True, inline="always")
+def start_row(hands, row, T_value, T_total, T_rank):
+    """Clear ``row`` (but ``dealer``) for a hand played on; every seat's deadwood."""
     n = hands.shape[0]
     for c in range(1, row.shape[0]):
         row[c] = 0
     dw = np.empty(n, dtype=np.int64)
     for p in range(n):
         dw[p] = deadwood(hands[p], T_value, T_total, T_rank)
-    p = state[S_TO_MOVE]
-    while not _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total,
-                         T_rank, st, row, debug, trace):
-        p = (p + 1) % n
-        state[S_TO_MOVE] = p
+    return dw
 
 
 @njit(cache=True)
