@@ -244,7 +244,7 @@ def _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, s
 
 @njit(cache=True)
 def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr,
-                    seat, turn, st, allow_drop_first, debug, pay, counts, info, trace):
+                    seat, turn, st, allow_drop_first, debug, pay, counts, info, trace, search=None):
     """Play on from a position until the hand ends.
 
     ``seat`` is to move at the start of its turn; ``turn`` = turns begun so far (the own turn
@@ -254,6 +254,9 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
     "draw on" arm of a knock question).  Arrays are updated in place.  Fills ``pay``
     int64[n] (stake change), ``counts`` int64[n] (final counts) and ``info`` int64[I_WIDTH]
     (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events.
+    ``search``: omitted (the plain kernel: the branches on it are pruned at compile time) or
+    uint64[n], the cards each seat took from the pile, kept up to date for the seats that
+    decide by search (:mod:`sim.variants.tonk_search`).
     """
     n = hands.shape[0]
     must = rules[R_MUST_SPREAD] != 0
@@ -284,7 +287,11 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
                 if s != seat:
                     min_opp = min(min_opp, popcount(hands[s]))
             cnt = hand_value(h)
-            if T.decide(srow, st[seat:seat + 1], T.wants_drop(srow, cnt, own_turn, n, min_opp)):
+            drop = T.wants_drop(srow, cnt, own_turn, n, min_opp)
+            if search is not None and TS.searching(srow, TS.W_DROP):
+                drop = TS.search_drop(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat,
+                                      turn - 1, st, search, drop)
+            if T.decide(srow, st[seat:seat + 1], drop):
                 log(trace, TR.E_DROP, seat, cnt, 0)
                 _end(hands, counts, info, seat, 0, turn)
                 info[I_OUTCOME] = settle_knock(counts, seat, pay, rules[R_TIE_PAID] != 0)
@@ -307,6 +314,8 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             ctr[C_PILE] -= 1
             taken = _bit(top)
             h |= taken
+            if search is not None:
+                TS.took(search, seat, taken)
             log(trace, TR.E_TAKE_PILE, seat, top, 0)
         else:
             taken = U0
@@ -337,6 +346,9 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             return
         # 4. discard
         d = T.discard(srow, h, taken, meld_cards(h), st[seat:seat + 1])
+        if search is not None and TS.searching(srow, TS.W_DISCARD):
+            d = TS.search_discard(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat, turn,
+                                  st, search, taken, d)
         if debug and _bit(d) & (taken | ~h):
             raise ValueError("illegal discard")
         h ^= _bit(d)
@@ -392,9 +404,10 @@ def deal_tonks(hands, tonk_min, counts):
 
 @njit(cache=True)
 def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp_cards, ctr,
-              st, dst, pay, counts, info, row, debug, trace):
+              st, dst, pay, counts, info, row, debug, trace, search=None):
     """Deal hand number ``h`` (:func:`sim.rng.hand_slot`: index ``h``, dealer ``h % n``, deal
-    generator (seed, STREAM_DEAL, h) for a plain hand), play it and fill ``row``."""
+    generator (seed, STREAM_DEAL, h) for a plain hand), play it and fill ``row`` (``search``:
+    :func:`play_from_state`'s, zeroed here)."""
     n = strat.shape[0]
     h, d, rot = rng.hand_slot(h, n)
     dealer, tonk_min, no_upcard = h % n, rules[R_TONK_MIN], rules[R_NO_UPCARD] != 0
@@ -431,8 +444,10 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
     else:
         for s in range(n):
             st[s] = rng.stream_key(seed, rng.STREAM_STRATEGY + s, h)
+        if search is not None:
+            search[:] = 0
         play_from_state(rules, strat, hands, deck, discard, sp_owner, sp_kind, sp_cards, ctr,
-                        (dealer + 1) % n, 0, st, True, debug, pay, counts, info, trace)
+                        (dealer + 1) % n, 0, st, True, debug, pay, counts, info, trace, search)
     log(trace, TR.E_END, info[I_ENDER], info[I_OUTCOME], 0)
     row[COL_DEALER] = dealer
     row[COL_ENDER] = info[I_ENDER]
@@ -452,7 +467,7 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
 
 
 @njit(cache=True, nogil=True)
-def _play_chunk(rules, strat, seed, first_hand, out, debug, trace):
+def _play_chunk(rules, strat, seed, first_hand, out, debug, trace, search=None):
     n = strat.shape[0]
     deck = np.empty(N_CARDS, dtype=np.int64)
     discard = np.empty(N_CARDS, dtype=np.int64)
@@ -468,7 +483,7 @@ def _play_chunk(rules, strat, seed, first_hand, out, debug, trace):
     info = np.zeros(I_WIDTH, dtype=np.int64)
     for i in range(out.shape[0]):
         play_hand(rules, strat, seed, first_hand + i, deck, hands, discard, sp_owner, sp_kind,
-                  sp_cards, ctr, st, dst, pay, counts, info, out[i], debug, trace)
+                  sp_cards, ctr, st, dst, pay, counts, info, out[i], debug, trace, search)
 
 
 def _check_inputs(rules_arr, strat_mat, out) -> None:
@@ -491,7 +506,11 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
     _check_inputs(rules_arr, strat_mat, out)
-    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace)
+    args = (rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace)
+    if np.any(strat_mat[:, T.P_SEARCH_WORLDS] > 0):      # a seat decides by search
+        _play_chunk(*args, np.zeros(strat_mat.shape[0], dtype=np.uint64))
+    else:
+        _play_chunk(*args)
 
 
 @njit(cache=True, nogil=True)
@@ -598,3 +617,5 @@ VARIANT = Variant(
     knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
               default_range=(0, 20), action="drop"),
 )
+
+from . import tonk_search as TS  # noqa: E402  (its kernels call play_from_state: imported last)
