@@ -81,7 +81,7 @@ PARAMS = (
     Param("search_top", 3, 1, 6, "search: the discards tried, the heuristic's best first", True),
     Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
                                   "many standard errors of the paired difference over the worlds (0: best mean)"),
-    Param("search_what", 1, 1, 3, "search: the decisions searched (sum of 1 discard, 2 drop); the others are "
+    Param("search_what", 3, 1, 3, "search: the decisions searched (sum of 1 discard, 2 drop); the others are "
                                   "the heuristic's", True),
 )
 

@@ -97,22 +97,8 @@ from ..core.cards import parse_cards, standard_pack
 from ..core.rules import RulesBase, RulesError, option
 from ..advice import AdvisorSpec
 from ..strategies import tonk as T
-from ..knock.table import (
-    MAX_MELDS,
-    MAX_SPREADS,
-    U0,
-    can_lay,
-    check_open_table,
-    hand_value,
-    is_legal_spread,
-    lay_down_all,
-    lay_plan,
-    log_hits,
-    meld_cards,
-    plan_play,
-    spread_kind,
-    table_hit_masks,
-)
+from ..knock.table import (MAX_MELDS, MAX_SPREADS, U0, can_lay, check_open_table, hand_value, is_legal_spread,
+                           lay_down_all, lay_plan, log_hits, meld_cards, plan_play, spread_kind, table_hit_masks)
 from ..core import trace as TR
 from ..core.trace import NO_TRACE, log
 from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS
@@ -253,10 +239,8 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
     ``allow_drop_first`` False the player to move may not drop on this first turn (the
     "draw on" arm of a knock question).  Arrays are updated in place.  Fills ``pay``
     int64[n] (stake change), ``counts`` int64[n] (final counts) and ``info`` int64[I_WIDTH]
-    (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events.
-    ``search``: omitted (the plain kernel: the branches on it are pruned at compile time) or
-    uint64[n], the cards each seat took from the pile, kept up to date for the seats that
-    decide by search (:mod:`sim.variants.tonk_search`).
+    (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events.  ``search``: omitted
+    (pruned at compile time) or uint64[n], the cards each seat took from the pile (:mod:`.tonk_search`).
     """
     n = hands.shape[0]
     must = rules[R_MUST_SPREAD] != 0
@@ -288,9 +272,9 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
                     min_opp = min(min_opp, popcount(hands[s]))
             cnt = hand_value(h)
             drop = T.wants_drop(srow, cnt, own_turn, n, min_opp)
-            if search is not None and TS.searching(srow, TS.W_DROP):
-                drop = TS.search_drop(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat,
-                                      turn - 1, st, search, drop)
+            if search is not None:      # a searching seat's drop
+                drop = TS.drop(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat, turn, st,
+                               search, drop)
             if T.decide(srow, st[seat:seat + 1], drop):
                 log(trace, TR.E_DROP, seat, cnt, 0)
                 _end(hands, counts, info, seat, 0, turn)
@@ -314,8 +298,6 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             ctr[C_PILE] -= 1
             taken = _bit(top)
             h |= taken
-            if search is not None:
-                TS.took(search, seat, taken)
             log(trace, TR.E_TAKE_PILE, seat, top, 0)
         else:
             taken = U0
@@ -346,9 +328,9 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             return
         # 4. discard
         d = T.discard(srow, h, taken, meld_cards(h), st[seat:seat + 1])
-        if search is not None and TS.searching(srow, TS.W_DISCARD):
-            d = TS.search_discard(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat, turn,
-                                  st, search, taken, d)
+        if search is not None:          # the pile's card taken, a searching seat's discard
+            d = TS.discard(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat, turn, st,
+                           search, taken, d)
         if debug and _bit(d) & (taken | ~h):
             raise ValueError("illegal discard")
         h ^= _bit(d)
@@ -406,8 +388,7 @@ def deal_tonks(hands, tonk_min, counts):
 def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp_cards, ctr,
               st, dst, pay, counts, info, row, debug, trace, search=None):
     """Deal hand number ``h`` (:func:`sim.rng.hand_slot`: index ``h``, dealer ``h % n``, deal
-    generator (seed, STREAM_DEAL, h) for a plain hand), play it and fill ``row`` (``search``:
-    :func:`play_from_state`'s, zeroed here)."""
+    generator (seed, STREAM_DEAL, h) for a plain hand), play it and fill ``row``."""
     n = strat.shape[0]
     h, d, rot = rng.hand_slot(h, n)
     dealer, tonk_min, no_upcard = h % n, rules[R_TONK_MIN], rules[R_NO_UPCARD] != 0
@@ -506,11 +487,8 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
     _check_inputs(rules_arr, strat_mat, out)
-    args = (rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace)
-    if np.any(strat_mat[:, T.P_SEARCH_WORLDS] > 0):      # a seat decides by search
-        _play_chunk(*args, np.zeros(strat_mat.shape[0], dtype=np.uint64))
-    else:
-        _play_chunk(*args)
+    search = (np.zeros(strat_mat.shape[0], dtype=np.uint64),) if strat_mat[:, T.P_SEARCH_WORLDS].any() else ()
+    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace, *search)
 
 
 @njit(cache=True, nogil=True)

@@ -228,3 +228,28 @@ def search_drop(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards
     b = _search(rules, strat, p, True, codes, 2, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, turn, st,
                 picked)
     return codes[b] != 0
+
+
+# ----------------------------------------------------------------------------------------
+# the hooks of play_from_state (called only when it is given ``search``: the picked cards)
+
+@njit(cache=True)
+def drop(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, p, turn, st, picked, heur):
+    """Seat ``p``'s drop at the start of turn ``turn`` (begun, counted): by search if it
+    searches its drops, else its heuristic's answer ``heur``."""
+    if not searching(strat[p], W_DROP):
+        return heur
+    return search_drop(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, p, turn - 1, st, picked,
+                       heur)
+
+
+@njit(cache=True)
+def discard(rules, strat, hands, stock, pile, sp_owner, sp_kind, sp_cards, ctr, p, turn, st, picked, taken, heur):
+    """Seat ``p``'s discard, having taken ``taken`` (a card bit or 0) from the pile (every seat's
+    pickups are followed): by search if it searches its discards, else ``heur``."""
+    if taken:
+        took(picked, p, taken)
+    if not searching(strat[p], W_DISCARD):
+        return heur
+    return search_discard(rules, strat, hands, stock, pile, sp_owner, sp_kind, sp_cards, ctr, p, turn, st, picked,
+                          taken, heur)
