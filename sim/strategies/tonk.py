@@ -26,6 +26,12 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   in hand are never discarded while another card can go.  Ties between J, Q and K: the king
   first, then the queen; between suits: spades, hearts, diamonds, clubs.
 
+``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`sim.strategies.SEARCH_WORLDS`):
+the seat decides by simulation (:mod:`sim.search`, :mod:`sim.variants.tonk_search`) the decisions
+``search_what`` names (default 3: the discard, among the ``search_top`` first of the heuristic's
+order, and the drop), leaving its heuristic's choice only for a candidate better by ``search_z``
+standard errors over the worlds; the other parameters are the heuristic of its rollouts.
+
 ``random_play=1`` (the ``random`` preset): every choice uniform at random among the legal ones
 (:mod:`sim.strategies.random_play`): drop, take, spread and hit by a fair coin, the discard
 uniform over the cards that may go (:func:`discard`); the rules kernel calls :func:`decide`.

@@ -2,7 +2,7 @@
 
 Decision points of a searching seat (strategy row with ``search_worlds`` > 0), each with its
 candidates, the heuristic's own choice first; ``search_what`` says which are searched (the
-others are the heuristic's):
+others are the heuristic's; default both):
 
 * the discard (& 1, :func:`search_discard`): after the draw, spreads and hits, which card
   goes, among the ``search_top`` first of the heuristic's order (:func:`discard_candidates`);
