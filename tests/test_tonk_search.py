@@ -140,3 +140,16 @@ def test_search_drop_at_the_kernel_interface_reads_the_picked_cards():
     a = TS.search_drop(rules, strat, *[x.copy() for x in args], 0, 0, st.copy(), picked, False)
     b = TS.search_drop(rules, strat, *[x.copy() for x in args], 0, 0, st.copy(), picked, False)
     assert a == b                                                 # deterministic from the seat's stream
+
+
+def test_a_searching_chunk_split_in_two_equals_the_whole():
+    """Every hand of a searching run stands alone (its picked cards start empty): chunks, and so
+    ``--jobs``, do not change the rows."""
+    r = TK.TonkRules(players=2).to_array()
+    s = strategy_matrix(parse_strategies(f"{SEARCH},strong", "tonk", 2))
+    whole = np.zeros((30, len(TK.VARIANT.columns(2))), dtype=np.int64)
+    TK.play_chunk(r, s, 9, 0, whole)
+    parts = np.zeros_like(whole)
+    TK.play_chunk(r, s, 9, 0, parts[:13])
+    TK.play_chunk(r, s, 9, 13, parts[13:])
+    assert np.array_equal(whole, parts)
