@@ -26,6 +26,12 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   in hand are never discarded while another card can go.  Ties between J, Q and K: the king
   first, then the queen; between suits: spades, hearts, diamonds, clubs.
 
+``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`sim.strategies.SEARCH_WORLDS`):
+the seat decides by simulation (:mod:`sim.search`, :mod:`sim.variants.tonk_search`) the decisions
+``search_what`` names (default 3: the discard, among the ``search_top`` first of the heuristic's
+order, and the drop), leaving its heuristic's choice only for a candidate better by ``search_z``
+standard errors over the worlds; the other parameters are the heuristic of its rollouts.
+
 ``random_play=1`` (the ``random`` preset): every choice uniform at random among the legal ones
 (:mod:`sim.strategies.random_play`): drop, take, spread and hit by a fair coin, the discard
 uniform over the cards that may go (:func:`discard`); the rules kernel calls :func:`decide`.
@@ -76,16 +82,24 @@ PARAMS = (
     Param("mid_from", -1, -1, 99, "own turn where the mid bucket starts; -1 none", True),
     Param("late_from", -1, -1, 99, "own turn where the late bucket starts; -1 none", True),
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
+    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in "
+                                       "each with these parameters' heuristic (0: no search; sim.search)", True),
+    Param("search_top", 3, 1, 6, "search: the discards tried, the heuristic's best first", True),
+    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
+                                  "many standard errors of the paired difference over the worlds (0: best mean)"),
+    Param("search_what", 3, 1, 3, "search: the decisions searched (sum of 1 discard, 2 drop); the others are "
+                                  "the heuristic's", True),
 )
 
 (P_MAX_COUNT, P_MIN_TURN, P_MIN_OPP_CARDS, P_PER_OPP, P_SPREAD_EAGERNESS, P_HIT,
  P_UPCARD_TAKE, P_TAKE_GAIN, P_DISCARD_RULE, P_MAX_COUNT_MID, P_MAX_COUNT_LATE, P_MID_FROM,
- P_LATE_FROM, P_RANDOM_PLAY) = range(1, len(PARAMS) + 1)
+ P_LATE_FROM, P_RANDOM_PLAY, P_SEARCH_WORLDS, P_SEARCH_TOP, P_SEARCH_Z, P_SEARCH_WHAT) = range(1, len(PARAMS) + 1)
 
 FAMILY = register(StrategyFamily(
     name="tonk",
     code=FAMILY_CODE,
     variants=("tonk",),
+    search_variants=("tonk",),
     params=PARAMS,
     doc="Tonk heuristics: drop threshold by count/turn/opponents, spread and hit eagerness, "
         "discard-take rule, discard rule.",

@@ -97,22 +97,8 @@ from ..core.cards import parse_cards, standard_pack
 from ..core.rules import RulesBase, RulesError, option
 from ..advice import AdvisorSpec
 from ..strategies import tonk as T
-from ..knock.table import (
-    MAX_MELDS,
-    MAX_SPREADS,
-    U0,
-    can_lay,
-    check_open_table,
-    hand_value,
-    is_legal_spread,
-    lay_down_all,
-    lay_plan,
-    log_hits,
-    meld_cards,
-    plan_play,
-    spread_kind,
-    table_hit_masks,
-)
+from ..knock.table import (MAX_MELDS, MAX_SPREADS, U0, can_lay, check_open_table, hand_value, is_legal_spread,
+                           lay_down_all, lay_plan, log_hits, meld_cards, plan_play, spread_kind, table_hit_masks)
 from ..core import trace as TR
 from ..core.trace import NO_TRACE, log
 from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS
@@ -244,7 +230,7 @@ def _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, s
 
 @njit(cache=True)
 def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr,
-                    seat, turn, st, allow_drop_first, debug, pay, counts, info, trace):
+                    seat, turn, st, allow_drop_first, debug, pay, counts, info, trace, search=None):
     """Play on from a position until the hand ends.
 
     ``seat`` is to move at the start of its turn; ``turn`` = turns begun so far (the own turn
@@ -253,7 +239,8 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
     ``allow_drop_first`` False the player to move may not drop on this first turn (the
     "draw on" arm of a knock question).  Arrays are updated in place.  Fills ``pay``
     int64[n] (stake change), ``counts`` int64[n] (final counts) and ``info`` int64[I_WIDTH]
-    (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events.
+    (ender, outcome, turns begun, knocker's count and own turn or -1).  ``trace``: events.  ``search``: omitted
+    (pruned at compile time) or uint64[n], the cards each seat took from the pile (:mod:`.tonk_search`).
     """
     n = hands.shape[0]
     must = rules[R_MUST_SPREAD] != 0
@@ -284,7 +271,11 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
                 if s != seat:
                     min_opp = min(min_opp, popcount(hands[s]))
             cnt = hand_value(h)
-            if T.decide(srow, st[seat:seat + 1], T.wants_drop(srow, cnt, own_turn, n, min_opp)):
+            drop = T.wants_drop(srow, cnt, own_turn, n, min_opp)
+            if search is not None:      # a searching seat's drop
+                drop = TS.drop(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat, turn, st,
+                               search, drop)
+            if T.decide(srow, st[seat:seat + 1], drop):
                 log(trace, TR.E_DROP, seat, cnt, 0)
                 _end(hands, counts, info, seat, 0, turn)
                 info[I_OUTCOME] = settle_knock(counts, seat, pay, rules[R_TIE_PAID] != 0)
@@ -337,6 +328,9 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
             return
         # 4. discard
         d = T.discard(srow, h, taken, meld_cards(h), st[seat:seat + 1])
+        if search is not None:          # the pile's card taken, a searching seat's discard
+            d = TS.discard(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr, seat, turn, st,
+                           search, taken, d)
         if debug and _bit(d) & (taken | ~h):
             raise ValueError("illegal discard")
         h ^= _bit(d)
@@ -392,7 +386,7 @@ def deal_tonks(hands, tonk_min, counts):
 
 @njit(cache=True)
 def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp_cards, ctr,
-              st, dst, pay, counts, info, row, debug, trace):
+              st, dst, pay, counts, info, row, debug, trace, search=None):
     """Deal hand number ``h`` (:func:`sim.rng.hand_slot`: index ``h``, dealer ``h % n``, deal
     generator (seed, STREAM_DEAL, h) for a plain hand), play it and fill ``row``."""
     n = strat.shape[0]
@@ -431,8 +425,10 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
     else:
         for s in range(n):
             st[s] = rng.stream_key(seed, rng.STREAM_STRATEGY + s, h)
+        if search is not None:
+            search[:] = 0
         play_from_state(rules, strat, hands, deck, discard, sp_owner, sp_kind, sp_cards, ctr,
-                        (dealer + 1) % n, 0, st, True, debug, pay, counts, info, trace)
+                        (dealer + 1) % n, 0, st, True, debug, pay, counts, info, trace, search)
     log(trace, TR.E_END, info[I_ENDER], info[I_OUTCOME], 0)
     row[COL_DEALER] = dealer
     row[COL_ENDER] = info[I_ENDER]
@@ -452,7 +448,7 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
 
 
 @njit(cache=True, nogil=True)
-def _play_chunk(rules, strat, seed, first_hand, out, debug, trace):
+def _play_chunk(rules, strat, seed, first_hand, out, debug, trace, search=None):
     n = strat.shape[0]
     deck = np.empty(N_CARDS, dtype=np.int64)
     discard = np.empty(N_CARDS, dtype=np.int64)
@@ -468,7 +464,7 @@ def _play_chunk(rules, strat, seed, first_hand, out, debug, trace):
     info = np.zeros(I_WIDTH, dtype=np.int64)
     for i in range(out.shape[0]):
         play_hand(rules, strat, seed, first_hand + i, deck, hands, discard, sp_owner, sp_kind,
-                  sp_cards, ctr, st, dst, pay, counts, info, out[i], debug, trace)
+                  sp_cards, ctr, st, dst, pay, counts, info, out[i], debug, trace, search)
 
 
 def _check_inputs(rules_arr, strat_mat, out) -> None:
@@ -491,7 +487,8 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
     _check_inputs(rules_arr, strat_mat, out)
-    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace)
+    search = (np.zeros(strat_mat.shape[0], dtype=np.uint64),) if strat_mat[:, T.P_SEARCH_WORLDS].any() else ()
+    _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace, *search)
 
 
 @njit(cache=True, nogil=True)
@@ -598,3 +595,5 @@ VARIANT = Variant(
     knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
               default_range=(0, 20), action="drop"),
 )
+
+from . import tonk_search as TS  # noqa: E402  (its kernels call play_from_state: imported last)
