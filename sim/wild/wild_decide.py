@@ -16,8 +16,8 @@ first; ``search_what`` says which decisions are searched, default 1: the discard
 pile, the cards each opponent took from the pile and still holds (``picked``, followed by
 :func:`play_on_search`); the other unseen cards (codes, any number of packs) are shuffled
 (:func:`sim.search.worlds.shuffle_codes`) into the opponents' hands (their sizes kept) and the
-stock.  :func:`play_out` applies a candidate on a copy with the engine's own turn pieces
-(:func:`sim.wild.wild_turn.end_turn`) and plays the hand out with :func:`~sim.wild.wild_turn.play_on`,
+stock.  :func:`play_out` applies a candidate on a copy with the engine's own turn kernel
+(:func:`sim.wild.wild_turn.take_turn`, mode FINISH) and plays the hand out with :func:`~sim.wild.wild_turn.play_on`,
 every seat playing the deciding seat's row with search off; the value is the deciding seat's
 score less the mean score of the other seats in play (the per-hand measure of ``compare``).
 The heuristic's move stays unless another beats it by ``search_z`` standard errors of the
@@ -38,13 +38,14 @@ from ..search.worlds import decision_key, paired_choice, shuffle_codes, stop_aft
 from ..strategies import wild as W
 from .wild_discards import ws_discards
 from .wild_melds import ws_deadwood
-from .wild_turn import (C_GAME, C_KNOCK_BELOW, END_NONE, GAME_CINCINNATI, GAME_RAMINO, S_NPILE, S_SP,
-                        S_TAKES, S_TO_MOVE, draw_card, end_turn, go_out_move, heuristic_move, play_on,
-                        take_turn, turn_start)
+from .wild_turn import (A_CODE, A_D, A_FORBIDDEN, A_FULL, A_HURRY, A_KIND, A_MODE, A_RELEASE, A_VALUE, C_GAME,
+                        C_KNOCK_BELOW, DRAW, END_NONE, FINISH, GAME_CINCINNATI, GAME_RAMINO, PLAY, S_NPILE, S_OWN, S_SP,
+                        S_TAKES, S_TO_MOVE, go_out_move, new_act, play_on, take_turn)
 
 MAX_CAND = 24            # up to 11 discards, each with its end flipped, and one more way out
 STREAM_RESTOCK = 60      # a rollout's restock shuffles (after the seats' rollout streams, sim.search.worlds)
-(K_KIND, K_CODE, K_D, K_VALUE, K_KNOCK) = range(5)   # a candidate's row: end kind, discard, deadwood, value, knock
+# a candidate's row: the move's part of take_turn's ``act`` (end kind, discard, deadwood, value, knock)
+K_KIND, K_CODE, K_D, K_VALUE, K_KNOCK = range(5)
 
 
 @njit(cache=True, inline="always")
@@ -101,12 +102,13 @@ def _ranked_discards(cand, n, ws, forbidden, order, top, skip):
 
 
 @njit(cache=True)
-def candidates(cfg, srow, ws, full, forbidden, own, tabs, release, hurry, heur, cand):
-    """The candidate ends of the turn of the hand ``ws`` (drawn card in, deadwood ``full``)
-    into ``cand`` int64[MAX_CAND, 5] (K_* columns), the heuristic's move ``heur`` (kind, code,
-    d, value) first; returns how many (1: nothing to search)."""
+def candidates(cfg, srow, ws, own, tabs, act, cand):
+    """The candidate ends of the turn of the hand ``ws`` (drawn card in) into ``cand``
+    int64[MAX_CAND, 5] (K_* columns), the heuristic's move (in ``act`` after a DRAW,
+    :func:`sim.wild.wild_turn.take_turn`) first; returns how many (1: nothing to search)."""
     what = int(srow[W.P_SEARCH_WHAT])
-    kind, code, d, value = heur
+    kind, code, d, value = act[A_KIND], act[A_CODE], act[A_D], act[A_VALUE]
+    full, forbidden, hurry, release = act[A_FULL], act[A_FORBIDDEN], act[A_HURRY] != 0, act[A_RELEASE] != 0
     n = _add(cand, 0, kind, code, d, value, -1)
     out = kind != END_NONE and cfg[C_GAME] != GAME_RAMINO
     if out and not what & 2:
@@ -170,33 +172,32 @@ def world(i, seats, wss, deck, pile, state, picked, pack, key, w, buf, wss_w, de
 
 
 @njit(cache=True)
-def play_out(cfg, rstrat, seats, i, cand, a, wss_w, dw_w, deck_w, pile, state, tabs, key, w, st_w, row, own, hurry,
-             forbidden, trace):
-    """Local seat ``i`` ends its turn with candidate ``a`` on a copy of the world and every
-    seat plays on by ``rstrat``; returns its score less the mean of the others in play."""
+def play_out(cfg, rstrat, seats, i, cand, a, act, wss_w, dw_w, deck_w, pile, state, tabs, key, w, st_w, row, trace):
+    """Local seat ``i`` ends its turn with candidate ``a`` (``act``: its turn after the draw)
+    on a copy of the world and every seat plays on by ``rstrat``; returns its score less the
+    mean score of the others in play."""
     wss = wss_w.copy()
     dw = dw_w.copy()
     deck = deck_w.copy()
     pile_c = pile.copy()
     state_c = state.copy()
-    p = seats[i]
-    if not end_turn(cfg, rstrat[p], seats, i, wss, dw, deck, pile_c, state_c, tabs, st_w[p], row, False, trace, own,
-                    hurry, cand[a, K_KIND], cand[a, K_CODE], cand[a, K_D], cand[a, K_VALUE], forbidden,
-                    cand[a, K_KNOCK]):
+    fin = act.copy()
+    fin[A_MODE] = FINISH
+    fin[A_KIND:] = cand[a]
+    dst = rng.new_state(key, STREAM_RESTOCK, w)
+    if not take_turn(cfg, rstrat, seats, i, wss, dw, deck, pile_c, state_c, tabs, dst, st_w, row, False, trace, fin):
         state_c[S_TO_MOVE] = (i + 1) % seats.shape[0]
-        play_on(cfg, rstrat, seats, wss, dw, deck, pile_c, state_c, tabs, rng.new_state(key, STREAM_RESTOCK, w),
-                st_w, row, False, trace)
+        play_on(cfg, rstrat, seats, wss, dw, deck, pile_c, state_c, tabs, dst, st_w, row, False, trace)
     m = seats.shape[0]
     others = 0.0
     for j in range(m):
         if j != i:
             others += row[COL_SCORE + seats[j]]
-    return row[COL_SCORE + p] - others / max(m - 1, 1)
+    return row[COL_SCORE + seats[i]] - others / max(m - 1, 1)
 
 
 @njit(cache=True)
-def search_move(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, st, row, own, hurry, forbidden, cand,
-                nc):
+def search_move(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, st, row, act, cand, nc):
     """The chosen candidate of ``cand[:nc]`` by search (index; 0 the heuristic's)."""
     p = seats[i]
     srow = strat[p]
@@ -218,8 +219,8 @@ def search_move(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, 
         for a in range(nc):
             if alive[a]:
                 world_streams(key, w, st_w)
-                vals[w, a] = play_out(cfg, rstrat, seats, i, cand, a, wss_w, dw_w, deck_w, pile, state, tabs, key, w,
-                                      st_w, scratch, own, hurry, forbidden, trace)
+                vals[w, a] = play_out(cfg, rstrat, seats, i, cand, a, act, wss_w, dw_w, deck_w, pile, state, tabs,
+                                      key, w, st_w, scratch, trace)
         nw = w + 1
         if stop_after(vals, w, worlds, nc, srow[W.P_SEARCH_DROP], alive):
             break
@@ -227,22 +228,22 @@ def search_move(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, 
 
 
 @njit(cache=True)
-def searched_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, dst, st, row, debug, trace):
+def searched_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, dst, st, row, debug, trace, act):
     """Local seat ``i`` draws by its heuristic and ends its turn as :func:`search_move`
     decides among the :func:`candidates`; returns True if the hand ended."""
-    p = seats[i]
-    srow = strat[p]
-    own, release, hurry = turn_start(srow, state, i, seats.shape[0])
-    card, forbidden, full = draw_card(cfg, srow, p, i, wss[i], dw[i], deck, pile, state, tabs, dst, st[p], trace)
-    heur = heuristic_move(cfg, srow, wss[i], full, forbidden, own, tabs, st[p], release, hurry)
+    act[A_MODE] = DRAW
+    take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace, act)
+    srow = strat[seats[i]]
     cand = np.empty((MAX_CAND, 5), dtype=np.int64)
-    nc = candidates(cfg, srow, wss[i], full, forbidden, own, tabs, release, hurry, heur, cand)
+    nc = candidates(cfg, srow, wss[i], state[S_OWN + i], tabs, act, cand)
     a = 0
     if nc > 1:
-        a = search_move(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, st, row, own, hurry,
-                        forbidden, cand, nc)
-    return end_turn(cfg, srow, seats, i, wss, dw, deck, pile, state, tabs, st[p], row, debug, trace, own, hurry,
-                    cand[a, K_KIND], cand[a, K_CODE], cand[a, K_D], cand[a, K_VALUE], forbidden, cand[a, K_KNOCK])
+        a = search_move(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, st, row, act, cand, nc)
+    act[A_MODE] = FINISH
+    act[A_KIND:] = cand[a]
+    ended = take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace, act)
+    act[A_MODE] = PLAY
+    return ended
 
 
 @njit(cache=True)
@@ -252,15 +253,16 @@ def play_on_search(cfg, strat, seats, wss, dw, deck, pile, state, tabs, dst, st,
     that code is taken to be the picked copy)."""
     m = seats.shape[0]
     picked = np.zeros((m, 64), dtype=np.int64)
+    act = new_act()
     i = state[S_TO_MOVE]
     while True:
         top = pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
         takes = state[S_TAKES + i]
         if searching(strat[seats[i]]):
             ended = searched_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, dst, st, row, debug,
-                                  trace)
+                                  trace, act)
         else:
-            ended = take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace)
+            ended = take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace, act)
         if ended:
             return
         if state[S_TAKES + i] > takes:

@@ -1,8 +1,8 @@
 """One turn of the closed wild-card engine (:mod:`sim.wild.closed_wild`): the draw, the
 strategy's discard and end, the discard and the end of the hand, restock, settlement and the
-card check, in named pieces (:func:`turn_start`, :func:`draw_card`, :func:`heuristic_move`,
-:func:`end_turn`) that the plain turn (:func:`take_turn`) and the search player's turn
-(:mod:`sim.wild.wild_decide`) share; :func:`play_on` is the plain turn loop.
+card check.  :func:`take_turn` plays a turn by the strategy, or (its ``act``) only the draw and
+then the rest with a move chosen by the search player (:mod:`sim.wild.wild_decide`);
+:func:`play_on` is the plain turn loop.
 
 The constants of ``cfg`` (C_*), of the state vector (S_*), the game codes and the end kinds
 live here; :mod:`sim.wild.closed_wild` re-exports them.
@@ -31,6 +31,10 @@ MAX_TURNS = 1000
 S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
 S_TAKES = S_OWN + MAX_SEATS
 S_WIDTH = S_TAKES + MAX_SEATS
+# a turn's mode and move (take_turn's ``act``): PLAY, DRAW (then a move chosen), FINISH with it
+PLAY, DRAW, FINISH = range(3)
+A_MODE, A_HURRY, A_RELEASE, A_FORBIDDEN, A_FULL, A_KIND, A_CODE, A_D, A_VALUE, A_KNOCK = range(10)
+A_WIDTH = A_KNOCK + 1
 
 # ----------------------------------------------------------------------------------------
 # cards: conservation, restock
@@ -211,104 +215,98 @@ def _random_move(cfg, rp, st, ws, full, forbidden, tabs):
 # ----------------------------------------------------------------------------------------
 # one turn, one hand
 
-@njit(cache=True, inline="always")
-def turn_start(srow, state, i, m):
-    """Local seat ``i`` (of ``m``) begins a turn: counted; returns (own turn, ``wilds_opp``
-    on, ``out_opp`` on)."""
-    state[S_TURNS] += 1
-    state[S_OWN + i] += 1
-    most = W.most_opp_takes(srow, state, S_TAKES, m, i)
-    return state[S_OWN + i], W.opp_close(srow, W.P_WILDS_OPP, most), W.opp_close(srow, W.P_OUT_OPP, most)
-
-
-@njit(cache=True, inline="always")
-def draw_card(cfg, srow, p, i, ws, dwi, deck, pile, state, tabs, dst, sst, trace):
-    """Local seat ``i`` (seat ``p``, deadwood ``dwi``) takes the pile top or draws (restocking
-    as the rules say); the card joins ``ws``.  Returns (card, forbidden code, deadwood of the
-    hand with the card; -1 when a random Ramino discard makes it unused)."""
+@njit(cache=True)
+def take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace, act):
+    """Local seat ``i`` draws, discards and maybe ends the hand.  Returns True if it ended
+    (``row`` filled).  ``act`` int64[A_WIDTH], ``act[A_MODE]``: PLAY the strategy's turn;
+    DRAW the draw only, the strategy's move after it into ``act`` (A_*), returning False;
+    FINISH (after a DRAW) the end of the turn with the move in ``act`` (a search's choice;
+    ``act[A_KNOCK]`` -1: Ramino knocks by the strategy, 0 / 1: as it says).  One kernel: in
+    pieces it played 8% slower."""
     pack, P, vals, wild, order = tabs
-    rp = srow[W.P_RANDOM_PLAY]
-    ace_high = cfg[C_ACE_HIGH]
-    n_cards = deck.shape[0]
-    keep_top = cfg[C_RESTOCK_KEEP_TOP] != 0
-    if state[S_SP] == n_cards and keep_top:      # the top discard stays: restock before the choice
-        k = restock(cfg, deck, pile, state, dst)
-        if k > 0:
-            log(trace, TR.E_RESTOCK, -1, k, 0)
-    top = pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
-    take = top >= 0 and state[S_SP] == n_cards and keep_top
-    d_top = -1   # deadwood of the hand with the pile top, when the decision computed it
-    if top >= 0 and not take:
-        if rp != 0:
-            take = coin(rp, sst, False)
-        else:
-            take, d_top = W.wants_pile(srow, ws, dwi, top, vals, wild, ace_high)
-    if not take and state[S_SP] == n_cards:      # the whole pile turned over, the top refused
-        k = 0 if keep_top else restock(cfg, deck, pile, state, dst)
-        if k == 0:
-            raise ValueError("no card to draw: stock and pile are empty")
-        log(trace, TR.E_TURN_OVER, -1, k, 0)
-    if take:
-        state[S_NPILE] -= 1
-        state[S_TAKES + i] += 1
-        card = top
-        forbidden = top
-        log(trace, TR.E_TAKE_PILE, p, card, 0)
-    else:
-        card = deck[state[S_SP]]
-        state[S_SP] += 1
-        forbidden = -1
-        log(trace, TR.E_DRAW_STOCK, p, card, 0)
-    # deadwood of the hand with the new card: exact without a search when it touches no meld
-    if rp != 0 and cfg[C_GAME] == GAME_RAMINO:
-        full = -1   # unused: a random discard, then the deadwood left
-    elif take and d_top >= 0:
-        full = d_top
-    elif not take and not W.touches_meld(ws, card, wild, ace_high, W.wild_count(ws, wild)):
-        full = dwi + vals[card]
-    else:
-        ws[card] += 1
-        full = ws_deadwood(ws)
-        ws[card] -= 1
-    ws[card] += 1
-    return card, forbidden, full
-
-
-@njit(cache=True, inline="always")
-def heuristic_move(cfg, srow, ws, full, forbidden, own, tabs, sst, release, hurry):
-    """The strategy's end of a turn after the draw: (end kind or END_NONE, discard or -1, its
-    deadwood after, meld value); Ramino's knock is decided after the discard (:func:`end_turn`)."""
-    pack, P, vals, wild, order = tabs
-    rp = srow[W.P_RANDOM_PLAY]
-    kind = END_NONE
-    value = 0
-    code = -1
-    d = -1
-    if rp != 0:
-        kind, code, d, value = _random_move(cfg, rp, sst, ws, full, forbidden, tabs)
-    elif full > 0:
-        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, cfg[C_ACE_HIGH],
-                                   cfg[C_ROOMY_SET_MAX], release)
-    if cfg[C_GAME] != GAME_RAMINO and rp == 0:
-        kind, c, value = go_out_move(cfg, srow, ws, full, forbidden, own, tabs, code, d, release, hurry)
-        if kind == END_OUT:
-            code, d = c, 0
-    if kind != END_OUT_NO_DISCARD and code < 0:  # a whole hand melds and the seat does not go out
-        code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, cfg[C_ACE_HIGH],
-                                   cfg[C_ROOMY_SET_MAX], release)
-    return kind, code, d, value
-
-
-@njit(cache=True, inline="always")
-def end_turn(cfg, srow, seats, i, wss, dw, deck, pile, state, tabs, sst, row, debug, trace, own, hurry, kind,
-             code, d, value, forbidden, knock):
-    """Local seat ``i`` ends its turn: discards ``code`` (unless out without a discard), then
-    Ramino knocks by the strategy (``knock`` -1) or as ``knock`` says (0 / 1); a hand that
-    ended is settled into ``row``.  Returns True if it ended."""
     m = seats.shape[0]
     p = seats[i]
+    srow = strat[p]
     rp = srow[W.P_RANDOM_PLAY]
+    sst = st[p]
     ws = wss[i]
+    ace_high = cfg[C_ACE_HIGH]
+    n_cards = deck.shape[0]
+    mode = act[A_MODE]
+    if mode == FINISH:
+        own = state[S_OWN + i]
+        hurry = act[A_HURRY] != 0
+        forbidden, kind, code, d, value, knock = (act[A_FORBIDDEN], act[A_KIND], act[A_CODE], act[A_D],
+                                                  act[A_VALUE], act[A_KNOCK])
+    else:
+        knock = -1
+        state[S_TURNS] += 1
+        state[S_OWN + i] += 1
+        own = state[S_OWN + i]
+        keep_top = cfg[C_RESTOCK_KEEP_TOP] != 0
+        most = W.most_opp_takes(srow, state, S_TAKES, m, i)
+        release = W.opp_close(srow, W.P_WILDS_OPP, most)
+        hurry = W.opp_close(srow, W.P_OUT_OPP, most)
+        if state[S_SP] == n_cards and keep_top:      # the top discard stays: restock before the choice
+            k = restock(cfg, deck, pile, state, dst)
+            if k > 0:
+                log(trace, TR.E_RESTOCK, -1, k, 0)
+        top = pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
+        take = top >= 0 and state[S_SP] == n_cards and keep_top
+        d_top = -1   # deadwood of the hand with the pile top, when the decision computed it
+        if top >= 0 and not take:
+            if rp != 0:
+                take = coin(rp, sst, False)
+            else:
+                take, d_top = W.wants_pile(srow, ws, dw[i], top, vals, wild, ace_high)
+        if not take and state[S_SP] == n_cards:      # the whole pile turned over, the top refused
+            k = 0 if keep_top else restock(cfg, deck, pile, state, dst)
+            if k == 0:
+                raise ValueError("no card to draw: stock and pile are empty")
+            log(trace, TR.E_TURN_OVER, -1, k, 0)
+        if take:
+            state[S_NPILE] -= 1
+            state[S_TAKES + i] += 1
+            card = top
+            forbidden = top
+            log(trace, TR.E_TAKE_PILE, p, card, 0)
+        else:
+            card = deck[state[S_SP]]
+            state[S_SP] += 1
+            forbidden = -1
+            log(trace, TR.E_DRAW_STOCK, p, card, 0)
+        # deadwood of the hand with the new card: exact without a search when it touches no meld
+        if rp != 0 and cfg[C_GAME] == GAME_RAMINO:
+            full = -1   # unused: a random discard, then the deadwood left
+        elif take and d_top >= 0:
+            full = d_top
+        elif not take and not W.touches_meld(ws, card, wild, ace_high, W.wild_count(ws, wild)):
+            full = dw[i] + vals[card]
+        else:
+            ws[card] += 1
+            full = ws_deadwood(ws)
+            ws[card] -= 1
+        ws[card] += 1
+        kind = END_NONE
+        value = 0
+        code = -1
+        d = -1
+        if rp != 0:
+            kind, code, d, value = _random_move(cfg, rp, sst, ws, full, forbidden, tabs)
+        elif full > 0:
+            code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high,
+                                       cfg[C_ROOMY_SET_MAX], release)
+        if cfg[C_GAME] != GAME_RAMINO and rp == 0:
+            kind, c, value = go_out_move(cfg, srow, ws, full, forbidden, own, tabs, code, d, release, hurry)
+            if kind == END_OUT:
+                code, d = c, 0
+        if kind != END_OUT_NO_DISCARD and code < 0:  # a whole hand melds and the seat does not go out
+            code, d = W.choose_discard(srow, ws, full, forbidden, own, order, vals, wild, ace_high,
+                                       cfg[C_ROOMY_SET_MAX], release)
+        if mode == DRAW:
+            act[A_HURRY], act[A_RELEASE], act[A_FORBIDDEN], act[A_FULL] = hurry, release, forbidden, full
+            act[A_KIND], act[A_CODE], act[A_D], act[A_VALUE], act[A_KNOCK] = kind, code, d, value, -1
+            return False
     if kind != END_OUT_NO_DISCARD:
         ws[code] -= 1
         pile[state[S_NPILE]] = code
@@ -320,7 +318,7 @@ def end_turn(cfg, srow, seats, i, wss, dw, deck, pile, state, tabs, sst, row, de
     if debug:
         if code >= 0 and code == forbidden:
             raise ValueError("the card taken from the pile was discarded")
-        check_cards(wss, m, deck, state[S_SP], pile, state[S_NPILE], tabs[0])
+        check_cards(wss, m, deck, state[S_SP], pile, state[S_NPILE], pack)
     if cfg[C_GAME] == GAME_RAMINO:
         if dw[i] == 0:
             kind = END_OUT
@@ -334,7 +332,7 @@ def end_turn(cfg, srow, seats, i, wss, dw, deck, pile, state, tabs, sst, row, de
         kind = END_TURN_LIMIT
     row[COL_ENDER] = p
     row[COL_TURNS] = state[S_TURNS]
-    row[COL_STOCK_LEFT] = deck.shape[0] - state[S_SP]
+    row[COL_STOCK_LEFT] = n_cards - state[S_SP]
     row[COL_OUTCOME] = settle(cfg, seats, dw, i, kind, value, row)
     cx = COL_SCORE + 2 * cfg[C_PLAYERS]
     if cfg[C_X_END_DW] >= 0:
@@ -346,16 +344,9 @@ def end_turn(cfg, srow, seats, i, wss, dw, deck, pile, state, tabs, sst, row, de
 
 
 @njit(cache=True)
-def take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace):
-    """Local seat ``i`` draws, discards and maybe ends the hand by its strategy.  Returns True
-    if it ended (``row`` filled)."""
-    p = seats[i]
-    srow = strat[p]
-    own, release, hurry = turn_start(srow, state, i, seats.shape[0])
-    card, forbidden, full = draw_card(cfg, srow, p, i, wss[i], dw[i], deck, pile, state, tabs, dst, st[p], trace)
-    kind, code, d, value = heuristic_move(cfg, srow, wss[i], full, forbidden, own, tabs, st[p], release, hurry)
-    return end_turn(cfg, srow, seats, i, wss, dw, deck, pile, state, tabs, st[p], row, debug, trace, own, hurry,
-                    kind, code, d, value, forbidden, -1)
+def new_act():
+    """A turn's ``act`` vector (:func:`take_turn`), mode PLAY."""
+    return np.zeros(A_WIDTH, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -364,6 +355,7 @@ def play_on(cfg, strat, seats, wss, dw, deck, pile, state, tabs, dst, st, row, d
     until the hand ends (``dw``: the local seats' deadwood; ``row`` filled)."""
     m = seats.shape[0]
     i = state[S_TO_MOVE]
-    while not take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace):
+    act = new_act()
+    while not take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace, act):
         i = (i + 1) % m
         state[S_TO_MOVE] = i
