@@ -38,6 +38,11 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   (:func:`random_discard`), Ramino's knock and Cincinnati's going out are fair coins when
   legal; rummy at 0 deadwood (Ramino) and Wildcard's going out stay automatic.
 
+* ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with 64 worlds): the seat decides
+  the end of its turn by simulation (:mod:`sim.wild.wild_decide`): the ``search_top`` best
+  discards (``search_what`` 1; 2 adds the end: Ramino's knock, go out or hold), its
+  heuristic's move kept unless another is better by ``search_z`` standard errors.
+
 Presets per game (``variant_presets``; measured in the game modules' docstrings):
 ``simple`` knocks / goes out as soon as the rules allow, takes the pile top when it melds,
 discards the card leaving least deadwood.  Wildcard adds ``keep-wilds`` (never discards a
