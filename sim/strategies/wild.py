@@ -38,6 +38,11 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   (:func:`random_discard`), Ramino's knock and Cincinnati's going out are fair coins when
   legal; rummy at 0 deadwood (Ramino) and Wildcard's going out stay automatic.
 
+* ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with 256 worlds): the seat decides
+  the end of its turn by simulation (:mod:`sim.wild.wild_decide`): the ``search_top`` best
+  discards (``search_what`` 1; 2 adds the end: Ramino's knock, go out or hold), its
+  heuristic's move kept unless another is better by ``search_z`` standard errors.
+
 Presets per game (``variant_presets``; measured in the game modules' docstrings):
 ``simple`` knocks / goes out as soon as the rules allow, takes the pile top when it melds,
 discards the card leaving least deadwood.  Wildcard adds ``keep-wilds`` (never discards a
@@ -79,11 +84,22 @@ PARAMS = (
                                  "hand (-1: off)", True),
     Param("wilds_opp", -1, -1, 10, "wild cards may be discarded (as from discard_wilds_from on) on a turn where "
                                    "some opponent has taken at least this many discards this hand (-1: off)", True),
+    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in each "
+                                       "with these parameters' heuristic at every seat (0: no search; sim.search)",
+          True),
+    Param("search_top", 3, 1, 11, "search: the discards tried, the heuristic's first, then by deadwood left", True),
+    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this many "
+                                  "standard errors of the paired difference over the worlds", True),
+    Param("search_what", 1, 1, 3, "search: the decisions searched (sum of 1 the discard, 2 the end: Ramino's knock, "
+                                  "go out now or hold)", True),
+    Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than the "
+                                     "heuristic's by this many standard errors", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_MID_FROM, P_LATE_FROM, P_MIN_OUT, P_MIN_OUT_MID,
  P_MIN_OUT_LATE, P_WAIT_UNTIL, P_TAKE, P_TAKE_GAIN, P_WILDS_FROM, P_KEEP_NEAR, P_DUMP_WILDS,
- P_RANDOM_PLAY, P_OUT_OPP, P_WILDS_OPP) = range(1, len(PARAMS) + 1)
+ P_RANDOM_PLAY, P_OUT_OPP, P_WILDS_OPP, P_SEARCH_WORLDS, P_SEARCH_TOP, P_SEARCH_Z, P_SEARCH_WHAT,
+ P_SEARCH_DROP) = range(1, len(PARAMS) + 1)
 
 FAMILY = register(StrategyFamily(
     name="wild",
@@ -94,6 +110,9 @@ FAMILY = register(StrategyFamily(
         "the discards the opponents took, keep-wilds rule (by stage and opponents), wild-aware discard "
         "ties, take-the-pile rule.",
     presets={"simple": {}, "random": {"random_play": 1}},
+    search_variants=("ramino-klop", "wildcard", "cincinnati"),
+    # 256 worlds beat 64 in each game (docs/search/<game>.json, seed 31; cincinnati and wildcard also seed 101)
+    search_preset={v: {"search_worlds": 256.0} for v in ("ramino-klop", "wildcard", "cincinnati")},
     variant_presets={   # "hand-strong" (hand-picked, before tuning): measured in each game module's docstring
         "ramino-klop": {"random": {"random_play": 1}, "simple": {},
                         "hand-strong": {"keep_near": 1, "discard_wilds_from": -1}},

@@ -3,6 +3,9 @@ wild and one or two packs: Ramino Klop, Wildcard Rummy and Cincinnati.
 
 * ``closed_wild``: the turn loop, restock, end of hand and settlement, plus the Python side
   (``make_cfg``, ``cached_tables``, ``run_hands``, ``GoOutRules``, ``go_out_play_chunk``);
+* ``wild_turn``: one turn (the draw, the strategy's move, the end of the hand), restock,
+  settlement, and the ``cfg`` / state constants (re-exported by ``closed_wild``);
+* ``wild_decide``: the decision interface and the ``search`` player (``search_worlds`` > 0);
 * ``wild_melds``: multiset hands (count vectors) with wild cards: exact minimum deadwood,
   best discards, the meld parameters of each game (:func:`wild_melds.game_rules`);
 * ``wild_search`` / ``wild_discards``: the search kernels behind ``wild_melds``.
