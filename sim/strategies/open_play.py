@@ -47,6 +47,12 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   going out is always played (automatic, as Wildcard's going out), the discard is uniform
   over the codes that may go.
 
+* ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`SEARCH_PRESET`): the seat
+  decides its discard by simulation (:mod:`sim.open.open_search`) among the ``search_top`` best
+  by its discard rule, each played out in ``search_worlds`` sampled worlds with its own
+  heuristic at every seat; it leaves its heuristic's choice only for a candidate better by
+  ``search_z`` standard errors of the paired difference (``search_drop``: racing).
+
 Presets: ``random``; ``simple`` melds and lays off as soon as possible, takes the discard
 when it is played at once, discards the highest card outside near-melds; ``rummy`` holds
 back for rummy (``meld=1``); ``strong`` per game, measured against ``simple`` with paired
