@@ -8,6 +8,9 @@ Block Rummy, Wrotham, Ramino Drift and Loba, where melds go face up during play.
   ``open_plan_layout`` (array layouts), ``open_plan_search`` (``plan_turn``, ``can_take``),
   ``open_plan_options``, ``open_plan_write`` and ``open_plan_table`` (``apply_plan``, the only
   writer of the table; ``check_table``);
+* ``open_search``: the decision interface of the ``search`` player (:mod:`sim.search`): the
+  candidate discards, a world as a seat sees it, a candidate played out (``play_hand``
+  dispatches to it when a seat's ``search_worlds`` > 0);
 * ``jit``: how the kernels compile (``noalloc``: no reference counting, for kernels that
   allocate nothing; ``kernel``: the others).
 

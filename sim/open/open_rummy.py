@@ -54,6 +54,7 @@ from . import open_plan_layout as L
 from ..core import trace as TR
 from ..strategies import open_play as S
 from ..strategies.random_play import coin
+from . import open_search as OS
 from .open_rummy_plays import may_play, plan_melds, plan_uses, play_plan, set_goal
 from ..core.trace import log, no_trace
 from ..core.columns import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
@@ -370,49 +371,69 @@ def _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, go
                counts, dst, st, row, debug, trace):
     """Local seat ``i`` plays a turn; returns True if the hand ended (``row`` filled; ``counts``
     int64[seats] scratch)."""
-    pack, vals, mrs = tabs
-    m = seats.shape[0]
-    seat = seats[i]
-    srow = strat[seat]
-    sst = st[seat]
-    hand = hands[i]
+    srow = strat[seats[i]]
+    taken, before, fewest_opp = turn_plays(cfg, srow, st[seats[i]], seats[i], i, hands, deck, pile, state, tab, mr,
+                                           tabs[1], goal, plan, dst, trace)
+    code = heuristic_discard(cfg, srow, st[seats[i]], hands[i], taken, allowed, tabs[1], fewest_opp)
+    return turn_end(cfg, seats, i, hands, deck, pile, state, tab, tabs, mr, counts, row, debug, trace, taken, before,
+                    code)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def turn_plays(cfg, srow, sst, seat, i, hands, deck, pile, state, tab, mr, vals, goal, plan, dst, trace):
+    """The draw and the plays of local seat ``i``'s turn: ``(taken, before, fewest_opp)``, the
+    draw's result (:func:`_draw`; -2: the stock ran out), whether the seat had played a card
+    before this turn and :func:`fewest_opp_cards`."""
     state[S_TURNS] += 1
     state[S_OWN + i] += 1
-    kind = K_NONE
     fewest_opp = fewest_opp_cards(srow, hands, i)
+    before = state[S_PLAYED + i]
     taken = _draw(cfg, srow, sst, i, seat, hands, deck, pile, state, tab, mr, vals, goal, plan, dst, trace)
     if taken == -2:
-        kind = K_STOCK_OUT
         log(trace, TR.E_PASS, seat, -1, 0)
-    else:
-        before = state[S_PLAYED + i]
-        if (_plan(cfg, srow, sst, i, seat, hand, taken, tab, state, mr, vals, goal, plan, fewest_opp)
-                and plan[L.PL_N_ACT] > 0):
-            state[S_NTM] = play_plan(plan, hand, tab, state[S_NTM], seat, mr, trace)
-            state[S_PLAYED + i] = 1
-            if plan_melds(plan):
-                state[S_MELDED + i] = 1
-        out = hand[:].sum() == 0
-        if not out:
-            legal_discards(cfg, hand, taken, allowed)
-            if srow[S.P_RANDOM_PLAY] != 0:
-                code = S.random_discard(allowed, sst)
-            else:
-                code = S.choose_discard(srow, hand, allowed, vals, cfg[C_ACE_HIGH], fewest_opp)
-            hand[code] -= 1
-            pile[state[S_NPILE]] = code
-            state[S_NPILE] += 1
-            out = hand[:].sum() == 0
-            log(trace, TR.E_DISCARD, seat, code, hand_count(hand, vals))
-        if out:
-            kind = K_RUMMY if before == 0 and cfg[C_RUMMY] != RUMMY_NONE else K_OUT
+    elif (_plan(cfg, srow, sst, i, seat, hands[i], taken, tab, state, mr, vals, goal, plan, fewest_opp)
+            and plan[L.PL_N_ACT] > 0):
+        state[S_NTM] = play_plan(plan, hands[i], tab, state[S_NTM], seat, mr, trace)
+        state[S_PLAYED + i] = 1
+        if plan_melds(plan):
+            state[S_MELDED + i] = 1
+    return taken, before, fewest_opp
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def heuristic_discard(cfg, srow, sst, hand, taken, allowed, vals, fewest_opp):
+    """The strategy's discard after the plays (``allowed`` filled with the legal ones); -1 when
+    there is none (the stock ran out, or the plays emptied the hand)."""
+    if taken == -2 or hand[:].sum() == 0:
+        return -1
+    legal_discards(cfg, hand, taken, allowed)
+    if srow[S.P_RANDOM_PLAY] != 0:
+        return S.random_discard(allowed, sst)
+    return S.choose_discard(srow, hand, allowed, vals, cfg[C_ACE_HIGH], fewest_opp)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def turn_end(cfg, seats, i, hands, deck, pile, state, tab, tabs, mr, counts, row, debug, trace, taken, before, code):
+    """Local seat ``i`` discards ``code`` (-1: none) and its turn ends: returns True if the hand
+    ended (``row`` filled; ``counts`` int64[seats] scratch)."""
+    pack, vals, mrs = tabs
+    seat = seats[i]
+    hand = hands[i]
+    kind = K_STOCK_OUT if taken == -2 else K_NONE
+    if code >= 0:
+        hand[code] -= 1
+        pile[state[S_NPILE]] = code
+        state[S_NPILE] += 1
+        log(trace, TR.E_DISCARD, seat, code, hand_count(hand, vals))
+    if taken != -2 and hand[:].sum() == 0:
+        kind = K_RUMMY if before == 0 and cfg[C_RUMMY] != RUMMY_NONE else K_OUT
     if debug:
         check_cards(hands, deck, state[S_SP], pile, state[S_NPILE], tab, state[S_NTM], mr, pack)
     if kind == K_NONE:
         if state[S_TURNS] < MAX_TURNS:
             return False
         kind = K_TURN_LIMIT
-    for j in range(m):
+    for j in range(seats.shape[0]):
         counts[j] = hand_count(hands[j], vals)
     row[COL_ENDER] = seat
     row[COL_TURNS] = state[S_TURNS]
@@ -491,12 +512,24 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debu
     plan = np.zeros(L.PLAN_WIDTH, dtype=np.int64)
     allowed = np.zeros(64, dtype=np.int64)
     counts = np.zeros(m, dtype=np.int64)
+    if OS.any_searching(strat, seats):     # a seat decides by search: sim.open.open_search
+        OS.play_on_search(cfg, strat, seats, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed, counts,
+                          dst, st, row, debug, trace)
+    else:
+        play_on(cfg, strat, seats, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed, counts, dst, st,
+                row, debug, trace)
+    row[COL_DEALER] = dealer
+
+
+@noalloc
+def play_on(cfg, strat, seats, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed, counts, dst, st, row,
+            debug, trace):
+    """Play the hand on from the seat to move (``state[S_TO_MOVE]``) to its end (``row``)."""
     i = state[S_TO_MOVE]
     while not _take_turn(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed,
                          counts, dst, st, row, debug, trace):
-        i = (i + 1) % m
+        i = (i + 1) % seats.shape[0]
         state[S_TO_MOVE] = i
-    row[COL_DEALER] = dealer
 
 
 @njit(cache=True)

@@ -47,6 +47,12 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   going out is always played (automatic, as Wildcard's going out), the discard is uniform
   over the codes that may go.
 
+* ``search_worlds`` > 0 (the ``search`` preset: ``strong`` with :data:`SEARCH_PRESET`): the seat
+  decides its discard by simulation (:mod:`sim.open.open_search`) among the ``search_top`` best
+  by its discard rule, each played out in ``search_worlds`` sampled worlds with its own
+  heuristic at every seat; it leaves its heuristic's choice only for a candidate better by
+  ``search_z`` standard errors of the paired difference (``search_drop``: racing).
+
 Presets: ``random``; ``simple`` melds and lays off as soon as possible, takes the discard
 when it is played at once, discards the highest card outside near-melds; ``rummy`` holds
 back for rummy (``meld=1``); ``strong`` per game, measured against ``simple`` with paired
@@ -87,9 +93,18 @@ PARAMS = (
                                   "turn where some opponent holds at most this many cards (-1: off)", True),
     Param("discard_opp", -1, -1, 20, "discard the highest card (discard_rule 0) on a turn where some opponent "
                                      "holds at most this many cards (-1: off)", True),
+    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in each with "
+                                       "these parameters' heuristic at every seat (0: no search; sim.open.open_search)",
+          True),
+    Param("search_top", 3, 1, 16, "search: the discards tried, the heuristic's best first", True),
+    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this many "
+                                  "standard errors of the paired difference over the worlds (0: the plain best mean)"),
+    Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than the "
+                                     "heuristic's by this many standard errors"),
 )
 (P_MELD, P_MELD_FROM, P_MELD_AT, P_MELD_AT_MID, P_MELD_AT_LATE, P_MID_FROM, P_LATE_FROM, P_LAYOFF, P_TAKE,
- P_DISCARD_RULE, P_KEEP_JOKERS, P_BUYBACK, P_RANDOM_PLAY, P_MELD_OPP, P_DISCARD_OPP) = range(1, len(PARAMS) + 1)
+ P_DISCARD_RULE, P_KEEP_JOKERS, P_BUYBACK, P_RANDOM_PLAY, P_MELD_OPP, P_DISCARD_OPP, P_SEARCH_WORLDS, P_SEARCH_TOP,
+ P_SEARCH_Z, P_SEARCH_DROP) = range(1, len(PARAMS) + 1)
 
 _BASE = {"random": {"random_play": 1}, "simple": {}, "rummy": {"meld": 1}}
 VARIANTS = ("basic-rummy", "block-rummy", "wrotham", "ramino-drift", "loba")
@@ -102,6 +117,9 @@ STRONG = {
     "loba": {"discard_rule": 0},               # measured in sim/variants/loba.py's docstring
 }
 
+# the ``search`` preset's budget beyond ``strong`` (sim.open.open_search; measured in docs/search/<game>.json)
+SEARCH_PRESET = {"search_worlds": 32.0, "search_top": 3.0}
+
 FAMILY = register(StrategyFamily(
     name="open",
     code=FAMILY_CODE,
@@ -112,6 +130,8 @@ FAMILY = register(StrategyFamily(
         "keeping, Loba buy-backs.",
     presets=dict(_BASE),
     variant_presets={v: {**_BASE, **({"hand-strong": STRONG[v]} if v in STRONG else {})} for v in VARIANTS},
+    search_variants=VARIANTS,
+    search_preset={v: dict(SEARCH_PRESET) for v in VARIANTS},
 ))
 
 
