@@ -67,9 +67,10 @@ def test_player_counts_outside_the_declared_range_are_refused(name):
 def test_hands_conserve_cards_and_keep_the_declared_invariants(name, n):
     v = get_variant(name)
     for k, strategies in enumerate(_presets(name)):
-        spec, col, rows = _rows(name, n, hands=300, seed=10 + k, strategies=strategies)
+        hands = 8 if strategies == "search" else 300      # every seat searching: ~1,000x slower a hand
+        spec, col, rows = _rows(name, n, hands=hands, seed=10 + k, strategies=strategies)
         assert spec.columns == v.columns(n)
-        assert (col["dealer"] == np.arange(300) % n).all()
+        assert (col["dealer"] == np.arange(hands) % n).all()
         assert ((0 <= col["outcome"]) & (col["outcome"] < len(v.outcomes))).all()
         assert ((1 <= col["turns"]) | (col["turns"] == 0)).all() and (col["turns"] <= v.max_turns).all()
         assert (col["stock_left"] >= 0).all()
