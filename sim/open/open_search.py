@@ -34,7 +34,7 @@ from numba import njit
 from ..core import rng
 from ..core.columns import COL_SCORE
 from ..core.trace import no_trace
-from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, shuffle_codes, stop_after, world_streams
+from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, rollout_rows, shuffle_codes, stop_after, world_streams
 from ..strategies import open_play as S
 from . import open_plan_layout as L
 from . import open_rummy as R
@@ -61,11 +61,7 @@ def any_searching(strat, seats):
 @kernel
 def rollout_strat(strat, seat):
     """The rollouts' strategy matrix: ``seat``'s row, search off, at every seat."""
-    r = np.empty_like(strat)
-    for s in range(strat.shape[0]):
-        r[s, :] = strat[seat, :]
-        r[s, S.P_SEARCH_WORLDS] = 0
-    return r
+    return rollout_rows(strat, seat, S.P_SEARCH_WORLDS)
 
 
 @noalloc

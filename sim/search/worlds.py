@@ -118,3 +118,14 @@ def paired_choice(vals, nw, n, z, alive):
             best = a
             best_gain = mean
     return best
+
+
+@njit(cache=True)
+def rollout_rows(strat, p, col_search):
+    """The rollouts' strategy matrix: seat ``p``'s row at every seat, with its search switched
+    off (column ``col_search``, the family's ``search_worlds``): the heuristic plays it out."""
+    r = np.empty_like(strat)
+    for s in range(strat.shape[0]):
+        r[s, :] = strat[p, :]
+        r[s, col_search] = 0
+    return r

@@ -30,7 +30,7 @@ from ..core.bits import bit as _bit
 from ..core.bits import popcount
 from ..core.trace import no_trace
 from ..knock.table import FULL, hand_value, meld_cards
-from ..search.worlds import decision_key, paired_choice, shuffle_unseen, stop_after, world_streams
+from ..search.worlds import decision_key, paired_choice, rollout_rows, shuffle_unseen, stop_after, world_streams
 from ..strategies import tonk as T
 from . import tonk as TK
 
@@ -56,11 +56,7 @@ def took(picked, seat, card_bit):
 @njit(cache=True)
 def rollout_strat(strat, p):
     """The rollouts' strategy matrix: seat ``p``'s row, search off, at every seat."""
-    r = np.empty_like(strat)
-    for s in range(strat.shape[0]):
-        r[s, :] = strat[p, :]
-        r[s, T.P_SEARCH_WORLDS] = 0
-    return r
+    return rollout_rows(strat, p, T.P_SEARCH_WORLDS)
 
 
 @njit(cache=True)

@@ -34,7 +34,7 @@ from numba import njit
 from ..core import rng
 from ..core.columns import COL_SCORE
 from ..core.trace import no_trace
-from ..search.worlds import decision_key, paired_choice, shuffle_codes, stop_after, world_streams
+from ..search.worlds import decision_key, paired_choice, rollout_rows, shuffle_codes, stop_after, world_streams
 from ..strategies import wild as W
 from .wild_discards import ws_discards
 from .wild_melds import ws_deadwood
@@ -66,11 +66,7 @@ def searching_seats(strat, seats):
 @njit(cache=True)
 def rollout_strat(strat, p):
     """The rollouts' strategy matrix: seat ``p``'s row, search off, at every seat."""
-    r = np.empty_like(strat)
-    for s in range(strat.shape[0]):
-        r[s, :] = strat[p, :]
-        r[s, W.P_SEARCH_WORLDS] = 0
-    return r
+    return rollout_rows(strat, p, W.P_SEARCH_WORLDS)
 
 
 @njit(cache=True)
