@@ -8,7 +8,7 @@ in the others, one run per seat of the stronger), the search rung against ``stro
 Then the table of every rung's edge per hand (the game's points, 95% CI, n) goes to a JSON
 file and stdout.  Re-running reuses the stored runs.
 
-    python scripts/search_ladder.py                                  # docs/search/ladder.json
+    python scripts/search_ladder.py                                  # docs/search/ladder.json + .png
     python scripts/search_ladder.py --games gin --hands 2000 --search-hands 20 --out /tmp/l --json-out /tmp/l.json
 """
 
@@ -23,10 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# hands per seat of the searcher: sized so that a game takes minutes on one core (the slow
-# open-melding games play fewer)
-SEARCH_HANDS = {"gin": 400, "knock-rummy": 300, "tonk": 300}
-DEFAULT_SEARCH_HANDS = 60
+# hands per seat of the searcher: 1,000 (4,000 search hands in a 4-player game: the slowest,
+# Cincinnati at 256 worlds, takes about 4 minutes on 2 cores; the whole ladder about 25)
+SEARCH_HANDS = 1000
 
 
 def study(game: str, players: int, hands: int, search_hands: int, seed: int, jobs: int, out: Path) -> dict:
@@ -54,6 +53,13 @@ def rungs(doc: dict) -> list[dict]:
     return out
 
 
+def figure(cells: list[dict]):
+    """The balance report's rung figure (each step up the ladder, edge per hand over its SD with
+    95% CIs) over every game's study: one figure for the whole ladder."""
+    from analysis.report.balance import _rungs
+    return _rungs("search-ladder", cells)
+
+
 def main(argv=None) -> int:
     from sim.strategies import has_preset
     from sim.variants import available, get_variant
@@ -61,18 +67,19 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default=None, help="games, comma separated (default: every game with search)")
     ap.add_argument("--hands", type=int, default=8000, help="base hands per game (ladder runs: an eighth per seat)")
     ap.add_argument("--search-hands", type=int, default=None,
-                    help="hands per seat of the searcher (default: per game, see SEARCH_HANDS)")
+                    help=f"hands per seat of the searcher (default {SEARCH_HANDS:,})")
     ap.add_argument("--seed", type=int, default=51)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "runs" / "search-ladder")
     ap.add_argument("--json-out", type=Path, default=ROOT / "docs" / "search" / "ladder.json")
     a = ap.parse_args(argv)
     games = a.games.split(",") if a.games else [g for g in available() if has_preset(g, "search")]
-    rows = []
+    rows, cells = [], []
     for g in games:
         n = get_variant(g).default_players
-        sh = a.search_hands or SEARCH_HANDS.get(g, DEFAULT_SEARCH_HANDS)
+        sh = a.search_hands or SEARCH_HANDS
         doc = study(g, n, a.hands, sh, a.seed, a.jobs, a.out)
+        cells += doc["cells"]
         unit = doc["cells"][0]["score_unit"]
         rows.append({"game": g, "players": n, "unit": unit, "rungs": rungs(doc), "command": doc["command"]})
         for r in rows[-1]["rungs"]:
@@ -81,7 +88,9 @@ def main(argv=None) -> int:
                   f"{e['ci95'][1]:+.2f}] {unit}/hand  (n = {r['hands']:,} hands)", flush=True)
     a.json_out.parent.mkdir(parents=True, exist_ok=True)
     a.json_out.write_text(json.dumps({"seed": a.seed, "games": rows}, indent=1) + "\n")
-    print(f"wrote {a.json_out}")
+    png = a.json_out.with_suffix(".png")
+    png.write_bytes(figure(cells).png)
+    print(f"wrote {a.json_out} and {png}")
     return 0
 
 
