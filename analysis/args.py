@@ -139,10 +139,11 @@ def examples(text: str) -> str:
 
 
 def add_command(subparsers, name: str, *, help: str, description: str, epilog: str) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` shows ``description`` as written and the example command lines
-    ``epilog`` (see ``examples``)."""
+    """A subcommand whose ``--help`` shows ``description`` (a triple-quoted paragraph, wrapped by
+    hand; its common indentation is removed) and the example command lines ``epilog`` (see
+    ``examples``)."""
     return subparsers.add_parser(name, help=help, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 description=description, epilog=examples(epilog))
+                                 description=textwrap.dedent(description).strip(), epilog=examples(epilog))
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:

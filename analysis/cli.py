@@ -216,15 +216,17 @@ def cmd_bench(args) -> int:
 
 def _add_simulate(sub) -> None:
     """The ``simulate`` subcommand."""
-    p = add_command(sub, "simulate", help="play many hands (or games) and summarise with 95%% CIs",
-                    description="Play hands between one strategy per seat; print win rates, "
-                                "points per hand, outcome mix and hand length, each with a 95% CI.",
-                    epilog="""
-                        rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7 --jobs 2
-                        rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
-                        rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
-                        rummylab simulate --variant gin --hands 500000 --out runs/gin-simple   # store + resume
-                    """)
+    p = add_command(
+        sub, "simulate", help="play many hands (or games) and summarise with 95%% CIs",
+        description="""\
+            Play hands between one strategy per seat; print win rates, points per hand, outcome mix
+            and hand length, each with a 95% CI.""",
+        epilog="""
+            rummylab simulate --variant gin --hands 1000000 --strategies simple,simple --seed 7 --jobs 2
+            rummylab simulate --variant gin --hands 200000 --strategies "simple,threshold(knock=6)" --json
+            rummylab simulate --variant gin --rule knock_limit=8 --rule undercut_bonus=20 --game
+            rummylab simulate --variant gin --hands 500000 --out runs/gin-simple   # store + resume
+        """)
     add_run_options(p, 100_000)
     add_strategies_option(p)
     mode = p.add_mutually_exclusive_group()
@@ -240,20 +242,20 @@ def _add_simulate(sub) -> None:
 
 def _add_knock_sweep(sub) -> None:
     """The ``knock-sweep`` subcommand (and its ``--equilibrium``)."""
-    p = add_command(sub, "knock-sweep", help="when should I knock? threshold sweep with common random numbers",
-                    description="Seat 0 varies its knock threshold against a fixed opponent; every "
-                                "threshold plays the same deals, compared by paired differences; "
-                                "thresholds worse than the best are found by multiple comparisons "
-                                "with the best (family-wise 95%). --by-turn adds per-turn-bucket "
-                                "sweeps, the knock chart (calls Holm-controlled over its cells) and "
-                                "the chart's policy played against the best single threshold on "
-                                "fresh deals.",
-                    epilog="""
-                        rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
-                        rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
-                        rummylab knock-sweep --variant tonk --players 3 --thresholds 0..20 --by-turn
-                        rummylab knock-sweep --variant gin --equilibrium --out runs/gin-equilibrium
-                    """)
+    p = add_command(
+        sub, "knock-sweep", help="when should I knock? threshold sweep with common random numbers",
+        description="""\
+            Seat 0 varies its knock threshold against a fixed opponent; every threshold plays the
+            same deals, compared by paired differences; thresholds worse than the best are found by
+            multiple comparisons with the best (family-wise 95%). --by-turn adds per-turn-bucket
+            sweeps, the knock chart (calls Holm-controlled over its cells) and the chart's policy
+            played against the best single threshold on fresh deals.""",
+        epilog="""
+            rummylab knock-sweep --variant gin --thresholds 0..10 --by-turn --hands 200000 --seed 1 --out runs/gin-knock
+            rummylab knock-sweep --variant gin --rule undercut_bonus=10 --games 20000 --thresholds 0..10
+            rummylab knock-sweep --variant tonk --players 3 --thresholds 0..20 --by-turn
+            rummylab knock-sweep --variant gin --equilibrium --out runs/gin-equilibrium
+        """)
     add_run_options(p, 200_000)
     p.add_argument("--thresholds", type=int_values, default=None,
                    help="thresholds to try: 0..10, 0..20:2 or 2,4,6 (default: the game's range, "
@@ -283,14 +285,16 @@ def _add_knock_sweep(sub) -> None:
 
 def _add_knock_rules(sub) -> None:
     """The ``knock-rules`` subcommand."""
-    p = add_command(sub, "knock-rules", help="how rule options move the best knock threshold",
-                    description="One knock sweep per rule setting (defaults, then each --vary value "
-                                "one rule at a time), same deals everywhere: the best threshold and "
-                                "the thresholds that cannot be told from it, per setting.",
-                    epilog="""
-                        rummylab knock-rules --variant knock-rummy --players 4 --vary knocker_penalty=0,10,20 --vary rummy_bonus=0,25,50
-                        rummylab knock-rules --variant gin --vary undercut_bonus=10,25 --hands 100000 --out runs/gin-rules
-                    """)
+    p = add_command(
+        sub, "knock-rules", help="how rule options move the best knock threshold",
+        description="""\
+            One knock sweep per rule setting (defaults, then each --vary value one rule at a time),
+            same deals everywhere: the best threshold and the thresholds that cannot be told from
+            it, per setting.""",
+        epilog="""
+            rummylab knock-rules --variant knock-rummy --players 4 --vary knocker_penalty=0,10,20 --vary rummy_bonus=0,25,50
+            rummylab knock-rules --variant gin --vary undercut_bonus=10,25 --hands 100000 --out runs/gin-rules
+        """)
     add_run_options(p, 100_000)
     p.add_argument("--vary", action="append", default=[], metavar="RULE=V1,V2,...",
                    help="a rule and the values to try, repeatable (one rule varied at a time)")
@@ -306,20 +310,20 @@ def _add_knock_rules(sub) -> None:
 
 def _add_compare(sub) -> None:
     """The ``compare`` subcommand."""
-    p = add_command(sub, "compare", help="compare seat 0's strategies on the same deals, by rule setting and player count",
-                    description="Seat 0 plays each strategy in turn against a fixed opponent in every "
-                                "other seat, on the same deals (common random numbers), for every "
-                                "player count and every rule setting (a --rule with several values is "
-                                "varied; several varied rules: every combination). Each strategy is "
-                                "compared with the first by paired differences, Holm-controlled over "
-                                "the whole study, with Bonferroni simultaneous intervals; rule settings "
-                                "are compared on hand length, points per hand and the strategies' "
-                                "differences (Welch intervals).",
-                    epilog="""
-                        rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
-                        rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
-                        rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,strong --out runs/kr-compare
-                    """)
+    p = add_command(
+        sub, "compare", help="compare seat 0's strategies on the same deals, by rule setting and player count",
+        description="""\
+            Seat 0 plays each strategy in turn against a fixed opponent in every other seat, on the
+            same deals (common random numbers), for every player count and every rule setting (a
+            --rule with several values is varied; several varied rules: every combination). Each
+            strategy is compared with the first by paired differences, Holm-controlled over the
+            whole study, with Bonferroni simultaneous intervals; rule settings are compared on hand
+            length, points per hand and the strategies' differences (Welch intervals).""",
+        epilog="""
+            rummylab compare --variant wildcard --players 4..6 --rule packs=1,2 --strategies keep-wilds,discard-wilds-late
+            rummylab compare --variant gin --strategies simple,tracker,patient --hands 200000 --seed 3
+            rummylab compare --variant knock-rummy --players 3,4 --rule knocker_penalty=0,20 --strategies simple,strong --out runs/kr-compare
+        """)
     p.add_argument("--variant", default="gin", help="game to play (see `rummylab variants`); default gin")
     p.add_argument("--strategies", required=True,
                    help="seat 0's strategies, comma separated (see `rummylab strategies`); the first is the reference")
@@ -346,19 +350,20 @@ def _add_compare(sub) -> None:
 
 def _add_demo(sub) -> None:
     """The ``demo`` subcommand."""
-    p = add_command(sub, "demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
-                    description="Run the default study of the README and render its report: Gin, "
-                                "3-player Tonk and 4-player Knock Rummy knock sweeps by turn with their "
-                                "knock charts, Knock Rummy's rule effects, knock equilibria, the "
-                                "tonk-on-the-deal odds, one study per wild-card and open-melding game, "
-                                "and the balance of every game.  Every run is stored under --out (rerun "
-                                "to resume; finished runs are reused), then --html gets the landing page "
-                                "of answers and a page per game beside it.  About 7 minutes on 2 cores "
-                                "at --scale 1; --scale 0.2 is a quicker, noisier look.",
-                    epilog="""
-                        rummylab demo                                  # runs/demo + reports/index.html
-                        rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
-                    """)
+    p = add_command(
+        sub, "demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
+        description="""\
+            Run the default study of the README and render its report: Gin, 3-player Tonk and
+            4-player Knock Rummy knock sweeps by turn with their knock charts, Knock Rummy's rule
+            effects, knock equilibria, the tonk-on-the-deal odds, one study per wild-card and
+            open-melding game, and the balance of every game.  Every run is stored under --out
+            (rerun to resume; finished runs are reused), then --html gets the landing page of
+            answers and a page per game beside it.  About 7 minutes on 2 cores at --scale 1;
+            --scale 0.2 is a quicker, noisier look.""",
+        epilog="""
+            rummylab demo                                  # runs/demo + reports/index.html
+            rummylab demo --scale 0.2 --out runs/small     # a quicker, noisier look
+        """)
     p.add_argument("--out", type=OUT_DIR, default="runs/demo", metavar="DIR",
                    help="where the stored runs go (default runs/demo)")
     p.add_argument("--html", type=out_file("--html"), default="reports/index.html",

@@ -51,7 +51,6 @@ order they were made.
 from __future__ import annotations
 
 import argparse
-import textwrap
 from collections.abc import Iterator
 
 from sim.runner import MAX_UNITS
@@ -107,13 +106,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``trace`` subcommand."""
     p = add_command(
         subparsers, "trace", help="what happened in hand I? the hands of a run, play by play (text or JSON lines)",
-        description=textwrap.dedent("""\
+        description="""\
             Play hands of a run exactly as `rummylab simulate` with the same --variant,
             --players, --rule, --strategies and --seed plays them (hand I here is row I there)
             and print every draw, take, discard, meld, lay-off, joker swap or move, knock and
             going out, then the hand's outcome row.  The open-melding games print the whole
             table after every change (melds split by '|', runs low to high, each joker X where
-            it stands).  --json: one JSON object per event per line (keys in the README)."""),
+            it stands).  --json: one JSON object per event per line (keys in the README).""",
         epilog="""
             rummylab trace --variant gin --seed 7 --hand 1234
             rummylab trace --variant loba --players 5 --seed 1 --hand 3 --json

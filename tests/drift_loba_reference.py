@@ -135,6 +135,25 @@ def replay_hand(evs, restock: str = "turn_over"):
     return replay(out, restock), ambiguous
 
 
+def restock_of(rules) -> str:
+    """How a run with the rule options ``rules`` (NAME=VALUE texts) restocks."""
+    return "shuffle" if "restock_shuffle=on" in rules else "turn_over"
+
+
+def replayed_hands(variant: str, players: int, strategies: str, rules: list, *, hands: int, seed: int):
+    """Hands ``0..hands-1`` of ``variant`` ("ramino-drift" or "loba") traced and replayed
+    (:func:`replay_hand`), every meld left on the table checked legal by :func:`legal_meld`:
+    yields ``(hand, row, evs, spec, replay)``."""
+    from tests.open_replay import traced_hand
+    game = "loba" if variant == "loba" else "drift"
+    for h in range(hands):
+        row, evs, spec = traced_hand(variant, players, h, seed=seed, strategies=strategies, rules=rules)
+        r, _ = replay_hand(evs, restock_of(rules))
+        for meld in r.table:
+            assert legal_meld(meld, game), (h, meld)
+        yield h, row, evs, spec, r
+
+
 def is_set(meld: list[int]) -> bool:
     """A meld on the table is a set (one rank among its natural cards) unless it is a run."""
     nat = [c for c in meld if c != JOKER]

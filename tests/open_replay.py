@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.open.open_rummy_plays import SPREAD_CARDS
-from tests.wild_replay import traced_hand  # shared: plays one traced hand
+from tests.wild_replay import Table, traced_hand  # shared: the table's moves, one traced hand
 
 __all__ = ["JOKER", "Replay", "count", "replay", "settle", "spread_cards", "traced_hand"]
 
@@ -34,12 +34,8 @@ def spread_cards(mask: int, b: int) -> list[int]:
 
 
 @dataclass
-class Replay:
-    dealt: dict = field(default_factory=dict)       # seat -> cards dealt
-    hands: dict = field(default_factory=dict)       # seat -> current cards (list)
-    pile: list = field(default_factory=list)        # bottom first
+class Replay(Table):
     table: list = field(default_factory=list)       # melds: lists of codes, in table order
-    turns: list = field(default_factory=list)       # (seat, own turn, drawn or None, from pile, discard or None)
     plays: dict = field(default_factory=dict)       # seat -> own turns on which it laid cards down
     restocks: int = 0
     first_turn_draw: bool | None = None             # did the first player draw on its first turn
@@ -63,12 +59,9 @@ def replay(evs, restock: str = "turn_over", taken_no_discard: bool = True) -> Re
         cur = [seat, drawn, from_pile]
 
     for kind, seat, a, b in evs:
-        if kind == "deal":
-            r.dealt.setdefault(seat, []).append(a)
-            r.hands.setdefault(seat, []).append(a)
-        elif kind == "upcard":
-            r.pile = [a]
-        elif kind in ("restock", "turn_over"):
+        if r.deal(kind, seat, a):
+            continue
+        if kind in ("restock", "turn_over"):
             r.restocks += 1
             assert (kind == "turn_over") == (restock == "turn_over")
             if restock == "turn_over":
@@ -80,8 +73,7 @@ def replay(evs, restock: str = "turn_over", taken_no_discard: bool = True) -> Re
         elif kind in ("draw_stock", "take_pile"):
             assert cur is None, "a turn without a discard that did not end the hand"
             if kind == "take_pile":
-                assert r.pile and r.pile[-1] == a, "took a card that is not the pile top"
-                r.pile.pop()
+                r.take_top(a)
             elif new_stock:
                 assert new_stock.pop(0) == a, "the new stock is not the pile turned over"
             elif shuffled:
@@ -110,18 +102,13 @@ def replay(evs, restock: str = "turn_over", taken_no_discard: bool = True) -> Re
         elif kind == "discard":
             if cur is None or cur[0] != seat:
                 start(seat, None, False)
-            if cur[2] and taken_no_discard:
-                assert a != cur[1], "the card just taken from the pile was discarded"
-            r.hands[seat].remove(a)
-            r.pile.append(a)
-            r.turns.append((seat, own[seat], cur[1], cur[2], a))
+            r.discard(seat, own[seat], cur, a, taken_stays=taken_no_discard)
             cur = None
         elif kind == "pass":
             r.passed = True
         elif kind == "end":
             r.ender, r.end_outcome = seat, a
-            if cur is not None:
-                r.turns.append((seat, own[seat], cur[1], cur[2], None))
+            r.end(seat, own.get(seat, 0), cur)
     return r
 
 

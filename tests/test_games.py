@@ -34,19 +34,23 @@ LOG_SIZE = 1 + LOG_W * 200_000
 
 @dataclass(frozen=True)
 class SynthRules(RulesBase):
+    # every shape
     shape: int = option(SH_TARGET, "what the synthetic hand scores: 0 target, 1 elimination, 2 deals", 0, 2)
+    void_pct: int = option(15, "chance (percent) that a hand is void", 0, 99)
+    scripted: bool = option(False, "hands read from the script array instead of drawn")
+    # the target shape
     target: int = option(60, "target: points to reach", 1, 100000)
-    limit: int = option(61, "elimination: penalty total that puts a seat out", 1, 100000)
-    buybacks: int = option(0, "elimination: buy-backs per seat", 0, 10)
-    deals: int = option(5, "deals: scoring hands per game", 1, 1000)
     line_bonus: int = option(0, "target: bonus per hand won", 0, 1000)
     game_bonus: int = option(0, "target: bonus to the game winner", 0, 1000)
     shutout: bool = option(False, "target: a loser who scored nothing pays double")
-    void_pct: int = option(15, "chance (percent) that a hand is void", 0, 99)
     max_pts: int = option(25, "target: the hand winner's points are 0..max_pts", 0, 1000)
+    # the elimination shape
+    limit: int = option(61, "elimination: penalty total that puts a seat out", 1, 100000)
+    buybacks: int = option(0, "elimination: buy-backs per seat", 0, 10)
     max_pen: int = option(40, "elimination: each seat's penalty is 0..max_pen (+5 for the dealer)", 0, 1000)
     win_bonus: int = option(0, "elimination: subtracted from the penalty of the hand's winner", 0, 1000)
-    scripted: bool = option(False, "hands read from the script array instead of drawn")
+    # the deals shape
+    deals: int = option(5, "deals: scoring hands per game", 1, 1000)
 
 
 R = {f.name: SynthRules.index(f.name) for f in SynthRules.options()}
@@ -64,11 +68,10 @@ SHAPE_OF = {"target": SH_TARGET, "elimination": SH_ELIMINATION, "deals": SH_DEAL
 
 
 @njit(cache=True)
-def synth_deal(rules, strat, ctx, dst, dealer, active, st, row, debug):
+def synth_deal(rules, strat, log, script, dst, dealer, active, st, row, debug):
     """One synthetic hand: a pure function of (rules, strat, the generators' states, dealer,
-    active).  ``ctx = (log, script)``: every call appends an entry to ``log``; scripted hands
-    take ``[void, winner, score0..]`` from ``script`` (``script[0]``: read position)."""
-    log, script = ctx
+    active).  Every call appends an entry to ``log``; scripted hands take ``[void, winner,
+    score0..]`` from ``script`` (``script[0]``: read position)."""
     n = active.shape[0]
     for j in range(row.shape[0]):
         if row[j] != 0:
@@ -148,13 +151,14 @@ def synth_deal(rules, strat, ctx, dst, dealer, active, st, row, debug):
 
 @njit(cache=True)
 def synth_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
-    """The game loop of sim.core.games around the synthetic hand."""
+    """The game loop of sim.core.games around the synthetic hand; ``ctx = (log, script)``."""
+    log, script = ctx
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
     for i in range(out.shape[0]):
         dst = games.begin_game(per, sc, st, seed, first_game + i)
         while games.game_running(per, sc, layout):
             row[:] = 0
-            synth_deal(rules, strat, ctx, dst, sc[games.S_DEALER], per[games.P_ACTIVE], st, row, debug)
+            synth_deal(rules, strat, log, script, dst, sc[games.S_DEALER], per[games.P_ACTIVE], st, row, debug)
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[i])
 
@@ -221,7 +225,7 @@ def reference_games(shape, rules, n, seed, first, count, buyback=None, script=()
 
         while not over():
             row = np.zeros(width, dtype=np.int64)
-            synth_deal(rules_arr, strat, ctx, dst, dealer, np.array(in_play, dtype=np.int64), st, row, False)
+            synth_deal(rules_arr, strat, *ctx, dst, dealer, np.array(in_play, dtype=np.int64), st, row, False)
             hands += 1
             turns += int(row[COL_TURNS])
             if row[COL_OUTCOME] == game.void_outcome:

@@ -35,18 +35,12 @@ CASES = [(2, "simple", []), (4, "simple", []), (5, "simple", []), (4, "random", 
 def test_traced_hands_replay_and_settle_by_the_rules(players, strategies, rules):
     """Every hand replays, leaves only legal piernas and escaleras, keeps the take and joker
     rules, and scores as the reference says (-10 for going out all at once)."""
-    from tests.open_replay import traced_hand
-    restock = "shuffle" if "restock_shuffle=on" in rules else "turn_over"
     outs = 0
-    for h in range(30):
-        row, evs, spec = traced_hand("loba", players, h, seed=6, strategies=strategies, rules=rules)
-        r, _ = REF.replay_hand(evs, restock)
-        for meld in r.table:
-            assert REF.legal_meld(meld, "loba"), (h, meld)
+    for h, row, evs, spec, r in REF.replayed_hands("loba", players, strategies, rules, hands=30, seed=6):
         for breach in REF.turn_checks(evs, "loba"):
             assert "joker discarded" in breach, (h, breach)
             i = int(breach.rsplit(" ", 1)[1])             # allowed only from a hand of jokers alone
-            assert set(REF.replay_hand(evs[:i], restock)[0].hands[evs[i][1]]) == {REF.JOKER}, (h, breach)
+            assert set(REF.replay_hand(evs[:i], REF.restock_of(rules))[0].hands[evs[i][1]]) == {REF.JOKER}, (h, breach)
         out = row["outcome"] in (LB.O_OUT, LB.O_AT_ONCE)
         outs += out
         assert out == (r.ender >= 0 and not r.hands[r.ender])

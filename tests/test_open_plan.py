@@ -195,36 +195,33 @@ def action_types(plan):
     return [a[0] for a in plan_actions(plan)]
 
 
-@pytest.mark.parametrize("game,opts,text", [
-    ("basic", {}, "QS KS AS"),
-    ("basic", {"ace_high_or_low": True}, "KS AS 2S"),
-    ("basic", {}, "7S 7H"),
-    ("basic", {}, "5S 6S 8S"),
-    ("wrotham", {}, "X X X"),
-    ("drift", {}, "7S 7H 7D 7C X"),
-    ("loba", {}, "7S 7H 7D 7C"),
-    ("loba", {}, "7S 7S 7H"),
-    ("loba", {}, "7S 7H X"),
-    ("loba", {}, "5S 6S 7S"),
-    ("loba", {}, "X 5S X 7S X"),
-    ("loba", {}, "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"),
-    ("loba", {}, "7S 7S 7S"),
-])
+def melds(by_rules: dict) -> list[tuple[str, dict, str]]:
+    """``(game, options, meld text)`` from ``{"game option ...": [meld texts]}`` (the options
+    named are switched on)."""
+    return [(key.split()[0], dict.fromkeys(key.split()[1:], True), text)
+            for key, texts in by_rules.items() for text in texts]
+
+
+@pytest.mark.parametrize("game,opts,text", melds({
+    "basic": ["QS KS AS", "7S 7H", "5S 6S 8S"],
+    "basic ace_high_or_low": ["KS AS 2S"],
+    "wrotham": ["X X X"],
+    "drift": ["7S 7H 7D 7C X"],
+    "loba": ["7S 7H 7D 7C", "7S 7S 7H", "7S 7H X", "5S 6S 7S", "X 5S X 7S X",
+             "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", "7S 7S 7S"],
+}))
 def test_illegal_melds_are_user_errors(game, opts, text):
     with pytest.raises(UserInputError, match="not legal|appears 3 times"):
         parse_table(text, meld_rules(game, **opts))
 
 
-@pytest.mark.parametrize("game,opts,text", [
-    ("basic", {"ace_high_or_low": True}, "QS KS AS"),
-    ("basic", {"ace_high_or_low": True, "round_the_corner": True}, "KS AS 2S"),
-    ("wrotham", {}, "7H X X"),
-    ("drift", {}, "5H X 7H"),
-    ("loba", {}, "7S 7S 7H 7D"),
-    ("loba", {}, "7S 7S 7H 7H 7D 7D"),
-    ("loba", {}, "X 5S X 7S"),
-    ("loba", {}, "JS QS KS AS"),
-])
+@pytest.mark.parametrize("game,opts,text", melds({
+    "basic ace_high_or_low": ["QS KS AS"],
+    "basic ace_high_or_low round_the_corner": ["KS AS 2S"],
+    "wrotham": ["7H X X"],
+    "drift": ["5H X 7H"],
+    "loba": ["7S 7S 7H 7D", "7S 7S 7H 7H 7D 7D", "X 5S X 7S", "JS QS KS AS"],
+}))
 def test_legal_melds_parse_and_describe(game, opts, text):
     mr = meld_rules(game, **opts)
     tab, n = parse_table(text, mr)

@@ -34,14 +34,8 @@ CASES = [(2, "simple", []), (4, "simple", []), (7, "simple", []), (4, "random", 
 def test_traced_hands_replay_and_settle_by_the_rules(players, strategies, rules):
     """Every hand replays (draws, pile, every card laid down from the hand), leaves only legal
     melds on the table, keeps the lay-off and swap rules, and scores as the reference says."""
-    from tests.open_replay import traced_hand
-    restock = "shuffle" if "restock_shuffle=on" in rules else "turn_over"
     outs = 0
-    for h in range(40):
-        row, evs, spec = traced_hand("ramino-drift", players, h, seed=5, strategies=strategies, rules=rules)
-        r, _ = REF.replay_hand(evs, restock)
-        for meld in r.table:
-            assert REF.legal_meld(meld, "drift"), (h, meld)
+    for h, row, evs, spec, r in REF.replayed_hands("ramino-drift", players, strategies, rules, hands=40, seed=5):
         if spec.rules.layoff_needs_meld == "runs" and spec.rules.joker_swap == "reuse":
             assert REF.turn_checks(evs, "drift") == [], h
         out = row["outcome"] == RD.O_OUT

@@ -17,37 +17,48 @@ from analysis.trace_cmd import trace_stream
 from sim.runner import make_spec
 from sim.variants import get_variant
 
-# (variant, players, strategies, hands): each game at its default and its largest table, mixed
-# strategies (`rummylab strategies`); gin is two-handed, so it plays two mixes
-CONFIGS = [
-    ("gin", 2, "simple,patient", 200, ()),
-    ("gin", 2, "tracker,random", 120, ()),
-    ("knock-rummy", 2, "strong,rummy-hunter", 250, ()),
-    ("knock-rummy", 5, "simple,strong,random,rummy-hunter,simple", 200, ()),
-    ("tonk", 2, "simple,hold", 250, ()),
-    ("tonk", 6, "careful,drop,simple,hold,random,simple", 200, ()),
-    ("ramino-klop", 4, "simple,strong,random,strong", 200, ()),
-    ("ramino-klop", 6, "simple,strong,random,simple,strong,simple", 150, ()),
-    ("wildcard", 4, "simple,strong,keep-wilds,discard-wilds-late", 150, ()),
-    ("wildcard", 7, "simple,strong,keep-wilds,random,discard-wilds-late,simple,strong", 80, ()),
-    ("cincinnati", 4, "simple,strong,random,strong", 150, ()),
-    ("cincinnati", 7, "simple,strong,random,simple,strong,simple,strong", 80, ()),
-    # rule options away from their defaults, as the engine plays them
-    ("gin", 2, "simple,gin-hunter", 120, ("oklahoma=on", "big_gin=on", "layoff_mode=seed",
-                                          "undercut_on_tie=off", "discard_stock_draw=on")),
-    ("gin", 2, "gin-hunter,openspiel-simple", 150, ("openspiel_wall=on", "void_stock_left=10")),
+
+def configs(table: str) -> list[tuple[str, int, str, int, tuple[str, ...]]]:
+    """``(variant, players, strategies, hands, rule options)`` from the rows of ``table``
+    (columns split by spaces, a row continued after a backslash; ``#`` lines are comments)."""
+    rows = [line.split() for line in table.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [(v, int(players), strategies, int(hands), tuple(rules)) for v, players, strategies, hands, *rules in rows]
+
+
+CONFIGS = configs("""
+    # each game at its default and its largest table, mixed strategies (`rummylab strategies`);
+    # gin is two-handed, so it plays two mixes
+    # variant     players strategies                                                       hands
+    gin           2       simple,patient                                                   200
+    gin           2       tracker,random                                                   120
+    knock-rummy   2       strong,rummy-hunter                                              250
+    knock-rummy   5       simple,strong,random,rummy-hunter,simple                         200
+    tonk          2       simple,hold                                                      250
+    tonk          6       careful,drop,simple,hold,random,simple                           200
+    ramino-klop   4       simple,strong,random,strong                                      200
+    ramino-klop   6       simple,strong,random,simple,strong,simple                        150
+    wildcard      4       simple,strong,keep-wilds,discard-wilds-late                      150
+    wildcard      7       simple,strong,keep-wilds,random,discard-wilds-late,simple,strong 80
+    cincinnati    4       simple,strong,random,strong                                      150
+    cincinnati    7       simple,strong,random,simple,strong,simple,strong                 80
+    # rule options away from their defaults, as the engine plays them (after the hands)
+    gin           2       simple,gin-hunter                 120  oklahoma=on big_gin=on layoff_mode=seed \
+                                                                 undercut_on_tie=off discard_stock_draw=on
+    gin           2       gin-hunter,openspiel-simple       150  openspiel_wall=on void_stock_left=10
+    knock-rummy   3       simple,strong,rummy-hunter        200  settle=pairwise stock_out=showdown
+    tonk          3       simple,careful,drop               150  must_spread=on no_upcard=on knocker_tie_paid=on \
+                                                                 tonk_out_needs_new_spread=on tonk_deal_min=50
+    ramino-klop   3       simple,strong,random              100  set_duplicates=on knock_below=10
+    wildcard      4       simple,strong,random,keep-wilds   60   packs=2
+    cincinnati    3       simple,strong,random              80   deal_3p=10 restock_shuffle=on
+    # random play: long hands that turn the discard pile over
+    ramino-klop   3       random                                                           30
+    wildcard      2       random                                                           50
+""") + [
     # Neller's EAAI framework: its rules and SimpleGinRummyPlayer (random ties and arrangements)
     ("gin", 2, "eaai-simple,simple", 200, tuple(get_variant("gin").rules_with_set("eaai"))),
-    ("knock-rummy", 3, "simple,strong,rummy-hunter", 200, ("settle=pairwise", "stock_out=showdown")),
-    ("tonk", 3, "simple,careful,drop", 150, ("must_spread=on", "no_upcard=on", "knocker_tie_paid=on",
-                                             "tonk_out_needs_new_spread=on", "tonk_deal_min=50")),
-    ("ramino-klop", 3, "simple,strong,random", 100, ("set_duplicates=on", "knock_below=10")),
-    ("wildcard", 4, "simple,strong,random,keep-wilds", 60, ("packs=2",)),
-    ("cincinnati", 3, "simple,strong,random", 80, ("deal_3p=10", "restock_shuffle=on")),
-    # random play: long hands that turn the discard pile over
-    ("ramino-klop", 3, "random", 30, ()),
-    ("wildcard", 2, "random", 50, ()),
 ]
+
 SEED = 18
 _TRACES: dict = {}
 

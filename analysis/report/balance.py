@@ -12,7 +12,7 @@ import numpy as np
 from ..stats import Estimate
 from ..studies.balance import KIND, load_balance
 from ..studies.balance_stats import INTERACTION_CI
-from .figures import finish, new_figure, yerr
+from .figures import finish, label_axes, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table
 from .registry import RunSection, section
 from ..answers import balance_answer, balance_rows, ci_text, covers_zero
@@ -272,11 +272,9 @@ def _scatter(name, cells):
             ax.annotate(f"{c['players']}p" + ("*" if c["rules"] else ""), (a, b), fontsize=7,
                         xytext=(3, 3), textcoords="offset points")
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel("first player's win edge over the average seat (percentage points)")
-    ax.set_ylabel("skill gradient: random → strongest, edge per hand / SD")
-    ax.set_title("Seat edge against skill gradient (bars: 95% CI; labels: players, * rule change)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    label_axes(ax, "first player's win edge over the average seat (percentage points)",
+               "skill gradient: random → strongest, edge per hand / SD",
+               "Seat edge against skill gradient (bars: 95% CI; labels: players, * rule change)")
     return finish(fig, name, "One point per game and player count: how much the first seat gains against how "
                   "much skill (the strongest preset over uniform random play) moves a hand.", [ax])
 
@@ -298,11 +296,8 @@ def _rungs(name, cells):
                     label=_label(c))
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(range(len(steps)), steps)
-    ax.set_xlabel("rung: weaker < stronger")
-    ax.set_ylabel("edge per hand / SD (the stronger over the weaker)")
-    ax.set_title("The skill ladder, one rung at a time (bars: 95% CI)")
-    ax.legend(fontsize=7, ncol=2)
-    ax.grid(alpha=0.3)
+    label_axes(ax, "rung: weaker < stronger", "edge per hand / SD (the stronger over the weaker)",
+               "The skill ladder, one rung at a time (bars: 95% CI)", legend_size=7, legend_cols=2)
     return finish(fig, name, "How much each step up the strategy ladder moves a hand, per game and player count: "
                   "the stronger rung in one seat, the weaker in the others, duplicate deals; the search rung "
                   "is shown where the study played it (--search-hands).", [ax])
@@ -324,11 +319,8 @@ def _turns(name, cells):
         if h.sum() == 0:
             continue
         ax.step(np.arange(h.size), np.cumsum(h) / h.sum(), where="post", label=_label(c), lw=1)
-    ax.set_xlabel("turns in the hand")
-    ax.set_ylabel("share of hands with at most this many turns")
-    ax.set_title("Turns per hand (every seat simple)")
-    ax.legend(fontsize=7, ncol=2)
-    ax.grid(alpha=0.3)
+    label_axes(ax, "turns in the hand", "share of hands with at most this many turns",
+               "Turns per hand (every seat simple)", legend_size=7, legend_cols=2)
     return finish(fig, name, "Cumulative distribution of the number of turns per hand, one curve per game and "
                   "player count.", [ax])
 

@@ -9,24 +9,24 @@ from pathlib import Path
 from ..stats import Estimate
 from ..studies.compare_stats import SETTING_METHOD, arm_table, diff_table, measure, setting_table, strategy_axis
 from ..studies.strategy_compare import COMPARE_METHOD, KIND, cell_name, load_compare
-from .figures import finish, new_figure, yerr
+from .figures import finish, label_axes, new_figure, yerr
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
 from ..answers import compare_answer
 
-METHODS = ("<p><strong>Strategy comparisons.</strong> For every player count and rule setting, seat 0 "
-           "plays each listed strategy in turn against the same opponent in every other seat, on the "
-           "<em>same</em> deals with the same random numbers (common random numbers): only seat 0's "
-           "strategy changes. Each strategy is compared with the first (the reference) by the paired "
-           "mean difference of seat 0's result per hand (its score; in games whose hand scores are not "
-           "zero-sum, its score minus the average other seat) with its 95% t interval. All comparisons "
-           "of the study form one family: a difference is called (better / worse) when its Holm-adjusted "
-           "p is below 0.05 (family-wise 95% over the m comparisons), and each also gets a Bonferroni "
-           "simultaneous interval (t quantile at 1 − 0.05/m) that holds for all m together. Rule settings "
-           "are compared on the reference arm's hand length and points per hand (the points that change "
-           "hands: the positive scores, or in penalty games the penalties) and on each strategy's "
-           "difference, by Welch intervals of two means (conservative where a setting leaves the deals "
-           "unchanged, since every setting plays on the same seed).</p>")
+METHODS = """
+<p><strong>Strategy comparisons.</strong> For every player count and rule setting, seat 0 plays each
+listed strategy in turn against the same opponent in every other seat, on the <em>same</em> deals with
+the same random numbers (common random numbers): only seat 0's strategy changes. Each strategy is
+compared with the first (the reference) by the paired mean difference of seat 0's result per hand (its
+score; in games whose hand scores are not zero-sum, its score minus the average other seat) with its 95%
+t interval. All comparisons of the study form one family: a difference is called (better / worse) when
+its Holm-adjusted p is below 0.05 (family-wise 95% over the m comparisons), and each also gets a
+Bonferroni simultaneous interval (t quantile at 1 − 0.05/m) that holds for all m together. Rule settings
+are compared on the reference arm's hand length and points per hand (the points that change hands: the
+positive scores, or in penalty games the penalties) and on each strategy's difference, by Welch intervals
+of two means (conservative where a setting leaves the deals unchanged, since every setting plays on the
+same seed).</p>"""
 
 
 @section(KIND, file="compare.json", methods=METHODS)
@@ -141,11 +141,7 @@ def _profile_figure(name: str, d, spec, unit: str, axis):
             called = g[g["call"].isin(["better", "worse"])]
             ax.plot(called["x"], called["diff"], "o", color=line[0].get_color())
         ax.axhline(0, color="black", lw=0.8)
-        ax.set_title(setting, fontsize=9)
-        ax.set_xlabel(param)
-        ax.set_ylabel(f"minus {spec.strategies[0]}, {unit}/hand")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        label_axes(ax, param, f"minus {spec.strategies[0]}, {unit}/hand", setting, title_size=9)
     fig.suptitle(f"{spec.variant}: seat 0's result against {spec.strategies[0]} along {param} (95% CIs)",
                  fontsize=11)
     return finish(fig, name, f"Paired difference to {spec.strategies[0]} (same deals) against {param}, by "
@@ -169,12 +165,8 @@ def _settings_figure(name: str, s):
             ax.errorbar(g["players"], g["diff"], yerr=yerr(g["diff"], g["lo"], g["hi"]), marker="o", capsize=3,
                         label=setting)
         ax.axhline(0, color="black", lw=0.8)
-        ax.set_title(q, fontsize=9)
-        ax.set_xlabel("players")
-        ax.set_ylabel(f"minus {sub['baseline'].iloc[0]}")
         ax.set_xticks(sorted(set(sub["players"])))
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
+        label_axes(ax, "players", f"minus {sub['baseline'].iloc[0]}", q, title_size=9)
     fig.suptitle("What the rule setting changes (Welch 95% intervals)", fontsize=11)
     return finish(fig, name, "Each rule setting minus the first, by player count, with Welch 95% intervals.",
                   list(axes))

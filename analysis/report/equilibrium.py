@@ -13,7 +13,7 @@ from sim.variants import get_variant
 
 from ..studies.equilibrium_text import summarize
 from ..studies.knock_equilibrium import KIND, load_equilibrium
-from .figures import finish, new_figure, yerr
+from .figures import finish, label_axes, new_figure, yerr
 from .html import digits, esc, html_table, kv_table, params_text
 from .registry import RunSection, section
 from ..answers import equilibrium_answer
@@ -152,10 +152,7 @@ def _fields_figure(name: str, d: dict, res, v):
         ax.plot([b + off], [y[b]], marker="*", ms=12, color=line[0].get_color(), markeredgecolor="black")
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(x, labels, rotation=45, ha="right")
-    ax.set_xlabel("policy in one seat (every other seat plays the field)")
-    ax.set_ylabel(f"mean {d['measure']}")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    label_axes(ax, "policy in one seat (every other seat plays the field)", f"mean {d['measure']}")
     fig.suptitle(f"{v.name}, {d['players']} players: each policy against each field played (★ best response, "
                  "bars: 95% CI)", fontsize=11)
     return finish(fig, name, "Each curve: every policy's mean against a table of one field policy, the "

@@ -52,6 +52,18 @@ def finish(fig, name: str, caption: str, data_axes) -> FigureInfo:
     return FigureInfo(name, title or axes[0]["title"], caption, axes, entries, png, w, h)
 
 
+def label_axes(ax, xlabel: str, ylabel: str, title: str | None = None, *, title_size=None,
+               legend_size=8, legend_cols: int = 1) -> None:
+    """What :func:`finish` checks a data axes for: axis labels, a title (unless the figure has a
+    suptitle), a legend (small type); and a light grid."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title is not None:
+        ax.set_title(title, **({} if title_size is None else {"fontsize": title_size}))
+    ax.legend(fontsize=legend_size, ncol=legend_cols)
+    ax.grid(alpha=0.3)
+
+
 def yerr(v, lo, hi):
     """Error-bar lengths from interval ends (clipped at 0 against rounding)."""
     import numpy as np

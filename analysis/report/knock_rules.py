@@ -10,18 +10,18 @@ from sim.variants import get_variant
 from ..studies.knob import axis_label, when
 from ..studies.knock_rules import KIND, load_rules_study, rules_table
 from ..studies.knock_sweep import sweep_table
-from .figures import finish, new_figure, yerr
+from .figures import finish, label_axes, new_figure, yerr
 from .html import esc, html_table, kv_table, params_text
 from .registry import RunSection, section
 from ..answers import knock_rules_answer
 
-METHODS = ("<p><strong>Rule settings.</strong> A knock-rules study runs the one-threshold sweep once "
-           "per rule setting (the defaults, then each varied value with the other rules at their "
-           "defaults), all on the same seed: hand <em>i</em> is the same deal in every threshold and "
-           "every setting. Per setting, the thresholds not shown worse than the best are listed as those "
-           "the data cannot tell from the best: multiple comparisons with the best, family-wise 95% "
-           "within the setting (simultaneous intervals for each threshold minus the best of the others "
-           "from all-pairwise max-T bounds; see the knock sweep methods).</p>")
+METHODS = """
+<p><strong>Rule settings.</strong> A knock-rules study runs the one-threshold sweep once per rule setting
+(the defaults, then each varied value with the other rules at their defaults), all on the same seed: hand
+<em>i</em> is the same deal in every threshold and every setting. Per setting, the thresholds not shown
+worse than the best are listed as those the data cannot tell from the best: multiple comparisons with the
+best, family-wise 95% within the setting (simultaneous intervals for each threshold minus the best of the
+others from all-pairwise max-T bounds; see the knock sweep methods).</p>"""
 
 
 @section(KIND, file="knock_rules.json", methods=METHODS)
@@ -74,10 +74,7 @@ def _curves(name, results, v, n):
         b = t[t["best"]].iloc[0]
         ax.plot([b["threshold"]], [b["mean"]], marker="*", ms=12, color=ax.lines[-1].get_color())
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel(axis_label(v))
-    ax.set_ylabel(f"seat 0 mean {v.score_unit} per hand")
-    ax.set_title(f"{v.name}, {n} players: threshold curves by rule setting (★ best, bars: 95% CI)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    label_axes(ax, axis_label(v), f"seat 0 mean {v.score_unit} per hand",
+               f"{v.name}, {n} players: threshold curves by rule setting (★ best, bars: 95% CI)")
     return finish(fig, name, "Seat 0's mean score per hand at each threshold, one curve per rule setting; "
                   "the star marks each setting's best threshold.", [ax])

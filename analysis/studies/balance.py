@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -360,14 +359,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``balance`` subcommand to an argparse subparsers object."""
     p = add_command(
         subparsers, "balance", help="how balanced is each game? seat edge, skill vs luck, tempo, volatility, rules",
-        description=textwrap.dedent("""\
+        description="""\
             Every game x player count (or --variant/--players): seat edge by position after the
             dealer, per hand (also on duplicate deals: each deal once per position, free of deal
             luck) and per whole game; the strategy ladder (random < simple < the
             strongest preset) on duplicate deals: win rate, score edge, hands and games to be
             ahead, variance explained by strategy and by the deal; tempo; volatility; and how
             each on/off or text rule option moves the seat edge and the skill gradient.
-            Every run is stored in OUT/runs (rerun to resume); the measures in OUT/balance.json."""),
+            Every run is stored in OUT/runs (rerun to resume); the measures in OUT/balance.json.""",
         epilog=_EXAMPLES)
     p.add_argument("--variant", action="append", default=None,
                    help="game, repeatable (default: every game; see `rummylab variants`)")

@@ -170,17 +170,16 @@ _EXAMPLES = """\
 def add_parser(subparsers):
     """The ``buyback`` subcommand: what buying back in is worth, by the score you would re-enter at."""
     import argparse
-    import textwrap
 
     p = add_command(
         subparsers, "buyback", help="what is a buy-back worth? win probability with and without buying back, by score",
-        description=textwrap.dedent("""\
+        description="""\
             Seat 0 plays whole games buying back in only when the score it would re-enter at
             (the highest total still in play) is below a threshold, from never to always; every
             arm plays the same games with the same random numbers, so neighbouring arms differ
             only in the games where seat 0 faced a buy-back at scores between their thresholds.
             Prints, per arm, seat 0's game win rate and the win probability one buy-back at
-            those scores is worth (paired, 95% CIs).  The other seats keep their own decisions."""),
+            those scores is worth (paired, 95% CIs).  The other seats keep their own decisions.""",
         epilog=_EXAMPLES)
     p.add_argument("--variant", default="loba", help="a game with buy-backs (default loba)")
     p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")

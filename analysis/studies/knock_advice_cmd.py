@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import textwrap
 
 from ..args import add_command, add_csv_option, add_rule_set_option, output_format, whole
 from ..csv_text import print_answer
@@ -56,7 +55,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     from analysis.args import card_text
     p = add_command(
         subparsers, "knock", help="should I knock here? knock-now vs play-on EVs for a concrete hand, 95%% CIs",
-        description=textwrap.dedent("""\
+        description="""\
             Sample the unseen cards (opponents' hands, stock, buried discards) and play both
             choices on the same worlds: knock now, or play on with your strategy.  Prints both
             expected scores and win probabilities with 95% CIs, the paired difference and a
@@ -74,7 +73,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             Gin, Knock Rummy and Ramino Klop opponents' hands are replayed deals (--opp-model played), or with
             --history weighted by how likely their strategies were to play the observed turns;
             Tonk's are uniform over the unseen cards.  Sampling stops on a 95% confidence
-            sequence, valid whenever it stops."""),
+            sequence, valid whenever it stops.""",
         epilog=_EXAMPLES)
     p.add_argument("--variant", default="gin", help="a game with a knock advisor (default gin; see "
                                                     "`rummylab variants`)")

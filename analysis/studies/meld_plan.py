@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 
 import numpy as np
 
@@ -125,11 +124,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     from analysis.args import card_text, whole
     p = add_command(
         subparsers, "meld", help="what should I lay down here? the exact open-melding planner on one position",
-        description=textwrap.dedent("""\
+        description="""\
             The best melds, layoffs, joker swaps (Wrotham, Drift) and joker moves (Loba) for
             the hand after the draw, over every legal combination; prints the plan in an
             order that can be played and the points left in hand.  The table is melds split
-            by '|', runs written in order with each joker (X) where it stands."""),
+            by '|', runs written in order with each joker (X) where it stands.""",
         epilog="""
             rummylab meld --variant basic-rummy --hand "4S 5S 9H 9D 9C KD 2C" --table "AS 2S 3S | 7H 7D 7C"
             rummylab meld --variant wrotham --hand "6H 8S 9S" --table "5H X 7H"

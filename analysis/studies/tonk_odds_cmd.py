@@ -55,19 +55,20 @@ def cmd_tonk_odds(args) -> int:
 
 def add_parser(sub) -> None:
     """The ``tonk-odds`` subcommand."""
-    p = add_command(sub, "tonk-odds", help="probability of a tonk on the deal: exact and simulated",
-                    description="How often is a tonk dealt?  In Tonk a five-card hand counting at least "
-                                "tonk_deal_min (49 or 50) on the deal wins at once.  Prints, per player "
-                                "count and tonk_deal_min, the exact probability (combinatorics over the "
-                                "52-card deck) that a given player, at least one player, exactly one "
-                                "(the hand is paid) or two or more (a tie, redealt) are dealt one, and "
-                                "checks each against --simulate deals of the real dealing code (95% "
-                                "Wilson intervals; Clopper-Pearson below 5 expected).",
-                    epilog="""
-                        rummylab tonk-odds
-                        rummylab tonk-odds --players 4 --tonk-min 50 --simulate 2000000 --json
-                        rummylab tonk-odds --simulate 0          # exact values only
-                    """)
+    p = add_command(
+        sub, "tonk-odds", help="probability of a tonk on the deal: exact and simulated",
+        description="""\
+            How often is a tonk dealt?  In Tonk a five-card hand counting at least
+            tonk_deal_min (49 or 50) on the deal wins at once.  Prints, per player count and
+            tonk_deal_min, the exact probability (combinatorics over the 52-card deck) that a given
+            player, at least one player, exactly one (the hand is paid) or two or more (a tie,
+            redealt) are dealt one, and checks each against --simulate deals of the real dealing
+            code (95% Wilson intervals; Clopper-Pearson below 5 expected).""",
+        epilog="""
+            rummylab tonk-odds
+            rummylab tonk-odds --players 4 --tonk-min 50 --simulate 2000000 --json
+            rummylab tonk-odds --simulate 0          # exact values only
+        """)
     p.add_argument("--players", type=int_values, default=None, help="player counts, e.g. 4 or 2..6 (default 2..6)")
     p.add_argument("--tonk-min", type=int_values, default=None, help="tonk_deal_min values: 49, 50 or 49,50 (default both)")
     p.add_argument("--simulate", type=whole("--simulate", 0, MAX_UNITS), default=1_000_000,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-import textwrap
 
 from sim.runner import MAX_UNITS
 
@@ -22,7 +21,7 @@ _EXAMPLES = """\
 def add_parser(subparsers):
     p = add_command(
         subparsers, "tune", help="search a strategy family's parameters for the best result against a field",
-        description=textwrap.dedent("""\
+        description="""\
             Searches the parameters of a strategy family (their ranges as the family declares
             them) for the strategy with the best mean edge per hand over a field of opponents.
             Every candidate plays the same duplicate deals (each deal once per position) against
@@ -31,7 +30,7 @@ def add_parser(subparsers):
             finalists are re-played on fresh deals of a seed the search never saw; the winner's
             edge against each field member comes from those deals only, with 95% CIs.
             With --out the run is stored and resumable: an interrupted run continues from its
-            stored trials."""),
+            stored trials.""",
         epilog=_EXAMPLES)
     p.add_argument("--variant", required=True, help="game to tune for (see `rummylab variants`)")
     p.add_argument("--players", type=whole("--players", 1), default=None, help="number of players (default: the game's)")
