@@ -55,9 +55,9 @@ def rungs(doc: dict) -> list[dict]:
 
 def figure(cells: list[dict]):
     """The balance report's rung figure (each step up the ladder, edge per hand over its SD with
-    95% CIs) over every game's study: one figure for the whole ladder."""
+    95% CIs) over every game's study: one figure for the whole ladder, on a symmetric-log axis."""
     from analysis.report.balance import _rungs
-    return _rungs("search-ladder", cells)
+    return _rungs("search-ladder", cells, linthresh=0.05)
 
 
 def main(argv=None) -> int:

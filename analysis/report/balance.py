@@ -279,9 +279,11 @@ def _scatter(name, cells):
                   "much skill (the strongest preset over uniform random play) moves a hand.", [ax])
 
 
-def _rungs(name, cells):
+def _rungs(name, cells, linthresh=None):
     """Each rung's step up the ladder (neighbouring pairs, the search rung on top where played):
-    the stronger player's edge per hand over its SD, per game and player count, with CIs."""
+    the stronger player's edge per hand over its SD, per game and player count, with CIs;
+    ``linthresh``: a symmetric-log axis, linear within it (the upper rungs are 10-100x smaller
+    than random < simple)."""
     fig = new_figure(7.5, 4.2)
     ax = fig.add_subplot()
     steps = list(dict.fromkeys(f"{p['weak']} < {p['strong']}" for c in cells for p in c["ladder"]
@@ -295,6 +297,8 @@ def _rungs(name, cells):
         ax.errorbar(xs, v, yerr=yerr(v, [e.lo for e in es], [e.hi for e in es]), fmt="o", capsize=2,
                     label=_label(c))
     ax.axhline(0, color="grey", lw=0.8)
+    if linthresh:
+        ax.set_yscale("symlog", linthresh=linthresh)
     ax.set_xticks(range(len(steps)), steps)
     label_axes(ax, "rung: weaker < stronger", "edge per hand / SD (the stronger over the weaker)",
                "The skill ladder, one rung at a time (bars: 95% CI)", legend_size=7, legend_cols=2)
