@@ -156,9 +156,8 @@ def plan_play(hand, taken, run_hm, book_hm, spread_ok, hit_ok, must, needs_new, 
 @njit(cache=True)
 def lay_down_plan(hand, run_hm, book_hm, mm, mk):
     """The spreads and hits that leave ``hand`` the lowest count when no discard follows (a
-    lay-down at the end of a hand): ``(count, a, b, hits)``, a and b as :func:`plan_play`'s,
-    every option allowed (a choice's hits are always its whole hit closure: they only lower
-    the count)."""
+    lay-down at the end of a hand): ``(count, a, b, hits)``, a and b as :func:`plan_play`'s:
+    its search with every option allowed, scored by the count left."""
     return plan_play(hand, U0, run_hm, book_hm, True, True, False, False, mm, mk, True)
 
 
