@@ -163,9 +163,10 @@ def choose_discard(s: dict, hand: frozenset, forbidden: set, opp_picked: set):
 
 
 # --------------------------------------------------------------------------------------------
-# knocker's shown arrangement (borrowed from sim.knock.melds, checked here)
+# knocker's shown arrangement (borrowed from sim.knock.melds and sim.knock.layoffs, checked here)
 
 def shown_melds(knocker_hand: frozenset, arrange: int) -> list[frozenset]:
+    from sim.knock import layoffs
     from sim.knock import melds as M
 
     if arrange == 0:
@@ -176,8 +177,8 @@ def shown_melds(knocker_hand: frozenset, arrange: int) -> list[frozenset]:
         for c in knocker_hand:
             mask |= 1 << c
         out = np.zeros((M.MAX_MELDS, 4), dtype=np.int64)
-        _, n, _ = M.arrangement_fewest_spots(np.uint64(mask), t.run_value, t.run_cover, t.run_starts,
-                                             t.suit_total, t.rank_value, out)
+        _, n, _ = layoffs.arrangement_fewest_spots(np.uint64(mask), t.run_value, t.run_cover, t.run_starts,
+                                                   t.suit_total, t.rank_value, out)
         melds = [frozenset(int(c) for c in M.meld_cards(out[i])) for i in range(n)]
     used: set = set()
     for m in melds:

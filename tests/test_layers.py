@@ -154,10 +154,6 @@ _KERNEL = ("one njit kernel whose state lives in locals across the whole loop; n
 LONG_FILES = {
     "sim/open/open_rummy.py": _OPEN,
     "sim/open/open_plan_options.py": _OPEN,
-    "sim/knock/melds.py": "the closed knock games' meld kernels (min deadwood, arrangements, layoffs); "
-                          "not split yet",
-    "sim/knock/table.py": "Tonk's open table kernels (spreads, hits, plans); not split yet",
-    "sim/variants/tonk.py": "Tonk's declaration and its game kernels (play_from_state); not split yet",
 }
 LONG_FUNCTIONS = {
     "sim/open/open_plan_search.py:_search": _OPEN,

@@ -384,14 +384,15 @@ def test_bulk_layoff_2000():
 
 
 def _spots(mask, recs, n):
-    from sim.knock.melds import layoff_spots
+    from sim.knock.layoffs import layoff_spots
     return int(layoff_spots(np.uint64(mask), recs, n))
 
 
 def test_fewest_spots_arrangement_keeps_min_deadwood_and_never_more_spots():
     """rules/gin.md [choice]: among equal-deadwood arrangements, the knocker may show the one
     leaving the fewest layoff spots."""
-    from sim.knock.melds import MAX_MELDS, arrangement, arrangement_fewest_spots, meld_cards, meld_tables
+    from sim.knock.layoffs import arrangement_fewest_spots
+    from sim.knock.melds import MAX_MELDS, arrangement, meld_cards, meld_tables
     t = meld_tables()
     rng = np.random.default_rng(77)
     strictly_fewer = 0

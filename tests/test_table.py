@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from sim.knock import table as TB
+from sim.knock import table_plan as TP
 from sim.core.cards import card_code, parse_cards
 from tests.card_strategies import tables
 
@@ -126,9 +127,9 @@ def test_spread_legality_matches_reference(hand):
 @given(hand=hs.lists(hs.sampled_from(ALL), min_size=0, max_size=7, unique=True))
 @SOME
 def test_enum_melds_lists_every_spread_of_the_hand_once(hand):
-    mm = np.zeros(TB.MAX_MELDS, dtype=np.uint64)
-    mk = np.zeros(TB.MAX_MELDS, dtype=np.int64)
-    n = TB.enum_melds(mask(hand), mm, mk)
+    mm = np.zeros(TP.MAX_MELDS, dtype=np.uint64)
+    mk = np.zeros(TP.MAX_MELDS, dtype=np.int64)
+    n = TP.enum_melds(mask(hand), mm, mk)
     got = [(frozenset(codes_of(mm[i])), int(mk[i])) for i in range(n)]
     want = {frozenset(c) for k in range(3, len(hand) + 1) for c in combinations(hand, k) if ref.is_spread(c)}
     assert len(got) == len(set(got)) and {c for c, _ in got} == want
@@ -216,10 +217,10 @@ def test_hit_closure_hits_the_most_cards_and_they_all_fit(data):
 
 def plan(hand, spreads, taken=None, spread_ok=True, hit_ok=True, must=False, needs_new=False):
     run_hm, book_hm = hit_masks(spreads)
-    mm = np.zeros(TB.MAX_MELDS, dtype=np.uint64)
-    mk = np.zeros(TB.MAX_MELDS, dtype=np.int64)
+    mm = np.zeros(TP.MAX_MELDS, dtype=np.uint64)
+    mk = np.zeros(TP.MAX_MELDS, dtype=np.int64)
     t = np.uint64(0 if taken is None else 1 << taken)
-    score, a, b, hits = TB.plan_play(mask(hand), t, run_hm, book_hm, spread_ok, hit_ok, must,
+    score, a, b, hits = TP.plan_play(mask(hand), t, run_hm, book_hm, spread_ok, hit_ok, must,
                                      needs_new, mm, mk)
     new = [codes_of(mm[k]) for k in (a, b) if k >= 0]
     return int(score), new, codes_of(hits)
@@ -233,7 +234,7 @@ def test_planner_may_not_spread_down_to_the_card_taken_from_the_pile():
     score, new, hits = plan(cards("5S 6S 7S KD"), [], taken=kd)
     assert (new, hits) == ([], []) and score == 2000 + 28 - 7
     # must_spread cannot be obeyed then: no plan, the spread stays in hand
-    assert plan(cards("5S 6S 7S KD"), [], taken=kd, must=True) == (TB.NO_PLAN, [], [])
+    assert plan(cards("5S 6S 7S KD"), [], taken=kd, must=True) == (TP.NO_PLAN, [], [])
 
 
 def test_planner_may_not_hit_down_to_the_card_taken_from_the_pile():
@@ -254,9 +255,9 @@ def test_planner_matches_brute_force_and_never_keeps_only_the_taken_card(data):
     flags = [data.draw(hs.booleans()) for _ in range(4)]
     score, new, hits = plan(hand, spreads, taken, *flags)
     expected = ref.best_play_score(hand, spreads, taken, *flags)
-    assert (None if score == TB.NO_PLAN else score) == expected
+    assert (None if score == TP.NO_PLAN else score) == expected
     rest = set(hand) - {c for sp in new for c in sp} - set(hits)
-    assert score == TB.NO_PLAN or rest != {taken}
+    assert score == TP.NO_PLAN or rest != {taken}
     assert all(ref.is_spread(sp) for sp in new)
 
 
@@ -264,9 +265,9 @@ def test_lay_plan_puts_spreads_and_hits_on_the_table():
     sp_owner, sp_kind, sp_cards = table_arrays([cards("5H 6H 7H")])
     run_hm, book_hm = hit_masks([cards("5H 6H 7H")])
     hand = mask(cards("2C 3C 4C 8H 9H KD"))
-    mm = np.zeros(TB.MAX_MELDS, dtype=np.uint64)
-    mk = np.zeros(TB.MAX_MELDS, dtype=np.int64)
-    _, a, b, hits = TB.plan_play(hand, np.uint64(0), run_hm, book_hm, True, True, False, False, mm, mk)
+    mm = np.zeros(TP.MAX_MELDS, dtype=np.uint64)
+    mk = np.zeros(TP.MAX_MELDS, dtype=np.int64)
+    _, a, b, hits = TP.plan_play(hand, np.uint64(0), run_hm, book_hm, True, True, False, False, mm, mk)
     left, n_sp, n_new = TB.lay_plan(hand, 2, a, b, hits, mm, mk, sp_owner, sp_kind, sp_cards, 1, True)
     assert codes_of(left) == cards("KD") and (n_sp, n_new) == (2, 1)
     assert sp_owner[1] == 2 and sp_kind[1] == TB.RUN and codes_of(sp_cards[1]) == sorted(cards("2C 3C 4C"))

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from sim.knock import table as TB
+from sim.knock import table_plan as TP
 from sim.core.cards import card_code, parse_cards, standard_pack
 from sim.core.rules import RulesError
 from sim.strategies import (
@@ -467,7 +468,7 @@ def _table_arrays(spreads):
 
 
 def _meld_buffers():
-    return np.zeros(TB.MAX_MELDS, dtype=np.uint64), np.zeros(TB.MAX_MELDS, dtype=np.int64)
+    return np.zeros(TP.MAX_MELDS, dtype=np.uint64), np.zeros(TP.MAX_MELDS, dtype=np.int64)
 
 
 @given(data=hs.data())
@@ -481,10 +482,10 @@ def test_plan_play_finds_the_best_spreads_and_hits(data):
     hmask = np.uint64(sum(1 << c for c in hand))
     tmask = np.uint64(0 if taken is None else 1 << taken)
     mm, mk = _meld_buffers()
-    score, a, b, hits = TB.plan_play(hmask, tmask, run_hm, book_hm, spread_ok, hit_ok, must,
+    score, a, b, hits = TP.plan_play(hmask, tmask, run_hm, book_hm, spread_ok, hit_ok, must,
                                      needs_new, mm, mk)
     expected = ref.best_play_score(hand, spreads, taken, spread_ok, hit_ok, must, needs_new)
-    assert (None if score == TB.NO_PLAN else score) == expected
+    assert (None if score == TP.NO_PLAN else score) == expected
     if expected is None:
         return
     # carry the plan out and check the table stays legal and the score is what was promised
@@ -515,11 +516,11 @@ def test_lay_down_plan_leaves_the_lowest_count(data):
     spreads = data.draw(tables(avoid=frozenset(hand)))
     sp_kind, sp_cards, run_hm, book_hm = _table_arrays(spreads)
     mm, mk = _meld_buffers()
-    best, *_ = TB.lay_down_plan(np.uint64(sum(1 << c for c in hand)), run_hm, book_hm, mm, mk)
+    best, *_ = TP.lay_down_plan(np.uint64(sum(1 << c for c in hand)), run_hm, book_hm, mm, mk)
     assert best == ref.lay_down_count(hand, spreads)
     # carried out for one seat, the table stays legal and the hand keeps that count
     hands = np.array([sum(1 << c for c in hand)], dtype=np.uint64)
-    n_sp = TB.lay_down_all(hands, 0, np.zeros(TB.MAX_SPREADS, dtype=np.int64), sp_kind, sp_cards,
+    n_sp = TP.lay_down_all(hands, 0, np.zeros(TB.MAX_SPREADS, dtype=np.int64), sp_kind, sp_cards,
                            len(spreads), mm, mk, True, NO_TRACE)
     assert TB.hand_value(hands[0]) == best
     for i in range(n_sp):

@@ -1,9 +1,13 @@
 """The closed knock engine: single-pack hands without wild cards as uint64 masks (a card is bit
 ``suit * 16 + rank``, :mod:`sim.core.cards`), for Gin Rummy, Knock Rummy and Tonk.
 
-* ``melds``: exact minimum deadwood, arrangements, best discards and layoffs (kernels on the
-  tables of :func:`melds.meld_tables`);
-* ``table``: the open table of spreads and hits and its turn planner (Tonk).
+* ``melds``: exact minimum deadwood, arrangements and best discards (kernels on the tables of
+  ``meld_tables``: :func:`meld_tables.meld_tables`, importable from ``melds`` too);
+* ``layoffs``: layoffs onto shown melds (the defender's deadwood, the arrangement leaving the
+  fewest spots); ``meld_choice``: a random minimum arrangement as Neller's EAAI framework
+  draws it;
+* ``closed_hand``: the draw on the stock-and-pile state that Gin and Knock Rummy share;
+* ``table``: the open table of spreads and hits, and ``table_plan`` its turn planner (Tonk).
 
 This engine is a kit of kernels, not a turn loop: a game using it writes its own hand kernel
 in its game module (``sim/variants/gin.py``, ``knock_rummy.py``, ``tonk.py``).  A game

@@ -7,7 +7,8 @@ them leaving one suit free for a run.  Only ranks held three or more times can f
 fall apart into suits, and in each suit the best run cover is a table lookup.
 ``run_value[m]`` is the most value coverable by disjoint runs in a suit whose rank set is the
 13-bit mask ``m`` (built once by dynamic programming, honouring ace-high and run-length
-limits).  Deadwood = hand value - max over set choices of (set value + sum of run values).
+limits: :mod:`sim.knock.meld_tables`).  Deadwood = hand value - max over set choices of (set
+value + sum of run values).  Layoffs onto shown melds are :mod:`sim.knock.layoffs`.
 
 Kernels take the tables as arguments (``MeldTables``); the Python functions at the bottom
 parse text, check input and return named tuples.  Meld records in kernels are int64 rows
@@ -17,7 +18,6 @@ with ``hi == 13`` meaning the ace played high.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -30,8 +30,8 @@ from ..core.cards import (
     CardError,
     card_code,
     parse_cards,
-    value_table,
 )
+from .meld_tables import MeldTables, meld_tables  # noqa: F401 (the tables' home; importable from here)
 
 SET = 0
 RUN = 1
@@ -39,95 +39,18 @@ MAX_MELDS = 8            # 14 cards hold at most 4 melds; room to spare
 _SUIT_BITS = np.uint64(0x1FFF)
 
 
-class MeldTables(NamedTuple):
-    run_value: np.ndarray   # int64[8192]  best run-covered value of a suit's rank mask
-    run_cover: np.ndarray   # int64[8192]  14-bit cover of that best (bit 13 = ace high)
-    run_starts: np.ndarray  # int64[8192]  14-bit mask of run start positions in the cover
-    suit_total: np.ndarray  # int64[8192]  value of all cards of a suit's rank mask
-    rank_value: np.ndarray  # int64[13]
-
-
-@njit(cache=True)
-def _linear_runs(mask14, n_pos, vals, min_run, max_run):
-    """Best cover of positions 0..n_pos-1 (bits of mask14) by disjoint runs of length
-    min_run..max_run; returns (value, cover_bits, start_bits)."""
-    best = np.zeros(n_pos + 1, dtype=np.int64)
-    choice = np.zeros(n_pos + 1, dtype=np.int64)
-    for i in range(n_pos - 1, -1, -1):
-        best[i] = best[i + 1]
-        choice[i] = 0
-        if not (mask14 >> i) & 1:
-            continue
-        acc = 0
-        for ln in range(1, max_run + 1):
-            j = i + ln - 1
-            if j >= n_pos or not (mask14 >> j) & 1:
-                break
-            acc += vals[j]
-            if ln >= min_run and acc + best[i + ln] >= best[i]:
-                best[i] = acc + best[i + ln]
-                choice[i] = ln
-    cover = 0
-    starts = 0
-    i = 0
-    while i < n_pos:
-        ln = choice[i]
-        if ln > 0:
-            starts |= 1 << i
-            for k in range(ln):
-                cover |= 1 << (i + k)
-            i += ln
-        else:
-            i += 1
-    return best[0], cover, starts
-
-
-@njit(cache=True)
-def _build_run_tables(rank_value, ace_high, min_run, max_run):
-    n = 1 << N_RANKS
-    value = np.zeros(n, dtype=np.int64)
-    cover = np.zeros(n, dtype=np.int64)
-    starts = np.zeros(n, dtype=np.int64)
-    total = np.zeros(n, dtype=np.int64)
-    vals14 = np.zeros(14, dtype=np.int64)
-    for r in range(N_RANKS):
-        vals14[r] = rank_value[r]
-    vals14[13] = rank_value[0]
-    for m in range(n):
-        t = 0
-        for r in range(N_RANKS):
-            if (m >> r) & 1:
-                t += rank_value[r]
-        total[m] = t
-        v, c, s = _linear_runs(m, N_RANKS, vals14, min_run, max_run)
-        if ace_high and (m & 1):
-            m_hi = (m & ~1) | (1 << 13)
-            v2, c2, s2 = _linear_runs(m_hi, 14, vals14, min_run, max_run)
-            if v2 > v:
-                v, c, s = v2, c2, s2
-        value[m] = v
-        cover[m] = c
-        starts[m] = s
-    return value, cover, starts, total
-
-
-@lru_cache(maxsize=None)
-def meld_tables(ace_high: bool = False, min_run: int = 3, max_run: int = 13,
-                values: tuple | None = None) -> MeldTables:
-    """Tables for a variant; ``values`` = 13 per-rank points (default A=1 .. JQK=10)."""
-    if values is None:
-        vt = value_table()
-        values = tuple(int(vt[card_code(r, 0)]) for r in range(N_RANKS))
-    rank_value = np.array(values, dtype=np.int64)
-    v, c, s, t = _build_run_tables(rank_value, ace_high, min_run, max_run)
-    for arr in (v, c, s, t, rank_value):
-        arr.setflags(write=False)
-    return MeldTables(v, c, s, t, rank_value)
-
-
 @njit(cache=True, inline="always")
 def _suit(mask, s):
     return np.int64((mask >> np.uint64(SUIT_SHIFT * s)) & _SUIT_BITS)
+
+
+@njit(cache=True, inline="always")
+def _take(a, bit, kept):
+    """The suit mask ``a`` without the card ``bit`` (unless ``kept``) and how many cards that
+    took (0 or 1)."""
+    if kept or not a & bit:
+        return a, 0
+    return a ^ bit, 1
 
 
 @njit(cache=True, inline="always")
@@ -138,20 +61,11 @@ def _apply_set(a0, a1, a2, a3, r, o, rank_value):
         return a0, a1, a2, a3, 0
     bit = 1 << r
     keep = o - 2
-    n = 0
-    if keep != 0 and a0 & bit:
-        a0 ^= bit
-        n += 1
-    if keep != 1 and a1 & bit:
-        a1 ^= bit
-        n += 1
-    if keep != 2 and a2 & bit:
-        a2 ^= bit
-        n += 1
-    if keep != 3 and a3 & bit:
-        a3 ^= bit
-        n += 1
-    return a0, a1, a2, a3, n * rank_value[r]
+    a0, n0 = _take(a0, bit, keep == 0)
+    a1, n1 = _take(a1, bit, keep == 1)
+    a2, n2 = _take(a2, bit, keep == 2)
+    a3, n3 = _take(a3, bit, keep == 3)
+    return a0, a1, a2, a3, (n0 + n1 + n2 + n3) * rank_value[r]
 
 
 @njit(cache=True, inline="always")
@@ -300,53 +214,31 @@ def arrangement(mask, run_value, run_cover, run_starts, suit_total, rank_value, 
 
 
 @njit(cache=True)
-def layoff_spots(mask, melds, n_melds):
-    """Cards outside ``mask`` that could be laid off, one at a time, on these melds: the
-    fourth card of a three-card set and the card at each open end of a run (ace low)."""
-    spots = 0
-    for i in range(n_melds):
-        if melds[i, 0] == SET:
-            b = melds[i, 2]
-            if (b & 1) + (b >> 1 & 1) + (b >> 2 & 1) + (b >> 3 & 1) == 3:
-                missing = 0
-                while (b >> missing) & 1:
-                    missing += 1
-                if not mask & _card_bit(missing, melds[i, 1]):
-                    spots += 1
-        else:
-            if melds[i, 2] > 0 and not mask & _card_bit(melds[i, 1], melds[i, 2] - 1):
-                spots += 1
-            if melds[i, 3] < 12 and not mask & _card_bit(melds[i, 1], melds[i, 3] + 1):
-                spots += 1
-    return spots
-
-
-@njit(cache=True)
-def arrangement_fewest_spots(mask, run_value, run_cover, run_starts, suit_total, rank_value, melds_out):
-    """Among all minimum-deadwood arrangements, one leaving the fewest layoff spots (ties: the
-    first found).  Alternatives differ only in their set choices: for single-pack runs without
-    a length limit the best run cover of a suit is unique.  Same returns as :func:`arrangement`."""
+def min_arrangements(mask, run_value, run_cover, run_starts, suit_total, rank_value):
+    """Every minimum-deadwood arrangement of ``mask``, in the order :func:`_best_melded` meets
+    them.  They differ only in their set choices: for single-pack runs without a length limit
+    the best run cover of a suit is unique.  Returns ``(deadwood, melds, n_melds, melded)``:
+    ``melds`` int64[k, MAX_MELDS, 4] the meld records of each, ``n_melds`` int64[k] how many,
+    ``melded`` uint64[k] its melded cards (k >= 1)."""
     a0, a1, a2, a3 = _suit(mask, 0), _suit(mask, 1), _suit(mask, 2), _suit(mask, 3)
     best = _best_melded(a0, a1, a2, a3, run_value, rank_value)[0]
     r0, r1, r2, r3, n0, n1, n2, n3 = _set_options(a0, a1, a2, a3)
+    n_combos = n0 * n1 * n2 * n3
+    melds = np.zeros((n_combos, MAX_MELDS, 4), dtype=np.int64)
+    n_melds = np.zeros(n_combos, dtype=np.int64)
+    melded = np.zeros(n_combos, dtype=np.uint64)
     opts = np.array([r0, r1, r2, r3, 0, 0, 0, 0], dtype=np.int64)
-    tmp = np.zeros_like(melds_out)
-    fewest = 1 << 30
-    n_best = 0
-    melded_best = np.uint64(0)
-    for idx in range(n0 * n1 * n2 * n3):
+    k = 0
+    for idx in range(n_combos):
         o0, o1, o2, o3 = _decode(idx, n0, n1, n2)
         if _combo_value(a0, a1, a2, a3, r0, r1, r2, r3, o0, o1, o2, o3, run_value, rank_value) != best:
             continue
         opts[4], opts[5], opts[6], opts[7] = o0, o1, o2, o3
-        n, melded = _records(mask, opts, run_cover, run_starts, tmp)
-        spots = layoff_spots(mask, tmp, n)
-        if spots < fewest:
-            fewest = spots
-            n_best = n
-            melded_best = melded
-            melds_out[:n] = tmp[:n]
-    return hand_value(mask, suit_total) - best, n_best, mask & ~melded_best
+        n, m = _records(mask, opts, run_cover, run_starts, melds[k])
+        n_melds[k] = n
+        melded[k] = m
+        k += 1
+    return hand_value(mask, suit_total) - best, melds[:k], n_melds[:k], melded[:k]
 
 
 @njit(cache=True)
@@ -366,89 +258,6 @@ def best_discards(mask, forbidden, run_value, suit_total, rank_value):
             which |= low
         m ^= low
     return best, which
-
-
-@njit(cache=True)
-def _card_bit(suit, rank):
-    return np.uint64(1) << np.uint64(SUIT_SHIFT * suit + (rank % 13))
-
-
-@njit(cache=True)
-def layoff_deadwood(def_mask, melds, n_melds, run_value, suit_total, rank_value, max_run,
-                    deadwood_only=False):
-    """Defender's minimum deadwood when it may lay off onto the knocker's melds (chained on
-    runs: every prefix of the cards extending a run end is an option).  ``deadwood_only``
-    (Gin's ``layoff_mode=seed``): the defender first takes a minimum-deadwood arrangement of
-    its own cards and lays off only its deadwood cards, i.e. a laid-off set L counts only if
-    ``deadwood(hand - L) + value(L)`` is the hand's deadwood.  Returns (deadwood,
-    laid_off_mask) of the best choice."""
-    # options: chains (ordered card lists) and set completions
-    chain_cards = np.zeros((2 * MAX_MELDS, 13), dtype=np.uint64)
-    chain_len = np.zeros(2 * MAX_MELDS, dtype=np.int64)
-    n_chains = 0
-    for i in range(n_melds):
-        kind, a, b, c = melds[i, 0], melds[i, 1], melds[i, 2], melds[i, 3]
-        if kind == SET:
-            n_in = 0
-            for s in range(4):
-                if (b >> s) & 1:
-                    n_in += 1
-            if n_in < 4:
-                for s in range(4):
-                    if not (b >> s) & 1:
-                        bit = _card_bit(s, a)
-                        if def_mask & bit:
-                            chain_cards[n_chains, 0] = bit
-                            chain_len[n_chains] = 1
-                            n_chains += 1
-        else:
-            length = c - b + 1
-            room = max_run - length
-            ln = 0
-            r = b - 1
-            while r >= 0 and ln < room and def_mask & _card_bit(a, r):
-                chain_cards[n_chains, ln] = _card_bit(a, r)
-                ln += 1
-                r -= 1
-            if ln:
-                chain_len[n_chains] = ln
-                n_chains += 1
-            ln2 = 0
-            r = c + 1
-            while r <= 12 and ln + ln2 < room and def_mask & _card_bit(a, r):
-                chain_cards[n_chains, ln2] = _card_bit(a, r)
-                ln2 += 1
-                r += 1
-            if ln2:
-                chain_len[n_chains] = ln2
-                n_chains += 1
-    full = deadwood(def_mask, run_value, suit_total, rank_value)
-    best = full
-    best_laid = np.uint64(0)
-    if n_chains == 0:
-        return best, best_laid
-    take = np.zeros(n_chains, dtype=np.int64)
-    while True:
-        i = 0
-        while i < n_chains:
-            take[i] += 1
-            if take[i] <= chain_len[i]:
-                break
-            take[i] = 0
-            i += 1
-        if i == n_chains:
-            break
-        laid = np.uint64(0)
-        for j in range(n_chains):
-            for t in range(take[j]):
-                laid |= chain_cards[j, t]
-        d = deadwood(def_mask & ~laid, run_value, suit_total, rank_value)
-        if deadwood_only and d + hand_value(laid, suit_total) != full:
-            continue
-        if d < best:
-            best = d
-            best_laid = laid
-    return best, best_laid
 
 
 @njit(cache=True)
@@ -585,6 +394,7 @@ def layoff(defender_cards, knocker_melds: Sequence, *, max_run: int = 13) -> Lay
                 from ..core.cards import card_text
                 raise CardError(f"card {card_text(c)} is in two places (defender hand / knocker melds)")
             used |= 1 << c
+    from .layoffs import layoff_deadwood  # layoffs builds on this module: imported here
     dw, laid = layoff_deadwood(np.uint64(mask), recs, len(knocker_melds), t.run_value,
                                t.suit_total, t.rank_value, max_run)
     return Layoff(int(dw), _bits(int(laid)))

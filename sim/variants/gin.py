@@ -36,7 +36,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..advice import AdvisorSpec
 from ..core import games, rng
 from ..core import trace as TR
 from ..core.bits import bit as _bit
@@ -46,13 +45,14 @@ from ..knock.melds import deadwood, meld_tables
 from ..strategies import knock as K
 from ..strategies.knock import choose_discard, knock_threshold, wants_upcard  # noqa: F401 (advisor)
 from ..strategies.random_play import coin
-from . import COL_DEALER, Knob, Variant, WholeGame
+from . import COL_DEALER, Knob, WholeGame
 from . import gin_hand
 from .gin_hand import (EXTRA_COLUMNS, HAND, MAX_TURNS, N_CARDS, O_BIG_GIN, O_GIN, O_KNOCK,  # noqa: F401
                        O_UNDERCUT, O_VOID, OUTCOMES, R_BIG_GIN, R_DISCARD_STOCK, R_FIRST_UPCARD, R_KNOCK_LIMIT,
                        R_OKLAHOMA, S_FORCE_STOCK, S_LIMIT, S_NPILE, S_OWN0, S_OWN1, S_SP, S_TO_MOVE, S_TURNS, S_WIDTH, GinRules,
                        _no_pairs, _play_on, _take_turn, deadwoods, showdown)
 from .gin_search import believe, believe_pass, choose_take, new_beliefs, play_on_search, searched_turn, searching
+from .knock_games import knock_variant
 
 
 @njit(cache=True, inline="always")
@@ -238,30 +238,15 @@ RULE_SETS = {
 }
 
 
-VARIANT = Variant(
-    name="gin",
-    rules_cls=GinRules,
-    min_players=2,
-    max_players=2,
-    default_players=2,
-    outcomes=OUTCOMES,
-    play_chunk=play_chunk,
-    score_unit="points",
-    doc="Gin Rummy: 2 players, 10 cards, knock at deadwood <= 10, gin and undercut bonuses.",
-    extra_columns=EXTRA_COLUMNS,
-    hand_word="deadwood",
-    zero_sum=True,
-    max_turns=MAX_TURNS,
-    no_out_outcomes=("void",),
-    # the strongest preset: the tuned strong (sim/strategies/tuned_presets.json) beats simple by
-    # +1.15 [+0.95, +1.35] points/hand and gin-hunter (the strongest hand-picked one: +0.71 over
-    # simple) by +0.39 [+0.17, +0.61] (seat 0 against simple, 40k deals, seed 11: README)
-    ladder=("random", "simple", "strong"),
-    advisor=AdvisorSpec("sim.advisors.gin", opp_models=("played", "uniform")),
+# The ladder's strongest preset, the tuned strong (sim/strategies/tuned_presets.json), beats simple by
+# +1.15 [+0.95, +1.35] points/hand and gin-hunter (the strongest hand-picked one: +0.71 over
+# simple) by +0.39 [+0.17, +0.61] (seat 0 against simple, 40k deals, seed 11: README).
+VARIANT = knock_variant(
+    "gin", GinRules, (2, 2), OUTCOMES, play_chunk, EXTRA_COLUMNS,
+    "Gin Rummy: 2 players, 10 cards, knock at deadwood <= 10, gin and undercut bonuses.",
+    opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood", zero_sum=True,
+    max_turns=MAX_TURNS, no_out_outcomes=("void",), game=GAME, game_kernel=play_game_chunk, rule_sets=RULE_SETS,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by"),
-    game=GAME,
-    game_kernel=play_game_chunk,
-    rule_sets=RULE_SETS,
 )

@@ -258,23 +258,37 @@ def choose_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts,
 
 
 @njit(cache=True)
+def ranked_discards(srow, hand, forbidden, opp_picked, T_value, T_total, T_rank):
+    """The heuristic's discards of ``hand`` for a search, best first (its discard score):
+    ``(codes, deadwoods, top, out)`` with ``top`` how many of them the search weighs
+    (``search_top`` with ``search_what`` & 2, else 1) and ``out`` the first that leaves no
+    deadwood (-1: none)."""
+    c11 = np.empty(11, dtype=np.int64)
+    d11 = np.empty(11, dtype=np.int64)
+    n = rank_discards(srow, hand, forbidden, opp_picked, T_value, T_total, T_rank, c11, d11)
+    out = -1
+    for i in range(n):
+        if d11[i] == 0:
+            out = i
+            break
+    top = int(srow[K.P_SEARCH_TOP]) if int(srow[K.P_SEARCH_WHAT]) & 2 else 1
+    return c11, d11, min(n, top), out
+
+
+@njit(cache=True)
 def discard_candidates(srow, hand, forbidden, opp_picked, limit, own_turn, stock_left, T_value, T_total, T_rank,
                        codes, knocks):
     """The candidate ends of a turn for the 11-card ``hand``: the ``search_top`` best discards
     (heuristic score), each with the heuristic's knock choice first and, where the rules
     allow a knock, the other one.  Returns how many (1 when a discard gives gin: that one)."""
-    c11 = np.empty(11, dtype=np.int64)
-    d11 = np.empty(11, dtype=np.int64)
-    n = rank_discards(srow, hand, forbidden, opp_picked, T_value, T_total, T_rank, c11, d11)
-    for i in range(n):
-        if d11[i] == 0 and limit >= 0:
-            codes[0] = c11[i]
-            knocks[0] = 1
-            return 1
+    c11, d11, top, out = ranked_discards(srow, hand, forbidden, opp_picked, T_value, T_total, T_rank)
+    if out >= 0 and limit >= 0:
+        codes[0] = c11[out]
+        knocks[0] = 1
+        return 1
     what = int(srow[K.P_SEARCH_WHAT])
-    top = int(srow[K.P_SEARCH_TOP]) if what & 2 else 1
     nc = 0
-    for i in range(min(n, top)):
+    for i in range(top):
         k = 1 if d11[i] <= limit and d11[i] <= knock_threshold(srow, own_turn, stock_left) else 0
         codes[nc] = c11[i]
         knocks[nc] = k

@@ -73,10 +73,10 @@ from numba import njit
 
 from ..core import games, rng
 from ..core import trace as TR
-from ..advice import AdvisorSpec
 from ..core.bits import bit as _bit
 from ..core.bits import check_closed_hands
 from ..core.cards import standard_pack
+from ..knock.closed_hand import S_NPILE, S_SP, S_TURNS, draw_card
 from ..knock.melds import deadwood, meld_tables
 from ..core.rules import RulesBase, option
 from ..strategies import knock as K
@@ -85,7 +85,8 @@ from ..strategies.random_play import coin
 from ..core.trace import NO_TRACE, log, no_trace
 from . import knock_rummy_search as KRS
 from . import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
-               Knob, Variant, WholeGame, col_deadwood, col_extra, hand_columns)
+               Knob, WholeGame, col_deadwood, col_extra, hand_columns)
+from .knock_games import knock_variant
 
 OUTCOMES = ("knock", "rummy", "beaten", "tie_void", "stock_void", "stock_showdown")
 O_KNOCK, O_RUMMY, O_BEATEN, O_TIE_VOID, O_STOCK_VOID, O_STOCK_SHOWDOWN = range(len(OUTCOMES))
@@ -118,7 +119,6 @@ R_SETTLE = KnockRummyRules.index("settle")
 R_RUMMY_BONUS = KnockRummyRules.index("rummy_bonus")
 R_KNOCKER_PENALTY = KnockRummyRules.index("knocker_penalty")
 R_STOCK_OUT = KnockRummyRules.index("stock_out")
-R_TARGET = KnockRummyRules.index("target_score")
 assert KnockRummyRules.choice_index("settle", "pairwise") == SETTLE_PAIRWISE
 assert KnockRummyRules.choice_index("stock_out", "showdown") == STOCK_SHOWDOWN
 
@@ -129,9 +129,9 @@ END_KNOCK, END_RUMMY, END_STOCK = range(3)
 # where deadwood0 and the extras start in a row of n seats (from the contract, as constants)
 _COL_DW = np.array([col_deadwood(n) for n in range(MAX_SEATS + 1)], dtype=np.int64)
 _COL_X = np.array([col_extra(n) for n in range(MAX_SEATS + 1)], dtype=np.int64)
-# state vector (int64[S_WIDTH]): stock pointer, pile size, turns played, seat to move, own
-# turns of seat p at S_OWN + p
-S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
+# state vector (int64[S_WIDTH]): stock pointer, pile size, turns played (the closed knock
+# games' first slots), seat to move, own turns of seat p at S_OWN + p
+S_TO_MOVE, S_OWN = range(S_TURNS + 1, S_TURNS + 3)
 S_WIDTH = S_OWN + MAX_PLAYERS
 
 
@@ -218,18 +218,8 @@ def draw(p, from_pile, deck, pile, picked, state, trace):
     """Seat ``p`` starts a turn (the turn counters) and draws the pile's top card
     (``from_pile``) or the stock's: ``(card, forbidden)``, the mask of the card it may not
     discard.  The card is not yet in ``hands[p]`` (:func:`finish_turn` puts it there)."""
-    state[S_TURNS] += 1
-    state[S_OWN + p] += 1
-    if from_pile:
-        state[S_NPILE] -= 1
-        card = pile[state[S_NPILE]]
-        picked[p] |= _bit(card)
-        log(trace, TR.E_TAKE_PILE, p, card, 0)
-        return card, _bit(card)
-    card = deck[state[S_SP]]
-    state[S_SP] += 1
-    log(trace, TR.E_DRAW_STOCK, p, card, 0)
-    return card, np.uint64(0)
+    card = draw_card(p, from_pile, deck, pile, picked, state, S_OWN + p, trace)
+    return card, (_bit(card) if from_pile else np.uint64(0))
 
 
 @njit(cache=True, inline="always")
@@ -464,30 +454,17 @@ GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner
 play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, KnockRummyRules, EXTRA_COLUMNS)
 
 
-VARIANT = Variant(
-    name="knock-rummy",
-    rules_cls=KnockRummyRules,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    default_players=2,
-    outcomes=OUTCOMES,
-    play_chunk=play_chunk,
-    score_unit="points",
-    doc="Knock Rummy (Poker Rummy): 2-5 players, 10/7 cards, knock at any deadwood, lowest "
-        "deadwood wins the others' deadwood; rummy +25, beaten knocker +10 to the winner.",
-    extra_columns=EXTRA_COLUMNS,
-    hand_word="deadwood",
-    zero_sum=lambda r: r.settle == "pairwise",
+# The ladder's strongest preset is the tuned strong (README "Every game's strong"); the hand-picked
+# hand-strong beats simple by +2.93 [2.90, 2.96] points/hand (2 players, 100k duplicate deals,
+# seed 0); rummy-hunter loses 2.16.
+VARIANT = knock_variant(
+    "knock-rummy", KnockRummyRules, (MIN_PLAYERS, MAX_PLAYERS), OUTCOMES, play_chunk, EXTRA_COLUMNS,
+    "Knock Rummy (Poker Rummy): 2-5 players, 10/7 cards, knock at any deadwood, lowest "
+    "deadwood wins the others' deadwood; rummy +25, beaten knocker +10 to the winner.",
+    opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood",
+    zero_sum=lambda r: r.settle == "pairwise", max_turns=MAX_TURNS, no_out_outcomes=("stock_void", "stock_showdown"),
+    game=GAME, game_kernel=play_game_chunk,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 50), limit_rule=None, bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by"),
-    game=GAME,
-    game_kernel=play_game_chunk,
-    max_turns=MAX_TURNS,
-    no_out_outcomes=("stock_void", "stock_showdown"),
-    # the strongest preset: the tuned strong (README "Every game's strong"); the hand-picked
-    # hand-strong beats simple by +2.93 [2.90, 2.96] points/hand (2 players, 100k duplicate
-    # deals, seed 0); rummy-hunter loses 2.16
-    ladder=("random", "simple", "strong"),
-    advisor=AdvisorSpec("sim.advisors.knock_rummy", opp_models=("played", "uniform")),
 )

@@ -45,9 +45,9 @@ from ..core.trace import no_trace
 from ..knock.melds import deadwood
 from ..search.worlds import decision_key, paired_choice, shuffle_unseen, stop_after, world_streams
 from ..strategies import knock as K
-from ..strategies.knock import rank_discards, wants_upcard
+from ..strategies.knock import wants_upcard
 from . import knock_rummy as KR
-from .gin_search import FULL52, searching
+from .gin_search import FULL52, ranked_discards, searching
 from .gin_search import rollout_strat as _gin_rollout_strat
 
 MAX_CAND = 22          # 11 discards, each with and without a knock
@@ -205,19 +205,15 @@ def discard_candidates(srow, hand, forbidden, opp, state, p, n, T_value, T_total
     best discards (heuristic score; only the best unless ``search_what`` & 2), each with the
     heuristic's knock choice first and, with ``search_what`` & 4, the other one.  Returns how
     many (1 when a discard gives rummy: that one)."""
-    c11 = np.empty(11, dtype=np.int64)
-    d11 = np.empty(11, dtype=np.int64)
-    m = rank_discards(srow, hand, forbidden, opp, T_value, T_total, T_rank, c11, d11)
-    for i in range(m):
-        if d11[i] == 0:
-            codes[0] = c11[i]
-            dws[0] = 0
-            knocks[0] = 1
-            return 1
+    c11, d11, top, out = ranked_discards(srow, hand, forbidden, opp, T_value, T_total, T_rank)
+    if out >= 0:
+        codes[0] = c11[out]
+        dws[0] = 0
+        knocks[0] = 1
+        return 1
     what = int(srow[K.P_SEARCH_WHAT])
-    top = int(srow[K.P_SEARCH_TOP]) if what & 2 else 1
     nc = 0
-    for i in range(min(m, top)):
+    for i in range(top):
         k = 1 if d11[i] <= KR.knock_limit(srow, state, p, n) else 0
         for alt in range(2 if what & 4 else 1):
             codes[nc] = c11[i]

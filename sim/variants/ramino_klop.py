@@ -91,21 +91,18 @@ class RaminoKlopRules(RulesBase):
 
 
 R_PLAYERS = RaminoKlopRules.index("players")
-R_KNOCK_BELOW = RaminoKlopRules.index("knock_below")
-R_SET_DUP = RaminoKlopRules.index("set_duplicates")
-R_RESTOCK = RaminoKlopRules.index("restock_shuffle")
-R_KEEP_TOP = RaminoKlopRules.index("restock_keep_top")
 
 
 def _setup(rules_arr):
-    r = np.asarray(rules_arr, dtype=np.float64)
-    n = int(r[R_PLAYERS])
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"ramino-klop: players={n}")
-    cfg = CW.make_cfg(CW.GAME_RAMINO, n, HAND_SIZE, int(r[R_KNOCK_BELOW]), int(r[R_RESTOCK]), 0, 0,
+    n = RaminoKlopRules.checked_players(rules_arr, MIN_PLAYERS, MAX_PLAYERS, "ramino-klop")
+
+    def rule(name):
+        return int(RaminoKlopRules.value(rules_arr, name))
+
+    cfg = CW.make_cfg(CW.GAME_RAMINO, n, HAND_SIZE, rule("knock_below"), rule("restock_shuffle"), 0, 0,
                       {"winner": 0, "end_deadwood": 1, "end_turn": 2},
-                      (O_KNOCK, O_RUMMY, -1, O_TURN_LIMIT), int(r[R_KEEP_TOP]))
-    return cfg, CW.cached_tables("ramino-klop", None, bool(r[R_SET_DUP]))
+                      (O_KNOCK, O_RUMMY, -1, O_TURN_LIMIT), rule("restock_keep_top"))
+    return cfg, CW.cached_tables("ramino-klop", None, bool(rule("set_duplicates")))
 
 
 def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):

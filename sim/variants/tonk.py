@@ -48,7 +48,7 @@ pays that much to the receiver):
     (two seats counting 5: the knocker pays 2, the 1s cancel).
 * ``stock_out``: the stock is empty and the player to move does not take the top discard
   (that seat is the ender): with ``stockout_laydown`` every hand first lays down the spreads
-  and hits that leave it the lowest count (:func:`sim.table.lay_down_all`), the ender first,
+  and hits that leave it the lowest count (:func:`sim.knock.table_plan.lay_down_all`), the ender first,
   then in turn order; every seat with the lowest count receives 1 from every seat but itself
   (ties: each is paid; payments between tied seats cancel).
 
@@ -66,17 +66,20 @@ the card taken from the pile) keeps the spread in hand.
 State (plain arrays, single pack, a card is bit ``code = suit*16 + rank`` of a uint64):
 ``hands`` uint64[n]; ``stock`` int64[m] with the stock as ``stock[ctr[C_STOCK]:]`` (top
 first); ``discard`` int64[52] with ``ctr[C_PILE]`` cards (top last); the open table of
-:mod:`sim.table` (``sp_owner``, ``sp_kind``, ``sp_cards`` of length MAX_SPREADS) with
+:mod:`sim.knock.table` (``sp_owner``, ``sp_kind``, ``sp_cards`` of length MAX_SPREADS) with
 ``ctr[C_SPREADS]`` spreads.
 
-This module holds the rules; the open table (spreads, hits, the turn planner
-:func:`sim.table.plan_play`) is :mod:`sim.table` and the strategy decisions (drop, spread,
-hit, take, discard) are the njit functions of :mod:`sim.strategies.tonk`.
+This module holds the hand loop; the rules as data and kernels (options, outcomes, the deal,
+the settlements) are :mod:`sim.variants.tonk_rules` (its names importable from here too), the
+open table :mod:`sim.knock.table` with its turn planner :func:`sim.knock.table_plan.plan_play`,
+and the strategy decisions (drop, spread, hit, take, discard) are the njit functions of
+:mod:`sim.strategies.tonk`.
 Kernels: :func:`play_chunk` (the variant contract: one row per hand, columns
 ``VARIANT.columns(n)``), :func:`play_hand`, :func:`play_from_state` (continue from any
-position: rollouts for the hand advisor), :func:`deal` / :func:`deal_from_deck`, the
-settlement functions :func:`settle_knock`, :func:`settle_lowest`, :func:`settle_collect`,
-and :func:`deal_tonk_flags` (which seats are dealt a tonk, with the same dealing code).
+position: rollouts for the hand advisor); from :mod:`~sim.variants.tonk_rules`: :func:`deal` /
+:func:`deal_from_deck`, the settlement functions :func:`settle_knock`, :func:`settle_lowest`,
+:func:`settle_collect`, and :func:`deal_tonk_flags` (which seats are dealt a tonk, with the
+same dealing code).
 Python helpers :func:`make_position` and :func:`play_position` build and play a position.
 Extra columns: ``knock_count`` (knocker's count, -1 none), ``knock_turn`` (knocker's own turn
 number, -1 none), ``n_spreads`` (spreads on the table at the end), ``deal_tonks`` (seats dealt
@@ -85,125 +88,31 @@ a tonk in the deal that was played), ``redeals`` (tied deals redealt within the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numba import njit
 
 from ..core import rng
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
-from ..core.cards import parse_cards, standard_pack
-from ..core.rules import RulesBase, RulesError, option
-from ..advice import AdvisorSpec
+from ..core.cards import parse_cards
 from ..strategies import tonk as T
-from ..knock.table import (MAX_MELDS, MAX_SPREADS, U0, can_lay, check_open_table, hand_value, is_legal_spread,
-                           lay_down_all, lay_plan, log_hits, meld_cards, plan_play, spread_kind, table_hit_masks)
+from ..knock.table import (MAX_SPREADS, U0, can_lay, check_open_table, hand_value, is_legal_spread, lay_plan,
+                           log_hits, meld_cards, spread_kind, table_hit_masks)
+from ..knock.table_plan import MAX_MELDS, lay_down_all, plan_play
 from ..core import trace as TR
 from ..core.trace import NO_TRACE, log
 from . import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS
-from . import Knob, Variant, col_deadwood, col_extra, hand_columns
+from . import Knob, col_deadwood, col_extra, hand_columns
+from .knock_games import knock_variant
+from .tonk_rules import (C_PILE, C_SPREADS, C_STOCK, C_WIDTH, HAND_SIZE, N_CARDS, O_KNOCK_CAUGHT,  # noqa: F401
+                         O_KNOCK_WON, O_OUT_DISCARD, O_STOCK_OUT, O_TONK_DEAL, O_TONK_OUT, O_TONK_TIE, OUTCOMES,
+                         R_LAYDOWN, R_MUST_SPREAD, R_NO_UPCARD, R_OUT_NEEDS_SPREAD, R_PLAYERS, R_TIE_NEW_DEALER,
+                         R_TIE_PAID, R_TONK_MIN, TonkRules, deal, deal_buffers, deal_from_deck, deal_tonk_flags,
+                         deal_tonks, settle_collect, settle_knock, settle_lowest)
 
-OUTCOMES = ("tonk_deal", "tonk_tie", "tonk_out", "out_discard", "knock_won", "knock_caught", "stock_out")
-(O_TONK_DEAL, O_TONK_TIE, O_TONK_OUT, O_OUT_DISCARD, O_KNOCK_WON, O_KNOCK_CAUGHT,
- O_STOCK_OUT) = range(len(OUTCOMES))
 EXTRA_COLUMNS = ("knock_count", "knock_turn", "n_spreads", "deal_tonks", "redeals")
-
-
-@dataclass(frozen=True)
-class TonkRules(RulesBase):
-    VERSION = 2  # 2: stockout_laydown on by default
-    players: int = option(2, "number of players", 2, 6)
-    tonk_deal_min: int = option(49, "a dealt hand counting at least this is a tonk (49 or 50)", 49, 50)
-    tonk_tie_new_dealer: bool = option(True, "tied deal tonks: own row, next hand has the next dealer "
-                                             "(off: same dealer redeals within the row)")
-    no_upcard: bool = option(False, "no upcard after the deal; the first player draws from the stock")
-    must_spread: bool = option(False, "a player holding a spread must lay it down (three aces may be kept)")
-    tonk_out_needs_new_spread: bool = option(False, "tonk out pays 2x only if that turn laid a new "
-                                                    "spread; out by hits alone pays 1x")
-    stockout_laydown: bool = option(True, "at a stock out every hand lays down its spreads and hits first")
-    knocker_tie_paid: bool = option(False, "a caught knocker tied for the lowest count is paid as one of the tied")
-
-    def validate(self) -> None:
-        super().validate()
-        if self.players != int(self.players):
-            raise RulesError(f"rule players={self.players} must be a whole number 2..6")
-        if self.tonk_deal_min not in (49, 50):
-            raise RulesError(f"rule tonk_deal_min={self.tonk_deal_min} must be 49 or 50")
-
-
-R_PLAYERS = TonkRules.index("players")
-R_TONK_MIN = TonkRules.index("tonk_deal_min")
-R_TIE_NEW_DEALER = TonkRules.index("tonk_tie_new_dealer")
-R_NO_UPCARD = TonkRules.index("no_upcard")
-R_MUST_SPREAD = TonkRules.index("must_spread")
-R_OUT_NEEDS_SPREAD = TonkRules.index("tonk_out_needs_new_spread")
-R_LAYDOWN = TonkRules.index("stockout_laydown")
-R_TIE_PAID = TonkRules.index("knocker_tie_paid")
-
-N_CARDS = 52
-HAND_SIZE = 5
 MAX_TURNS = 500
-C_STOCK, C_PILE, C_SPREADS, C_WIDTH = range(4)                     # ctr layout
 I_ENDER, I_OUTCOME, I_TURNS, I_KNOCK_COUNT, I_KNOCK_TURN, I_WIDTH = range(6)  # info layout
-
-_PACK = standard_pack()
-
-
-# ----------------------------------------------------------------------------------------
-# settlement (pay: int64[n] stake change per seat, zeroed here)
-
-@njit(cache=True)
-def settle_collect(winner, units, pay):
-    """``winner`` receives ``units`` from every other seat."""
-    pay[:] = 0
-    for s in range(pay.shape[0]):
-        if s != winner:
-            pay[s] -= units
-            pay[winner] += units
-
-
-@njit(cache=True)
-def settle_lowest(counts, pay):
-    """Stock out: every seat with the lowest count receives 1 from every seat but itself."""
-    pay[:] = 0
-    n = counts.shape[0]
-    low = counts.min()
-    for w in range(n):
-        if counts[w] == low:
-            for s in range(n):
-                if s != w:
-                    pay[s] -= 1
-                    pay[w] += 1
-
-
-@njit(cache=True)
-def settle_knock(counts, knocker, pay, tie_paid=False):
-    """A drop by ``knocker`` (``tie_paid``: knocker_tie_paid); returns O_KNOCK_WON or O_KNOCK_CAUGHT."""
-    pay[:] = 0
-    n = counts.shape[0]
-    kc = counts[knocker]
-    low = 1 << 40
-    for s in range(n):
-        if s != knocker and counts[s] < low:
-            low = counts[s]
-    if kc < low:
-        for s in range(n):
-            if s != knocker:
-                pay[s] -= 1
-                pay[knocker] += 1
-        return O_KNOCK_WON
-    for s in range(n):
-        if s != knocker and counts[s] <= kc:
-            pay[knocker] -= 2
-            pay[s] += 2
-    for w in range(n):
-        if (w != knocker or tie_paid) and counts[w] == low:
-            for s in range(n):
-                if s != w:
-                    pay[s] -= 1
-                    pay[w] += 1
-    return O_KNOCK_CAUGHT
 
 
 # ----------------------------------------------------------------------------------------
@@ -346,45 +255,6 @@ def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_c
 
 
 @njit(cache=True)
-def deal_from_deck(deck, n, dealer, no_upcard, hands, discard, ctr):
-    """Deal 5 each one at a time from the left of ``dealer``, then the upcard (unless
-    ``no_upcard``); the stock is ``deck[ctr[C_STOCK]:]``; no spreads."""
-    for s in range(n):
-        hands[s] = U0
-    for i in range(HAND_SIZE * n):
-        hands[(dealer + 1 + i) % n] |= _bit(deck[i])
-    pos = HAND_SIZE * n
-    if no_upcard:
-        ctr[C_PILE] = 0
-    else:
-        discard[0] = deck[pos]
-        pos += 1
-        ctr[C_PILE] = 1
-    ctr[C_STOCK] = pos
-    ctr[C_SPREADS] = 0
-
-
-@njit(cache=True)
-def deal(dst, n, dealer, no_upcard, deck, hands, discard, ctr, rot=0):
-    """Shuffle the 52-card pack into ``deck`` with generator ``dst`` (advanced in place), apply
-    duplicate rotation ``rot`` (:func:`sim.rng.rotate_deal`) and deal it (:func:`deal_from_deck`)."""
-    rng.shuffle_into(dst, _PACK, deck)
-    rng.rotate_deal(deck, n, HAND_SIZE * n, rot)
-    deal_from_deck(deck, n, dealer, no_upcard, hands, discard, ctr)
-
-
-@njit(cache=True)
-def deal_tonks(hands, tonk_min, counts):
-    """Fill ``counts`` with the hand counts; return how many are >= ``tonk_min``."""
-    nt = 0
-    for s in range(hands.shape[0]):
-        counts[s] = hand_value(hands[s])
-        if counts[s] >= tonk_min:
-            nt += 1
-    return nt
-
-
-@njit(cache=True)
 def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp_cards, ctr,
               st, dst, pay, counts, info, row, debug, trace, search=None):
     """Deal hand number ``h`` (:func:`sim.rng.hand_slot`: index ``h``, dealer ``h % n``, deal
@@ -450,15 +320,11 @@ def play_hand(rules, strat, seed, h, deck, hands, discard, sp_owner, sp_kind, sp
 @njit(cache=True, nogil=True)
 def _play_chunk(rules, strat, seed, first_hand, out, debug, trace, search=None):
     n = strat.shape[0]
-    deck = np.empty(N_CARDS, dtype=np.int64)
-    discard = np.empty(N_CARDS, dtype=np.int64)
-    hands = np.zeros(n, dtype=np.uint64)
+    deck, discard, hands, ctr, dst = deal_buffers(n)
     sp_owner = np.zeros(MAX_SPREADS, dtype=np.int64)
     sp_kind = np.zeros(MAX_SPREADS, dtype=np.int64)
     sp_cards = np.zeros(MAX_SPREADS, dtype=np.uint64)
-    ctr = np.zeros(C_WIDTH, dtype=np.int64)
     st = np.zeros(n, dtype=np.uint64)
-    dst = np.zeros(1, dtype=np.uint64)
     pay = np.zeros(n, dtype=np.int64)
     counts = np.zeros(n, dtype=np.int64)
     info = np.zeros(I_WIDTH, dtype=np.int64)
@@ -489,24 +355,6 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
     _check_inputs(rules_arr, strat_mat, out)
     search = (np.zeros(strat_mat.shape[0], dtype=np.uint64),) if strat_mat[:, T.P_SEARCH_WORLDS].any() else ()
     _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, bool(debug), trace, *search)
-
-
-@njit(cache=True, nogil=True)
-def deal_tonk_flags(seed, first_hand, n_hands, n_players, tonk_min, out):
-    """``out[i, s]`` = 1 if seat ``s`` is dealt a tonk (count >= ``tonk_min``) in the first
-    deal of hand ``first_hand + i`` (dealer ``h % n_players``), else 0 - the same shuffle and
-    dealing as :func:`play_hand`.  ``out`` int64[n_hands, n_players]."""
-    deck = np.empty(N_CARDS, dtype=np.int64)
-    discard = np.empty(N_CARDS, dtype=np.int64)
-    hands = np.zeros(n_players, dtype=np.uint64)
-    ctr = np.zeros(C_WIDTH, dtype=np.int64)
-    dst = np.zeros(1, dtype=np.uint64)
-    for i in range(n_hands):
-        h = first_hand + i
-        dst[0] = rng.stream_key(seed, rng.STREAM_DEAL, h)
-        deal(dst, n_players, h % n_players, False, deck, hands, discard, ctr)
-        for s in range(n_players):
-            out[i, s] = 1 if hand_value(hands[s]) >= tonk_min else 0
 
 
 # ----------------------------------------------------------------------------------------
@@ -576,22 +424,12 @@ def play_position(rules: TonkRules, strat_mat, pos, seat, turn=0, seed=0, index=
             "knock_turn": int(info[I_KNOCK_TURN]), "position": p}
 
 
-VARIANT = Variant(
-    name="tonk",
-    rules_cls=TonkRules,
-    min_players=2,
-    max_players=6,
-    default_players=2,
-    outcomes=OUTCOMES,
-    play_chunk=play_chunk,
-    score_unit="stakes",
-    doc="Tonk: 2-6 players, 5 cards, tonk on the deal, drop (knock) before drawing, spreads "
-        "and hits on anyone's spreads, paid in 1x/2x stakes.",
-    extra_columns=EXTRA_COLUMNS,
-    hand_word="count",
-    zero_sum=True,
-    max_turns=MAX_TURNS, no_out_outcomes=("stock_out",), ladder=("random", "simple", "strong"),
-    advisor=AdvisorSpec("sim.advisors.tonk", opp_models=("uniform", "played")),
+VARIANT = knock_variant(
+    "tonk", TonkRules, (2, 6), OUTCOMES, play_chunk, EXTRA_COLUMNS,
+    "Tonk: 2-6 players, 5 cards, tonk on the deal, drop (knock) before drawing, spreads "
+    "and hits on anyone's spreads, paid in 1x/2x stakes.",
+    opp_models=("uniform", "played"), score_unit="stakes", hand_word="count", zero_sum=True,
+    max_turns=MAX_TURNS, no_out_outcomes=("stock_out",),
     knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
               default_range=(0, 20), action="drop"),
 )
