@@ -148,15 +148,11 @@ def test_the_layer_checks_catch_a_back_arrow():
 
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 80      # from the first decorator to the last line
-_OPEN = "sim/open/ was being optimised in parallel (issue 19, part 5): split after that lands"
 _KERNEL = ("one njit kernel whose state lives in locals across the whole loop; not split yet: a split "
            "must be timed with `rummylab bench` before and after (no game more than 3% slower)")
 LONG_FILES = {
-    "sim/open/open_rummy.py": _OPEN,
-    "sim/open/open_plan_options.py": _OPEN,
 }
 LONG_FUNCTIONS = {
-    "sim/open/open_plan_search.py:_search": _OPEN,
     "sim/wild/wild_search.py:_search": _KERNEL,
     "sim/wild/wild_turn.py:take_turn": _KERNEL + " (measured: in pieces it played 8% slower)",
     "sim/variants/tonk.py:play_from_state": _KERNEL,

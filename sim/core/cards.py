@@ -87,6 +87,19 @@ def cards_text(codes: Iterable[int]) -> str:
     return " ".join(card_text(c) for c in codes)
 
 
+def cards_repr(result) -> str:
+    """The repr of a result NamedTuple whose tuple fields hold card codes (a tuple of tuples:
+    melds, each shown in brackets): ``Name(field=value, ...)`` with card text, ``none`` for no
+    cards.  A result type takes it as its ``__repr__``."""
+    def shown(v):
+        if not isinstance(v, tuple):
+            return str(v)
+        if v and isinstance(v[0], tuple):
+            return " ".join(f"[{cards_text(m) or 'none'}]" for m in v)
+        return cards_text(v) or "none"
+    return f"{type(result).__name__}(" + ", ".join(f"{k}={shown(getattr(result, k))}" for k in result._fields) + ")"
+
+
 def parse_card(token: str) -> int:
     """Parse one card: rank ``A 2..9 T/10 J Q K`` + suit ``S H D C`` or a suit symbol,
     either case; ``X`` or ``JK`` is a joker."""

@@ -15,7 +15,8 @@ cannot keep a kernel that takes another kernel as an argument, so each game owns
                 games.record_hand(per, sc, layout, row)
             games.finish_game(per, sc, layout, out[i])
 
-and :func:`game_kernel` turns it, the arrays it needs (``ctx``) and the game's
+:func:`next_hand` is the ``while`` test, the cleared row and the shuffle in one step (the pack
+shuffled from ``dst``).  :func:`game_kernel` turns the loop, the arrays it needs (``ctx``) and the game's
 :class:`~sim.variants.WholeGame` into the contract's ``play_game_chunk``.
 
 Shapes (``WholeGame.kind``):
@@ -213,6 +214,17 @@ def game_running(per, sc, layout):
     if kind == K_PENALTY:
         return per[P_TOTAL].max() < layout[L_LIMIT]
     return sc[S_SCORED] < layout[L_LIMIT]
+
+
+@njit(cache=True)
+def next_hand(per, sc, layout, row, dst, pack, deck):
+    """Is another hand to be dealt (:func:`game_running`)?  If so, ``row`` is cleared and the
+    ``pack`` shuffled into ``deck`` from the game's deal generator ``dst``."""
+    if not game_running(per, sc, layout):
+        return False
+    row[:] = 0
+    rng.shuffle_into(dst, pack, deck)
+    return True
 
 
 @njit(cache=True)

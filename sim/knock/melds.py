@@ -29,6 +29,7 @@ from ..core.cards import (
     SUIT_SHIFT,
     CardError,
     card_code,
+    cards_repr,
     parse_cards,
 )
 from .meld_tables import MeldTables, meld_tables  # noqa: F401 (the tables' home; importable from here)
@@ -270,40 +271,26 @@ def deadwood_many(masks, run_value, suit_total, rank_value, out):
 # Python API
 
 
-def _text(codes) -> str:
-    """Card text of codes for a repr (``none`` if there are none)."""
-    from ..core.cards import cards_text
-    return cards_text(codes) or "none"
-
-
 class Arrangement(NamedTuple):
     """Fields hold card codes; the repr shows card text."""
     deadwood: int
     melds: tuple[tuple[int, ...], ...]
     deadwood_cards: tuple[int, ...]
-
-    def __repr__(self) -> str:
-        melds = " ".join(f"[{_text(m)}]" for m in self.melds) or "none"
-        return (f"Arrangement(deadwood={self.deadwood}, melds={melds}, "
-                f"deadwood_cards={_text(self.deadwood_cards)})")
+    __repr__ = cards_repr
 
 
 class Discard(NamedTuple):
     """Fields hold card codes; the repr shows card text."""
     deadwood: int
     discards: tuple[int, ...]
-
-    def __repr__(self) -> str:
-        return f"Discard(deadwood={self.deadwood}, discards={_text(self.discards)})"
+    __repr__ = cards_repr
 
 
 class Layoff(NamedTuple):
     """Fields hold card codes; the repr shows card text."""
     deadwood: int
     laid_off: tuple[int, ...]
-
-    def __repr__(self) -> str:
-        return f"Layoff(deadwood={self.deadwood}, laid_off={_text(self.laid_off)})"
+    __repr__ = cards_repr
 
 
 def _mask_of(cards, max_cards: int) -> int:

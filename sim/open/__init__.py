@@ -1,13 +1,15 @@
 """The open-melding engine with its exact planner: one count-vector turn loop for Basic Rummy,
 Block Rummy, Wrotham, Ramino Drift and Loba, where melds go face up during play.
 
-* ``open_rummy``: the turn loop, restock, settlement (``make_cfg`` and the ``C_*`` fields);
+* ``open_rummy``: the turn loop and restock, over ``open_rummy_layout`` (``make_cfg``, the ``C_*``
+  fields and the state's ``S_*``) and ``open_rummy_settle`` (the settlement);
   ``open_rummy_plays``: a turn's plays read off the planner's plan; ``open_rummy_setup``: the
   Python side every game shares (``tables``, ``hand_chunk``, ``game_chunks``);
 * ``open_plan``: the planner's API (``meld_rules``, ``MeldSetup``, table text), over
   ``open_plan_layout`` (array layouts), ``open_plan_search`` (``plan_turn``, ``can_take``),
-  ``open_plan_options``, ``open_plan_write`` and ``open_plan_table`` (``apply_plan``, the only
-  writer of the table; ``check_table``);
+  ``open_plan_options`` (the pieces it combines), ``open_plan_bounds`` (``any_play``,
+  ``swappable``), ``open_plan_write`` and ``open_plan_table`` (``apply_plan``, the only writer of
+  the table; ``check_table``);
 * ``open_search``: the decision interface of the ``search`` player (:mod:`sim.search`): the
   candidate discards, a world as a seat sees it, a candidate played out (``play_hand``
   dispatches to it when a seat's ``search_worlds`` > 0);

@@ -71,6 +71,17 @@ _OPTIONS = {
 }
 _OPTIONS["wrotham"] = _OPTIONS["basic"] + ("all_at_once",)
 _DEFAULTS = {"multiple_melds": True}
+# the meld rules every game starts from, then what each game fixes beyond them (its options aside)
+_BASE_RULES = {MR_SET_MIN: 3, MR_SET_MAX: 4, MR_SET_SUITS: SUITS_DISTINCT, MR_RUN_MIN: 3, MR_RUN_MAX_JOKERS: 13,
+               MR_ACES: ACE_LOW, MR_NATURAL_MIN: 1, MR_SWAP: SWAP_NONE, MR_LAYOFF: LAYOFF_FREE,
+               MR_JOKER_DISCARD: JD_FREE, MR_TAKE_NO_DISCARD: 1}
+_GAME_RULES = {
+    "basic": {},
+    "wrotham": {MR_SET_JOKERS: 1, MR_SWAP: SWAP_FREE},
+    "drift": {MR_SET_JOKERS: 1, MR_SWAP: SWAP_REUSE, MR_LAYOFF: LAYOFF_RUN_OWN_MELD},
+    "loba": {MR_SET_MAX: 6, MR_SET_SUITS: SUITS_EXACT3, MR_RUN_MIN: 4, MR_RUN_MAX_JOKERS: 2, MR_ACES: ACE_HIGH_OR_LOW,
+             MR_JOKER_MOVE: 1, MR_JOKER_A_TO_K: 1, MR_JOKER_DISCARD: JD_OUT_ONLY, MR_TAKE_MELD: 1},
+}
 
 
 class MeldError(UserInputError):
@@ -103,17 +114,8 @@ def meld_rules(game: str, **options) -> np.ndarray:
                             + (f" (options: {', '.join(allowed)})" if allowed else ""))
     opt = {name: _flag(name, options.get(name, _DEFAULTS.get(name, False))) for name in allowed}
     mr = np.zeros(MR_WIDTH, dtype=np.int64)
-    mr[MR_SET_MIN] = 3
-    mr[MR_SET_MAX] = 4
-    mr[MR_SET_SUITS] = SUITS_DISTINCT
-    mr[MR_RUN_MIN] = 3
-    mr[MR_RUN_MAX_JOKERS] = 13
-    mr[MR_ACES] = ACE_LOW
-    mr[MR_NATURAL_MIN] = 1
-    mr[MR_SWAP] = SWAP_NONE
-    mr[MR_LAYOFF] = LAYOFF_FREE
-    mr[MR_JOKER_DISCARD] = JD_FREE
-    mr[MR_TAKE_NO_DISCARD] = 1
+    for field, value in {**_BASE_RULES, **_GAME_RULES[game]}.items():
+        mr[field] = value
     mr[MR_N_PACKS] = GAME_PACK[game][0]
     if game in ("basic", "wrotham"):
         if opt["round_the_corner"] and not opt["ace_high_or_low"]:
@@ -124,23 +126,7 @@ def meld_rules(game: str, **options) -> np.ndarray:
         mr[MR_LAST_DISCARD] = int(opt["last_card_must_be_discarded"])
         mr[MR_LAYOFF] = LAYOFF_OWN_MELD if opt["layoff_requires_own_meld"] else LAYOFF_FREE
     if game == "wrotham":
-        mr[MR_SET_JOKERS] = 1
-        mr[MR_SWAP] = SWAP_FREE
         mr[MR_ALL_AT_ONCE] = int(opt["all_at_once"])
-    elif game == "drift":
-        mr[MR_SET_JOKERS] = 1
-        mr[MR_SWAP] = SWAP_REUSE
-        mr[MR_LAYOFF] = LAYOFF_RUN_OWN_MELD
-    elif game == "loba":
-        mr[MR_SET_MAX] = 6
-        mr[MR_SET_SUITS] = SUITS_EXACT3
-        mr[MR_RUN_MIN] = 4
-        mr[MR_RUN_MAX_JOKERS] = 2
-        mr[MR_ACES] = ACE_HIGH_OR_LOW
-        mr[MR_JOKER_MOVE] = 1
-        mr[MR_JOKER_A_TO_K] = 1
-        mr[MR_JOKER_DISCARD] = JD_OUT_ONLY
-        mr[MR_TAKE_MELD] = 1
     return mr
 
 

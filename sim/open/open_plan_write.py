@@ -51,13 +51,23 @@ def _swaps(plan, tab, ob, k):
             m >>= 1
             p += 1
     else:
-        r = tab[i, TM_KEY]
-        left = ob[k, C_C]
-        for s in range(4):
-            for _ in range((ob[k, C_A] >> (2 * s)) & 3):
-                if left > 0:
+        _set_naturals(plan, i, tab[i, TM_KEY], ob[k, C_A], ob[k, C_C], True)
+
+
+@noalloc
+def _set_naturals(plan, i, r, added, swaps, swapping):
+    """The natural cards table option of set row ``i`` (rank ``r``) adds (``added``: 2 bits per
+    suit), suit by suit: the first ``swaps`` of them swap out jokers (written when
+    ``swapping``), the others are laid off (written when not)."""
+    q = 0
+    for s in range(4):
+        for _ in range((added >> (2 * s)) & 3):
+            if q < swaps:
+                if swapping:
                     _act(plan, A_SWAP, i, s * 16 + r, -1, 0)
-                    left -= 1
+            elif not swapping:
+                _act(plan, A_LAYOFF, i, s * 16 + r, -1, 0)
+            q += 1
 
 
 @noalloc
@@ -79,14 +89,7 @@ def _layoffs(plan, tab, ob, k):
             p = hi + q
             _act(plan, A_LAYOFF, i, JOKER if (jm >> p) & 1 else run_code(s, p), END_HIGH, 0)
     else:
-        r = tab[i, TM_KEY]
-        skip = ob[k, C_C]
-        for s in range(4):
-            for _ in range((ob[k, C_A] >> (2 * s)) & 3):
-                if skip > 0:
-                    skip -= 1
-                else:
-                    _act(plan, A_LAYOFF, i, s * 16 + r, -1, 0)
+        _set_naturals(plan, i, tab[i, TM_KEY], ob[k, C_A], ob[k, C_C], False)
         for _ in range(ob[k, C_JADD]):
             _act(plan, A_LAYOFF, i, JOKER, -1, 0)
 

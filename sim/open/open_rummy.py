@@ -52,58 +52,22 @@ from ..core import games, rng
 from . import open_plan as OP
 from . import open_plan_layout as L
 from ..core import trace as TR
+from ..core.deal import chunk_buffers, local_seat, shuffle_hand, turn_upcard
 from ..strategies import open_play as S
 from ..strategies.random_play import coin
 from . import open_search as OS
+from .open_rummy_layout import *  # noqa: F401,F403  (the cfg and state layout are part of this module's API)
+from .open_rummy_layout import (
+    C_ACE_HIGH, C_DEAL, C_DEAL_CYCLE, C_HAND, C_JOKER_LAST_ONLY, C_LATE_DEAL, C_MAX_RESTOCKS, C_PLAYERS, C_RESTOCK,
+    C_RUMMY, C_STARTER_EXTRA, C_STARTER_NO_DRAW, C_TAKE_RULE, C_TAKEN_NO_DISCARD, C_X_DEAL, C_X_OUT_TURN,
+    C_X_RESTOCKS, K_NONE, K_OUT, K_RUMMY, K_STOCK_OUT, K_TURN_LIMIT, MAX_TURNS, NOT_LOOKED, RESTOCK_BLOCK,
+    RESTOCK_SHUFFLE, RUMMY_NONE, S_DEAL, S_MELDED, S_NPILE, S_NTM, S_OWN, S_PLAN_READY, S_PLAYED, S_RESTOCKS,
+    S_SP, S_TO_MOVE, S_TURNS, S_WIDTH, TAKE_TO_MELD,
+)
 from .open_rummy_plays import may_play, plan_melds, plan_uses, play_plan, set_goal
+from .open_rummy_settle import settle
 from ..core.trace import log, no_trace
-from ..core.columns import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
-
-# end kinds (each mapped to the game's outcome code by cfg[C_OUTCOME + kind], -1: none)
-K_OUT, K_RUMMY, K_STOCK_OUT, K_TURN_LIMIT = range(4)
-K_NONE = -1
-TAKE_FREE, TAKE_TO_MELD = range(2)
-RESTOCK_TURN_OVER, RESTOCK_SHUFFLE, RESTOCK_BLOCK = range(3)
-SETTLE_WINNER, SETTLE_PENALTY = range(2)
-RUMMY_NONE, RUMMY_DOUBLE, RUMMY_PLUS10 = range(3)
-NO_OUT_DIFFERENCES, NO_OUT_PENALTY, NO_OUT_VOID = range(3)
-(C_PLAYERS, C_HAND, C_STARTER_EXTRA, C_STARTER_NO_DRAW, C_TAKE_RULE, C_TAKEN_NO_DISCARD,
- C_JOKER_LAST_ONLY, C_RESTOCK, C_MAX_RESTOCKS, C_SETTLE, C_RUMMY, C_NO_OUT, C_DEAL, C_DEAL_CYCLE,
- C_LATE_DEAL, C_ACE_HIGH, C_X_WINNER, C_X_POINTS, C_X_RUMMY, C_X_OUT_TURN, C_X_RESTOCKS, C_X_DEAL,
- C_OUTCOME) = range(23)
-C_WIDTH = C_OUTCOME + 4
-CFG_FIELDS = ("players", "hand", "starter_extra", "starter_no_draw", "take_rule", "taken_no_discard",
-              "joker_last_only", "restock", "max_restocks", "settle", "rummy", "no_out", "deal",
-              "deal_cycle", "late_deal", "ace_high")
-EXTRA_KEYS = ("winner", "points", "rummy", "out_turn", "restocks", "deal")
-MAX_TURNS = 1000
-NOT_LOOKED = 1 << 20   # fewest_opp_cards when the strategy does not look at the opponents' hands
-# state int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), table melds,
-# restocks, deal number, plan holds this turn's SHED plays; then per local seat: own turns, has melded, has played a card
-S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_NTM, S_RESTOCKS, S_DEAL, S_PLAN_READY, S_OWN = range(9)
-S_MELDED = S_OWN + MAX_SEATS
-S_PLAYED = S_MELDED + MAX_SEATS
-S_WIDTH = S_PLAYED + MAX_SEATS
-
-
-def make_cfg(outcome_of_end: tuple[int, int, int, int], extras: dict[str, int], **fields) -> np.ndarray:
-    """The ``cfg`` vector: every name of ``CFG_FIELDS`` given (``deal``: 0 when the hand rows
-    cycle through ``deal_cycle`` deals, hand h playing deal h % deal_cycle + 1, else the deal
-    number every hand row plays; ``late_deal``: the deal from which ``mrs[1]`` applies, 0
-    never; ``max_restocks`` -1: no limit), ``extras``: column offset (from the first extra) of
-    winner, points, rummy, out_turn, restocks, deal (missing: none), ``outcome_of_end``: outcome
-    codes of out, rummy, stock out, turn limit (-1: the game has no such end)."""
-    missing = set(CFG_FIELDS) - set(fields)
-    unknown = set(fields) - set(CFG_FIELDS)
-    if missing or unknown:
-        raise ValueError(f"make_cfg: missing {sorted(missing)}, unknown {sorted(unknown)}")
-    cfg = np.full(C_WIDTH, -1, dtype=np.int64)
-    for k, name in enumerate(CFG_FIELDS):
-        cfg[k] = int(fields[name])
-    for k, name in enumerate(EXTRA_KEYS):
-        cfg[C_X_WINNER + k] = extras.get(name, -1)
-    cfg[C_OUTCOME:] = outcome_of_end
-    return cfg
+from ..core.columns import COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS
 
 
 # ----------------------------------------------------------------------------------------
@@ -180,70 +144,6 @@ def hand_count(hand, vals):
     for c in range(64):
         v += hand[c] * vals[c]
     return v
-
-
-# ----------------------------------------------------------------------------------------
-# the end of a hand
-
-@noalloc
-def settle(cfg, seats, counts, ender, kind, row):
-    """Fill the score, count and extra columns of ``row`` for an end ``kind`` by local seat
-    ``ender`` (module docstring); returns the outcome code.  Seats not in play score 0."""
-    n = cfg[C_PLAYERS]
-    m = seats.shape[0]
-    cd = COL_SCORE + n
-    for s in range(n):
-        row[COL_SCORE + s] = 0
-        row[cd + s] = 0
-    for i in range(m):
-        row[cd + seats[i]] = counts[i]
-    winner = -1
-    pts = 0
-    if kind == K_OUT or kind == K_RUMMY:
-        winner = seats[ender]
-        mult = 2 if kind == K_RUMMY and cfg[C_RUMMY] == RUMMY_DOUBLE else 1
-        bonus = 10 if kind == K_RUMMY and cfg[C_RUMMY] == RUMMY_PLUS10 else 0
-        if cfg[C_SETTLE] == SETTLE_WINNER:
-            for i in range(m):
-                if i != ender:
-                    pts += counts[i]
-            pts = pts * mult + bonus
-            row[COL_SCORE + winner] = pts
-        else:
-            for i in range(m):
-                if i != ender:
-                    row[COL_SCORE + seats[i]] = -counts[i] * mult
-            pts = bonus
-            row[COL_SCORE + winner] = bonus
-    elif kind == K_STOCK_OUT and cfg[C_NO_OUT] != NO_OUT_VOID:
-        low = counts[0]
-        for i in range(m):
-            low = min(low, counts[i])
-        n_low = 0
-        total = 0
-        for i in range(m):
-            total += counts[i] - low
-            if counts[i] == low:
-                n_low += 1
-                winner = seats[i]
-        if n_low > 1:
-            winner = -1
-        if cfg[C_NO_OUT] == NO_OUT_DIFFERENCES:
-            pts = total // n_low
-            for i in range(m):
-                if counts[i] == low:
-                    row[COL_SCORE + seats[i]] = pts
-        else:
-            for i in range(m):
-                row[COL_SCORE + seats[i]] = -counts[i]
-    cx = COL_SCORE + 2 * n
-    if cfg[C_X_WINNER] >= 0:
-        row[cx + cfg[C_X_WINNER]] = winner
-    if cfg[C_X_POINTS] >= 0:
-        row[cx + cfg[C_X_POINTS]] = pts
-    if cfg[C_X_RUMMY] >= 0:
-        row[cx + cfg[C_X_RUMMY]] = 1 if kind == K_RUMMY else 0
-    return cfg[C_OUTCOME + kind]
 
 
 # ----------------------------------------------------------------------------------------
@@ -475,11 +375,7 @@ def deal(cfg, deck, dealer, hands, pile, state, deal_no):
     for r in range(cfg[C_STARTER_EXTRA]):
         hands[(dealer + 1) % m, deck[k]] += 1
         k += 1
-    pile[0] = deck[k]
-    state[:] = 0
-    state[S_SP] = k + 1
-    state[S_NPILE] = 1
-    state[S_TO_MOVE] = (dealer + 1) % m
+    turn_upcard(deck, k, m, dealer, pile, state)
     state[S_DEAL] = deal_no
     return k
 
@@ -490,10 +386,7 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debu
     as deal number ``deal_no`` and play the hand; fills ``row``."""
     pack, vals, mrs = tabs
     m = seats.shape[0]
-    local = 0
-    for i in range(m):
-        if seats[i] == dealer:
-            local = i
+    local = local_seat(seats, dealer)
     for c in range(1, row.shape[0]):
         row[c] = 0
     hands = np.zeros((m, 64), dtype=np.int64)
@@ -544,36 +437,26 @@ def hand_deal_number(cfg, h):
 
 @njit(cache=True, nogil=True)
 def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
-    """Hand rows ``first_hand ..``: hand ``h`` deals from ``(seed, STREAM_DEAL, h)`` (its
-    restock shuffles continue that generator), seat ``p``'s strategy generator from ``(seed,
-    STREAM_STRATEGY + p, h)``, dealer ``h % n``, every seat plays."""
+    """Hand rows ``first_hand ..``, every seat in play, each as deal :func:`hand_deal_number`:
+    hand ``h``'s deck and generators from :func:`sim.core.deal.shuffle_hand`, dealer ``h % n``."""
     pack = tabs[0]
-    n = cfg[C_PLAYERS]
-    seats = np.arange(n)
-    deck = np.empty(pack.shape[0], dtype=np.int64)
-    st = np.empty((n, 1), dtype=np.uint64)
+    seats, deck, st = chunk_buffers(cfg[C_PLAYERS], pack)
     for k in range(out.shape[0]):
-        h, dst = rng.shuffle_hand(seed, first_hand + k, n, pack, deck, n * cfg[C_HAND])
-        rng.seat_streams(seed, h, st)
-        play_hand(cfg, strat, seats, h % n, deck, tabs, hand_deal_number(cfg, h), dst, st, out[k], debug, trace)
+        h, dst = shuffle_hand(seed, first_hand + k, pack, deck, seats.shape[0] * cfg[C_HAND], st)
+        play_hand(cfg, strat, seats, h % seats.shape[0], deck, tabs, hand_deal_number(cfg, h), dst, st, out[k], debug,
+                  trace)
 
 
 @njit(cache=True, nogil=True)
 def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
     """Whole games ``first_game ..`` (the loop of :mod:`sim.core.games`): each hand is dealt to the
     seats still in play, as deal number 1 + the scoring hands before it."""
-    pack = tabs[0]
-    n = strat.shape[0]
-    per, sc, st, row = games.game_buffers(n, layout)
-    deck = np.empty(pack.shape[0], dtype=np.int64)
-    untraced = no_trace()
+    per, sc, st, row = games.game_buffers(strat.shape[0], layout)
+    deck = np.empty(tabs[0].shape[0], dtype=np.int64)
     for k in range(out.shape[0]):
         dst = games.begin_game(per, sc, st, seed, first_game + k)
-        while games.game_running(per, sc, layout):
-            row[:] = 0
-            seats = games.seats_in_play(per)
-            rng.shuffle_into(dst, pack, deck)
-            play_hand(cfg, strat, seats, sc[games.S_DEALER], deck, tabs, sc[games.S_SCORED] + 1, dst, st, row,
-                      debug, untraced)
+        while games.next_hand(per, sc, layout, row, dst, tabs[0], deck):
+            play_hand(cfg, strat, games.seats_in_play(per), sc[games.S_DEALER], deck, tabs, sc[games.S_SCORED] + 1,
+                      dst, st, row, debug, no_trace())
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[k])

@@ -33,8 +33,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.columns import COL_SCORE
-from ..core.trace import no_trace
-from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, rollout_rows, shuffle_codes, stop_after, world_streams
+from ..search.worlds import STREAM_WORLD, decision_buffers, paired_choice, shuffle_codes, stop_after, world_streams
 from ..strategies import open_play as S
 from . import open_plan_layout as L
 from . import open_rummy as R
@@ -56,12 +55,6 @@ def any_searching(strat, seats):
         if searching(strat[seats[i]]):
             return True
     return False
-
-
-@kernel
-def rollout_strat(strat, seat):
-    """The rollouts' strategy matrix: ``seat``'s row, search off, at every seat."""
-    return rollout_rows(strat, seat, S.P_SEARCH_WORLDS)
 
 
 @noalloc
@@ -166,17 +159,11 @@ def search_discard(cfg, strat, seats, i, hands, deck, pile, state, tab, tabs, mr
                    known, st, row):
     """Local seat ``i``'s discard by search among ``cands[:nc]`` (``heur`` = ``cands[0]``)."""
     srow = strat[seats[i]]
-    key = decision_key(st[seats[i]])
-    rstrat = rollout_strat(strat, seats[i])
-    trace = no_trace()
-    worlds = int(srow[S.P_SEARCH_WORLDS])
-    vals = np.empty((worlds, nc), dtype=np.float64)
-    alive = np.ones(nc, dtype=np.bool_)
-    buf = np.empty(deck.shape[0], dtype=np.int64)
+    key, rstrat, trace, vals, alive, buf, st_w, scratch = decision_buffers(strat, seats[i], S.P_SEARCH_WORLDS, st, nc,
+                                                                           deck.shape[0], row)
+    worlds = vals.shape[0]
     hands_w = np.empty_like(hands)
     deck_w = np.empty_like(deck)
-    st_w = np.empty((st.shape[0], 1), dtype=np.uint64)
-    scratch = np.zeros_like(row)
     nw = 0
     for w in range(worlds):
         world(i, hands, deck, state, known, key, w, buf, hands_w, deck_w)

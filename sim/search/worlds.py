@@ -2,7 +2,8 @@
 
 * :func:`decision_key`: one uint64 drawn from the searching seat's generator per decision;
   every world of the decision derives its streams from it (:func:`world_streams`), so the
-  search is deterministic from the run's seed and the candidates share their worlds.
+  search is deterministic from the run's seed and the candidates share their worlds;
+  :func:`decision_buffers`: the key and what the decision's loop over worlds works in.
 * :func:`shuffle_unseen`: the codes of a card mask in a random order (single pack, bit masks);
   :func:`shuffle_codes`: an array of codes in a random order (any number of packs).
 * :func:`race`: candidates that after a batch of worlds are clearly no better than the
@@ -18,6 +19,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.bits import mask_codes
+from ..core.trace import no_trace
 
 STREAM_WORLD = 40     # the stream of a world's unseen-card shuffle (rng streams: sim.core.rng)
 STREAM_ROLLOUT = 48   # + seat: the seats' strategy streams inside a rollout
@@ -129,3 +131,17 @@ def rollout_rows(strat, p, col_search):
         r[s, :] = strat[p, :]
         r[s, col_search] = 0
     return r
+
+
+@njit(cache=True)
+def decision_buffers(strat, p, col_search, st, nc, n_cards, row):
+    """What seat ``p``'s search of one decision among ``nc`` candidates works in: the decision's
+    key (:func:`decision_key`, drawn from ``st[p]``), the rollouts' strategy matrix
+    (:func:`rollout_rows`), an empty trace, the values float64[worlds, nc] (``worlds`` from
+    column ``col_search`` of the seat's row), the candidates still raced (bool[nc], all), an
+    unseen-card buffer int64[n_cards], the seats' streams in a world (uint64[n_seats, 1]) and a
+    scratch hand row like ``row``."""
+    worlds = int(strat[p, col_search])
+    return (decision_key(st[p]), rollout_rows(strat, p, col_search), no_trace(),
+            np.empty((worlds, nc), dtype=np.float64), np.ones(nc, dtype=np.bool_), np.empty(n_cards, dtype=np.int64),
+            np.empty((strat.shape[0], 1), dtype=np.uint64), np.zeros_like(row))

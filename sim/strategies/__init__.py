@@ -270,6 +270,46 @@ SEARCH_PARAM = "search_worlds"   # a family with this parameter can decide by se
 SEARCH_WORLDS = 64               # the ``search`` preset's budget: worlds per decision
 
 
+# parameters several families share (each family places them in its PARAMS)
+
+def bucket_params(name: str, default: float, lo: float, hi: float, help: str) -> tuple[Param, Param, Param]:
+    """A threshold by bucket of the hand: ``name`` (the early bucket, or every turn) and
+    ``name_mid`` / ``name_late`` (-1: the same as ``name``); :func:`bucket_starts` places them."""
+    return (Param(name, default, lo, hi, help, True),
+            Param(f"{name}_mid", -1, -1, hi, f"{name} in the mid bucket (-1: same as {name})", True),
+            Param(f"{name}_late", -1, -1, hi, f"{name} in the late bucket (-1: same as {name})", True))
+
+
+def bucket_starts(by: str = "own turn") -> tuple[Param, Param]:
+    """``mid_from`` / ``late_from``: the ``by`` (an own turn number) where the mid / late bucket starts."""
+    return (Param("mid_from", -1, -1, 99, f"{by} where the mid bucket starts; -1 none", True),
+            Param("late_from", -1, -1, 99, f"{by} where the late bucket starts; -1 none", True))
+
+
+def search_worlds_param(rollout: str = "") -> Param:
+    """``search_worlds`` (:data:`SEARCH_PARAM`): worlds per decision, 0 no search; ``rollout``
+    adds who plays the candidates out."""
+    return Param(SEARCH_PARAM, 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in each "
+                 f"with these parameters' heuristic{rollout} (0: no search; sim.search)", True)
+
+
+def search_top_param(hi: int, order: str = "the heuristic's best first") -> Param:
+    """``search_top``: the candidates tried, at most ``hi``, in the ``order`` the family ranks them."""
+    return Param("search_top", 3, 1, hi, f"search: the discards tried, {order}", True)
+
+
+def search_z_param(integer: bool = False) -> Param:
+    """``search_z``: the standard errors a candidate must win by (:func:`sim.search.worlds.paired_choice`)."""
+    return Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
+                 "many standard errors of the paired difference over the worlds (0: the plain best mean)", integer)
+
+
+def search_drop_param(integer: bool = False) -> Param:
+    """``search_drop``: the racing bar (:func:`sim.search.worlds.race`)."""
+    return Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than "
+                 "the heuristic's choice by this many standard errors", integer)
+
+
 def _add_search_presets() -> None:
     """The preset ``search`` of every variant whose ``strong`` family can search: ``strong``'s
     parameters (its rollout heuristic) with :data:`SEARCH_WORLDS` worlds per decision, or the

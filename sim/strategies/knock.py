@@ -63,18 +63,18 @@ from ..core.bits import bit as _bit
 from ..core.cards import N_RANKS, SUIT_SHIFT
 from ..knock.melds import deadwood
 
-from . import SEARCH_WORLDS, Param, StrategyFamily, register
+from . import (
+    SEARCH_WORLDS, Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param,
+    search_top_param, search_worlds_param, search_z_param,
+)
 from .random_play import PARAM_HELP, uniform_card
 
 FAMILY_CODE = 1
 
 PARAMS = (
-    Param("knock", 10, 0, 100, "knock when deadwood <= this (early bucket, or all turns)", True),
-    Param("knock_mid", -1, -1, 100, "threshold in the mid bucket (-1: same as knock)", True),
-    Param("knock_late", -1, -1, 100, "threshold in the late bucket (-1: same as knock)", True),
+    *bucket_params("knock", 10, 0, 100, "knock when deadwood <= this (early bucket, or all turns)"),
     Param("bucket_by", 0, 0, 1, "0: buckets by own turn number, 1: by cards left in stock", True),
-    Param("mid_from", -1, -1, 99, "own turn (bucket_by=0) or stock size (bucket_by=1) where mid starts; -1 none", True),
-    Param("late_from", -1, -1, 99, "own turn (bucket_by=0) or stock size (bucket_by=1) where late starts; -1 none", True),
+    *bucket_starts("own turn (bucket_by=0) or stock size (bucket_by=1)"),
     Param("gin_after", -1, -1, 99, "from this own turn on, knock only with 0 deadwood (gin / rummy); -1 never", True),
     Param("upcard", 0, 0, 2, "0: take upcard if it forms a meld; 1: if it lowers deadwood by >= upcard_gain; "
                              "2: if it lies in any meld of the hand plus it", True),
@@ -94,19 +94,16 @@ PARAMS = (
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
     Param("no_repeat", 0, 0, 1, "never discard a card that with the card just drawn makes a {drawn, "
                                 "discarded} pair already played this hand (Neller's SimpleGinRummyPlayer)", True),
-    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in "
-                                       "each with these parameters' heuristic (0: no search; sim.search)", True),
-    Param("search_top", 3, 1, 11, "search: the discards tried, the heuristic's best first", True),
+    search_worlds_param(),
+    search_top_param(11),
     Param("search_particles", 0, 0, 4096, "search: guesses of the opponent's hand followed through the hand "
                                            "(sim.strategies.knock_belief; 0: uniform worlds)", True),
     Param("search_beta", 1.0, 0, 20, "search: a guess's weight per turn is exp(-beta * the deadwood that turn "
                                      "gave away in it)"),
     Param("search_what", 2, 1, 7, "search: the decisions searched (sum of 1 draw, 2 discard, 4 knock); the "
                                   "others are the heuristic's", True),
-    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
-                                  "many standard errors of the paired difference over the worlds (0: best mean)"),
-    Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than "
-                                     "the heuristic's choice by this many standard errors"),
+    search_z_param(),
+    search_drop_param(),
     Param("search_opp_knock", 10, -1, 100, "search: in the rollouts the opponents knock as soon as their deadwood "
                                            "is <= this (-1: they play the searching seat's own heuristic)", True),
 )
@@ -121,15 +118,23 @@ PARAMS = (
 # decision kernels
 
 @njit(cache=True)
-def _near_count(hand, code, wrap):
+def _same_rank(hand, code):
+    """Cards of ``hand`` of the rank of ``code`` in the other suits."""
+    r = code & 15
+    n = 0
+    for t in range(4):
+        if t != code >> 4 and hand & _bit(t * SUIT_SHIFT + r):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _near(hand, code, wrap=False):
     """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit (``wrap``:
     counting K-A as adjacent)."""
     r = code & 15
     s = code >> 4
-    n = 0
-    for t in range(4):
-        if t != s and hand & _bit(t * SUIT_SHIFT + r):
-            n += 1
+    n = _same_rank(hand, code)
     for d in (-2, -1, 1, 2):
         q = r + d
         if wrap:
@@ -137,12 +142,6 @@ def _near_count(hand, code, wrap):
         if 0 <= q < N_RANKS and hand & _bit(s * SUIT_SHIFT + q):
             n += 1
     return n
-
-
-@njit(cache=True)
-def _near(hand, code):
-    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit."""
-    return _near_count(hand, code, False)
 
 
 @njit(cache=True)
@@ -159,7 +158,7 @@ def _may_meld(hand, code):
     """False only if ``code`` can be in no meld with cards of ``hand``: fewer than two cards of
     its rank or within two ranks in its suit (counting K-A as adjacent, so it holds for
     ace-high tables too)."""
-    return _near_count(hand, code, True) >= 2
+    return _near(hand, code, True) >= 2
 
 
 @njit(cache=True)
@@ -167,14 +166,10 @@ def in_some_meld(hand, code):
     """True if ``code`` lies in some meld of ``hand`` plus it (ace low, no wrap): two more
     cards of its rank, or two neighbours making a three-card run in its suit (every longer
     run through it holds such a three-card run).  Neller's SimpleGinRummyPlayer's upcard test."""
+    if _same_rank(hand, code) >= 2:
+        return True
     r = code & 15
     s = code >> 4
-    same = 0
-    for t in range(4):
-        if t != s and hand & _bit(t * SUIT_SHIFT + r):
-            same += 1
-    if same >= 2:
-        return True
     run = 0    # consecutive ranks held on each side, at most two counted
     for d in (-1, -2):
         q = r + d
@@ -272,14 +267,8 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
                 continue
             if det and bound >= best - 1e-9:
                 break
-            # discard_score written out: as a call it cost Gin's hand kernel 7% (A/B, same sitting)
-            rest = hand ^ b
-            d = deadwood(rest, run_value, suit_total, rank_value)
-            score = float(d)
-            if near_w != 0.0:
-                score += near_w * _near(rest, code)
-            if opp_w != 0.0:
-                score += opp_w * _danger(opp_picked, code)
+            # discard_score inlined (as a plain call it cost Gin's hand kernel 7%: A/B, same sitting)
+            d, score = discard_score(hand, code, near_w, opp_w, opp_picked, run_value, suit_total, rank_value)
             if score < best - 1e-9:
                 best = score
                 best_code = code
@@ -293,7 +282,7 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
     return best_code, best_dw
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_score(hand, code, near_w, opp_w, opp_picked, run_value, suit_total, rank_value):
     """``(deadwood, score)`` of discarding ``code`` from ``hand``: the deadwood left, plus
     ``near_w`` per card left near it and ``opp_w`` per card of the opponent's pickups near it."""

@@ -63,7 +63,10 @@ import numpy as np
 from numba import njit
 from ..open.jit import noalloc
 
-from . import Param, StrategyFamily, register
+from . import (
+    Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param, search_top_param,
+    search_worlds_param, search_z_param,
+)
 from .random_play import PARAM_HELP, uniform_choice
 from .wild import near_count
 
@@ -74,12 +77,9 @@ PARAMS = (
     Param("meld", 0, 0, 20, "0: meld/lay off as soon as possible; 1: hold back until going out (rummy); "
                            "k>=2: only when k cards go down this turn (or going out)", True),
     Param("meld_from", -1, -1, 99, "own turn from which the seat melds as soon as possible (-1 never)", True),
-    Param("meld_at", -1, -1, 200, "meld as soon as possible on a turn where the count kept after the plays "
-                                 "and the discard is <= this (-1: off; early bucket, or all turns)", True),
-    Param("meld_at_mid", -1, -1, 200, "meld_at from own turn mid_from on (-1: same as meld_at)", True),
-    Param("meld_at_late", -1, -1, 200, "meld_at from own turn late_from on (-1: same as meld_at)", True),
-    Param("mid_from", -1, -1, 99, "own turn where the mid bucket starts; -1 none", True),
-    Param("late_from", -1, -1, 99, "own turn where the late bucket starts; -1 none", True),
+    *bucket_params("meld_at", -1, -1, 200, "meld as soon as possible on a turn where the count kept after the "
+                                           "plays and the discard is <= this (-1: off; early bucket, or all turns)"),
+    *bucket_starts(),
     Param("layoff", 1, 0, 1, "1: lay off (and swap jokers) whenever playing; 0: only when going out", True),
     Param("take", 1, 0, 2, "take the discard: 0 never, 1 when it is played at once, 2 also when it has a "
                            "partner in hand", True),
@@ -93,14 +93,10 @@ PARAMS = (
                                   "turn where some opponent holds at most this many cards (-1: off)", True),
     Param("discard_opp", -1, -1, 20, "discard the highest card (discard_rule 0) on a turn where some opponent "
                                      "holds at most this many cards (-1: off)", True),
-    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in each with "
-                                       "these parameters' heuristic at every seat (0: no search; sim.open.open_search)",
-          True),
-    Param("search_top", 3, 1, 16, "search: the discards tried, the heuristic's best first", True),
-    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this many "
-                                  "standard errors of the paired difference over the worlds (0: the plain best mean)"),
-    Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than the "
-                                     "heuristic's by this many standard errors"),
+    search_worlds_param(" at every seat"),
+    search_top_param(16),
+    search_z_param(),
+    search_drop_param(),
 )
 (P_MELD, P_MELD_FROM, P_MELD_AT, P_MELD_AT_MID, P_MELD_AT_LATE, P_MID_FROM, P_LATE_FROM, P_LAYOFF, P_TAKE,
  P_DISCARD_RULE, P_KEEP_JOKERS, P_BUYBACK, P_RANDOM_PLAY, P_MELD_OPP, P_DISCARD_OPP, P_SEARCH_WORLDS, P_SEARCH_TOP,

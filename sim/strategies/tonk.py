@@ -62,7 +62,9 @@ from ..knock.table import (
     meld_cards,
     ranks_all_suits,
 )
-from . import Param, StrategyFamily, register
+from . import (
+    Param, StrategyFamily, bucket_starts, register, search_top_param, search_worlds_param, search_z_param,
+)
 from .random_play import PARAM_HELP, coin, uniform_card
 
 FAMILY_CODE = 2
@@ -79,14 +81,11 @@ PARAMS = (
     Param("discard_rule", 0, 0, 1, "0: discard the highest card; 1: highest card outside near-melds", True),
     Param("max_count_mid", -2, -2, 50, "max_count from own turn mid_from on (-2: same as max_count, -1: never)", True),
     Param("max_count_late", -2, -2, 50, "max_count from own turn late_from on (-2: same as max_count, -1: never)", True),
-    Param("mid_from", -1, -1, 99, "own turn where the mid bucket starts; -1 none", True),
-    Param("late_from", -1, -1, 99, "own turn where the late bucket starts; -1 none", True),
+    *bucket_starts(),
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
-    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in "
-                                       "each with these parameters' heuristic (0: no search; sim.search)", True),
-    Param("search_top", 3, 1, 6, "search: the discards tried, the heuristic's best first", True),
-    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this "
-                                  "many standard errors of the paired difference over the worlds (0: best mean)"),
+    search_worlds_param(),
+    search_top_param(6),
+    search_z_param(),
     Param("search_what", 3, 1, 3, "search: the decisions searched (sum of 1 discard, 2 drop); the others are "
                                   "the heuristic's", True),
 )

@@ -55,21 +55,19 @@ import numpy as np
 from numba import njit
 
 from ..wild.wild_melds import ws_deadwood, ws_discards
-from . import Param, StrategyFamily, register
+from . import (
+    Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param, search_top_param,
+    search_worlds_param, search_z_param,
+)
 from .random_play import PARAM_HELP, uniform_choice
 
 FAMILY_CODE = 3
 
 PARAMS = (
-    Param("knock", 6, 0, 100, "Ramino: knock when deadwood <= this (early bucket, or all turns; "
-                              "the rules cap it below knock_below)", True),
-    Param("knock_mid", -1, -1, 100, "knock threshold from own turn mid_from on (-1: same as knock)", True),
-    Param("knock_late", -1, -1, 100, "knock threshold from own turn late_from on (-1: same as knock)", True),
-    Param("mid_from", -1, -1, 99, "own turn where the mid bucket starts; -1 none", True),
-    Param("late_from", -1, -1, 99, "own turn where the late bucket starts; -1 none", True),
-    Param("min_out", 0, 0, 1000, "Cincinnati: go out only with melds worth >= this (early bucket)", True),
-    Param("min_out_mid", -1, -1, 1000, "min_out from own turn mid_from on (-1: same as min_out)", True),
-    Param("min_out_late", -1, -1, 1000, "min_out from own turn late_from on (-1: same as min_out)", True),
+    *bucket_params("knock", 6, 0, 100, "Ramino: knock when deadwood <= this (early bucket, or all turns; "
+                                       "the rules cap it below knock_below)"),
+    *bucket_starts(),
+    *bucket_params("min_out", 0, 0, 1000, "Cincinnati: go out only with melds worth >= this (early bucket)"),
     Param("wait_until_turn", -1, -1, 99, "Cincinnati: go out with any value from this own turn on; -1 never", True),
     Param("take", 0, 0, 1, "0: take the pile top if it melds; 1: if it lowers deadwood by >= take_gain", True),
     Param("take_gain", 1, 1, 100, "deadwood drop that makes take=1 take the pile top", True),
@@ -84,16 +82,12 @@ PARAMS = (
                                  "hand (-1: off)", True),
     Param("wilds_opp", -1, -1, 10, "wild cards may be discarded (as from discard_wilds_from on) on a turn where "
                                    "some opponent has taken at least this many discards this hand (-1: off)", True),
-    Param("search_worlds", 0, 0, 4096, "search: worlds sampled per decision, each candidate played out in each "
-                                       "with these parameters' heuristic at every seat (0: no search; sim.search)",
-          True),
-    Param("search_top", 3, 1, 11, "search: the discards tried, the heuristic's first, then by deadwood left", True),
-    Param("search_z", 2.0, 0, 10, "search: leave the heuristic's choice only for a candidate better by this many "
-                                  "standard errors of the paired difference over the worlds", True),
+    search_worlds_param(" at every seat"),
+    search_top_param(11, "the heuristic's first, then by deadwood left"),
+    search_z_param(integer=True),
     Param("search_what", 1, 1, 3, "search: the decisions searched (sum of 1 the discard, 2 the end: Ramino's knock, "
                                   "go out now or hold)", True),
-    Param("search_drop", 0.0, -5, 5, "search: every 8 worlds, stop playing out the candidates not better than the "
-                                     "heuristic's by this many standard errors", True),
+    search_drop_param(integer=True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_MID_FROM, P_LATE_FROM, P_MIN_OUT, P_MIN_OUT_MID,

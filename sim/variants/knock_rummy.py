@@ -75,6 +75,7 @@ from ..core import games, rng
 from ..core import trace as TR
 from ..core.bits import bit as _bit
 from ..core.bits import check_closed_hands
+from ..core.deal import turn_upcard
 from ..core.cards import standard_pack
 from ..knock.closed_hand import S_NPILE, S_SP, S_TURNS, draw_card
 from ..knock.melds import deadwood, meld_tables
@@ -369,11 +370,7 @@ def deal(deck, dealer, hands, pile, picked, state):
         picked[p] = 0
     for i in range(dealt):
         hands[(dealer + 1 + i) % n] |= _bit(deck[i])
-    pile[0] = deck[dealt]
-    state[:] = 0
-    state[S_SP] = dealt + 1
-    state[S_NPILE] = 1
-    state[S_TO_MOVE] = (dealer + 1) % n
+    turn_upcard(deck, dealt, n, dealer, pile, state)     # the state's head is sim.core.deal's
 
 
 @njit(cache=True)

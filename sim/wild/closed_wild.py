@@ -42,7 +42,6 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..core import rng
 from ..core import trace as TR
 from ..core.cards import standard_pack
 from ..core.rules import RulesBase, RulesError, option
@@ -51,6 +50,7 @@ from ..core.trace import log, no_trace
 from ..core.columns import COL_DEALER, hand_columns
 from .wild_melds import game_rules, new_workspace, ws_deadwood
 from ..core import games
+from ..core.deal import chunk_buffers, local_seat, shuffle_hand, turn_upcard
 from .wild_decide import play_on_search, searching_seats
 from .wild_turn import (C_ACE_HIGH, C_GAME, C_HAND, C_KNOCK_BELOW, C_OUTCOME, C_PLAYERS,  # noqa: F401 (the engine's API)
                         C_RESTOCK_KEEP_TOP, C_RESTOCK_SHUFFLE, C_ROOMY_SET_MAX, C_WIDTH, C_X_END_DW, C_X_END_TURN,
@@ -133,11 +133,7 @@ def deal(cfg, deck, dealer, wss, pile, state):
         wss[i, :64] = 0
     for k in range(dealt):
         wss[(dealer + 1 + k) % m, deck[k]] += 1
-    pile[0] = deck[dealt]
-    state[:] = 0
-    state[S_SP] = dealt + 1
-    state[S_NPILE] = 1
-    state[S_TO_MOVE] = (dealer + 1) % m
+    turn_upcard(deck, dealt, m, dealer, pile, state)
 
 
 @njit(cache=True)
@@ -145,10 +141,7 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, st, row, debug, trace)
     """Deal ``deck`` (shuffled) to the seats in play ``seats`` with ``dealer`` (a seat in
     play) and play the hand; fills ``row``."""
     m = seats.shape[0]
-    local = 0
-    for i in range(m):
-        if seats[i] == dealer:
-            local = i
+    local = local_seat(seats, dealer)
     wss = new_hands(m, tabs)
     pile = np.empty(deck.shape[0], dtype=np.int64)
     state = np.zeros(S_WIDTH, dtype=np.int64)
@@ -164,36 +157,26 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, st, row, debug, trace)
 
 @njit(cache=True, nogil=True)
 def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
-    """Hand rows ``first_hand ..``: hand ``h`` deals from ``(seed, STREAM_DEAL, h)`` (its
-    restock shuffles continue that generator), seat ``p``'s strategy generator from ``(seed,
-    STREAM_STRATEGY + p, h)``, dealer ``h % n``, every seat plays."""
+    """Hand rows ``first_hand ..`` with every seat in play: hand ``h``'s deck and generators
+    from :func:`sim.core.deal.shuffle_hand`, dealer ``h % n``."""
     pack = tabs[0]
-    n = cfg[C_PLAYERS]
-    seats = np.arange(n)
-    deck = np.empty(pack.shape[0], dtype=np.int64)
-    st = np.empty((n, 1), dtype=np.uint64)
+    seats, deck, st = chunk_buffers(cfg[C_PLAYERS], pack)
     for k in range(out.shape[0]):
-        h, dst = rng.shuffle_hand(seed, first_hand + k, n, pack, deck, n * cfg[C_HAND])
-        rng.seat_streams(seed, h, st)
-        play_hand(cfg, strat, seats, h % n, deck, tabs, dst, st, out[k], debug, trace)
+        h, dst = shuffle_hand(seed, first_hand + k, pack, deck, seats.shape[0] * cfg[C_HAND], st)
+        play_hand(cfg, strat, seats, h % seats.shape[0], deck, tabs, dst, st, out[k], debug, trace)
 
 
 @njit(cache=True, nogil=True)
 def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
     """Whole games ``first_game ..`` (the loop of :mod:`sim.core.games`): each hand is dealt to
     the seats still in play (``per[P_ACTIVE]``)."""
-    pack = tabs[0]
-    n = strat.shape[0]
-    per, sc, st, row = games.game_buffers(n, layout)
-    deck = np.empty(pack.shape[0], dtype=np.int64)
-    untraced = no_trace()
+    per, sc, st, row = games.game_buffers(strat.shape[0], layout)
+    deck = np.empty(tabs[0].shape[0], dtype=np.int64)
     for k in range(out.shape[0]):
         dst = games.begin_game(per, sc, st, seed, first_game + k)
-        while games.game_running(per, sc, layout):
-            row[:] = 0
-            seats = games.seats_in_play(per)
-            rng.shuffle_into(dst, pack, deck)
-            play_hand(cfg, strat, seats, sc[games.S_DEALER], deck, tabs, dst, st, row, debug, untraced)
+        while games.next_hand(per, sc, layout, row, dst, tabs[0], deck):
+            play_hand(cfg, strat, games.seats_in_play(per), sc[games.S_DEALER], deck, tabs, dst, st, row, debug,
+                      no_trace())
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[k])
 

@@ -33,8 +33,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.columns import COL_SCORE
-from ..core.trace import no_trace
-from ..search.worlds import decision_key, paired_choice, rollout_rows, shuffle_codes, stop_after, world_streams
+from ..search.worlds import decision_buffers, paired_choice, shuffle_codes, stop_after, world_streams
 from ..strategies import wild as W
 from .wild_discards import ws_discards
 from .wild_melds import ws_deadwood
@@ -61,12 +60,6 @@ def searching_seats(strat, seats):
         if searching(strat[s]):
             return True
     return False
-
-
-@njit(cache=True)
-def rollout_strat(strat, p):
-    """The rollouts' strategy matrix: seat ``p``'s row, search off, at every seat."""
-    return rollout_rows(strat, p, W.P_SEARCH_WORLDS)
 
 
 @njit(cache=True)
@@ -197,18 +190,12 @@ def search_move(cfg, strat, seats, i, wss, dw, deck, pile, state, picked, tabs, 
     """The chosen candidate of ``cand[:nc]`` by search (index; 0 the heuristic's)."""
     p = seats[i]
     srow = strat[p]
-    key = decision_key(st[p])
-    rstrat = rollout_strat(strat, p)
-    trace = no_trace()
-    worlds = int(srow[W.P_SEARCH_WORLDS])
-    vals = np.empty((worlds, nc), dtype=np.float64)
-    alive = np.ones(nc, dtype=np.bool_)
-    buf = np.empty(deck.shape[0], dtype=np.int64)
+    key, rstrat, trace, vals, alive, buf, st_w, scratch = decision_buffers(strat, p, W.P_SEARCH_WORLDS, st, nc,
+                                                                           deck.shape[0], row)
+    worlds = vals.shape[0]
     wss_w = np.empty_like(wss)
     deck_w = deck.copy()
     dw_w = dw.copy()
-    st_w = np.empty((strat.shape[0], 1), dtype=np.uint64)
-    scratch = np.zeros_like(row)
     nw = 0
     for w in range(worlds):
         world(i, seats, wss, deck, pile, state, picked, tabs[0], key, w, buf, wss_w, deck_w, dw_w)

@@ -65,7 +65,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.cards import JOKER, CardError, card_code, cards_text, parse_cards, value_table
+from ..core.cards import JOKER, CardError, card_code, cards_repr, cards_text, parse_cards, value_table
 from .wild_discards import _discards, ws_discards  # noqa: F401  (ws_discards: the kernel API)
 from .wild_search import (_P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, _P_SUIT_LIMIT, _P_TWOS_WILD, MAX_DEPTH,
                           _deadwood_many, _min_deadwood)
@@ -129,11 +129,10 @@ class WildArrangement(NamedTuple):
 
 
 class WildDiscard(NamedTuple):
+    """Fields hold card codes; the repr shows card text."""
     deadwood: int
     discards: tuple[int, ...]
-
-    def __repr__(self) -> str:
-        return f"WildDiscard(deadwood={self.deadwood}, discards={cards_text(self.discards) or 'none'})"
+    __repr__ = cards_repr
 
 
 class GoOut(NamedTuple):

@@ -17,6 +17,7 @@ from ..strategies import wild as W
 from ..strategies.random_play import coin
 from ..core.trace import log
 from ..core.columns import COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
+from ..core.deal import S_NPILE, S_SP, S_TO_MOVE, S_TURNS
 from .wild_melds import ws_deadwood
 
 GAME_RAMINO, GAME_WILDCARD, GAME_CINCINNATI = range(3)
@@ -26,9 +27,9 @@ END_NONE = -1
  C_X_POINTS, C_X_END_DW, C_X_END_TURN, C_RESTOCK_KEEP_TOP, C_OUTCOME) = range(13)
 C_WIDTH = C_OUTCOME + 4            # outcome code of each end kind (-1: the game has none)
 MAX_TURNS = 1000
-# state vector int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local), own turns
-# and discards taken this hand per local seat
-S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
+# state vector int64[S_WIDTH]: stock pointer, pile size, turns, seat to move (local) - the head every
+# turn loop shares (sim.core.deal) - then own turns and discards taken this hand per local seat
+S_OWN = S_TO_MOVE + 1
 S_TAKES = S_OWN + MAX_SEATS
 S_WIDTH = S_TAKES + MAX_SEATS
 # a turn's mode and move (take_turn's ``act``): PLAY, DRAW (then a move chosen), FINISH with it
