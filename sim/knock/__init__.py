@@ -6,7 +6,6 @@
 * ``layoffs``: layoffs onto shown melds (the defender's deadwood, the arrangement leaving the
   fewest spots); ``meld_choice``: a random minimum arrangement as Neller's EAAI framework
   draws it;
-* ``closed_hand``: the draw on the stock-and-pile state that Gin and Knock Rummy share;
 * ``table``: the open table of spreads and hits, and ``table_plan`` its turn planner (Tonk).
 
 This engine is a kit of kernels, not a turn loop: a game using it writes its own hand kernel

@@ -15,7 +15,6 @@ from numba import njit
 
 from ..core.bits import bit as _bit
 from ..core.bits import check_closed_hands
-from ..knock.closed_hand import S_NPILE, S_SP, S_TURNS, draw_card
 from ..knock.layoffs import arrangement_fewest_spots, layoff_deadwood
 from ..knock.meld_choice import arrangement_random
 from ..knock.melds import MAX_MELDS, arrangement, best_discards, deadwood
@@ -84,8 +83,8 @@ _C = column_index(2, EXTRA_COLUMNS)          # hand row columns (two seats)
 C_SCORE, C_DW = _C["score0"], _C["deadwood0"]
 C_WINNER, C_POINTS, C_KNOCK_DW, C_KNOCK_TURN = (_C[c] for c in EXTRA_COLUMNS)
 MAX_TURNS = 1000  # guard against endless discard-pile exchanges: such a hand is void
-# state vector layout (int64, see _play_on): the closed knock games' first slots, then Gin's own
-S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WIDTH = range(S_TURNS + 1, S_TURNS + 7)
+# state vector layout (int64), see _play_on
+S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WIDTH = range(9)
 
 
 # ----------------------------------------------------------------------------------------
@@ -181,10 +180,20 @@ def draw(rules, p, from_pile, deck, pile, picked, state, trace):
     """Seat ``p`` takes the pile's top card (``from_pile``) or draws the stock's; its hand is
     not changed yet.  Returns ``(card, forbidden)``: the card and the mask of the card it may
     not discard this turn."""
-    card = draw_card(p, from_pile, deck, pile, picked, state, S_OWN0 + p, trace)
-    if from_pile or rules[R_DISCARD_STOCK] == 0:
-        return card, _bit(card)
-    return card, np.uint64(0)
+    state[S_TURNS] += 1
+    state[S_OWN0 + p] += 1
+    if from_pile:
+        state[S_NPILE] -= 1
+        card = pile[state[S_NPILE]]
+        picked[p] |= _bit(card)
+        forbidden = _bit(card)
+        log(trace, TR.E_TAKE_PILE, p, card, 0)
+    else:
+        card = deck[state[S_SP]]
+        state[S_SP] += 1
+        forbidden = np.uint64(0) if rules[R_DISCARD_STOCK] != 0 else _bit(card)
+        log(trace, TR.E_DRAW_STOCK, p, card, 0)
+    return card, forbidden
 
 
 @njit(cache=True, inline="always")

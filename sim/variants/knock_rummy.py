@@ -77,7 +77,6 @@ from ..core.bits import bit as _bit
 from ..core.bits import check_closed_hands
 from ..core.deal import turn_upcard
 from ..core.cards import standard_pack
-from ..knock.closed_hand import S_NPILE, S_SP, S_TURNS, draw_card
 from ..knock.melds import deadwood, meld_tables
 from ..core.rules import RulesBase, option
 from ..strategies import knock as K
@@ -130,9 +129,9 @@ END_KNOCK, END_RUMMY, END_STOCK = range(3)
 # where deadwood0 and the extras start in a row of n seats (from the contract, as constants)
 _COL_DW = np.array([col_deadwood(n) for n in range(MAX_SEATS + 1)], dtype=np.int64)
 _COL_X = np.array([col_extra(n) for n in range(MAX_SEATS + 1)], dtype=np.int64)
-# state vector (int64[S_WIDTH]): stock pointer, pile size, turns played (the closed knock
-# games' first slots), seat to move, own turns of seat p at S_OWN + p
-S_TO_MOVE, S_OWN = range(S_TURNS + 1, S_TURNS + 3)
+# state vector (int64[S_WIDTH]): stock pointer, pile size, turns played, seat to move, own
+# turns of seat p at S_OWN + p
+S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
 S_WIDTH = S_OWN + MAX_PLAYERS
 
 
@@ -219,8 +218,18 @@ def draw(p, from_pile, deck, pile, picked, state, trace):
     """Seat ``p`` starts a turn (the turn counters) and draws the pile's top card
     (``from_pile``) or the stock's: ``(card, forbidden)``, the mask of the card it may not
     discard.  The card is not yet in ``hands[p]`` (:func:`finish_turn` puts it there)."""
-    card = draw_card(p, from_pile, deck, pile, picked, state, S_OWN + p, trace)
-    return card, (_bit(card) if from_pile else np.uint64(0))
+    state[S_TURNS] += 1
+    state[S_OWN + p] += 1
+    if from_pile:
+        state[S_NPILE] -= 1
+        card = pile[state[S_NPILE]]
+        picked[p] |= _bit(card)
+        log(trace, TR.E_TAKE_PILE, p, card, 0)
+        return card, _bit(card)
+    card = deck[state[S_SP]]
+    state[S_SP] += 1
+    log(trace, TR.E_DRAW_STOCK, p, card, 0)
+    return card, np.uint64(0)
 
 
 @njit(cache=True, inline="always")
