@@ -153,6 +153,11 @@ _KERNEL = ("one njit kernel whose state lives in locals across the whole loop; n
 LONG_FILES = {
 }
 LONG_FUNCTIONS = {
+    "sim/open/open_plan_search.py:_search": (
+        "the planner's search, one njit kernel (its depth-first loops share locals); split in pieces it "
+        "played slower (Wrotham 4p `simple`, analysis.bench.single_core_rate, old/new alternating in one "
+        "sitting): options + joker budget + new-meld subsets as calls 0.93-0.95, the same inline='always' "
+        "0.89, options + joker budget alone 0.95"),
     "sim/wild/wild_search.py:_search": _KERNEL,
     "sim/wild/wild_turn.py:take_turn": _KERNEL + " (measured: in pieces it played 8% slower)",
     "sim/variants/tonk.py:play_from_state": _KERNEL,

@@ -30,11 +30,11 @@ from .open_plan_layout import (
     MR_LAST_DISCARD, MR_LAYOFF, MR_ONE_MELD, MR_SWAP, MR_TAKE_MELD, MR_TAKE_NO_DISCARD, NO_PLAN,
     OUT_DISCARD, OUT_EMPTY, OUT_NONE, OUT_ONLY, PLAN_WIDTH, RUN, SWAP_NONE, SWAP_REUSE, TM_KIND, TM_NJ,
 )
-from .open_plan_bounds import any_play, swappable
 from .open_plan_options import (
     C_CNT, C_D1, C_D2, C_FLAGS, C_JADD, C_JFREE, C_ROW, C_VAL, F_RUNADD, F_SETADD, F_TAKEN, MAX_EXT,
     NCOL, move_options, new_melds, run_options, set_options,
 )
+from .open_plan_bounds import any_play, swappable
 from .open_plan_write import write_plan
 
 MAX_OPT = 64               # first sizes of the scratch arrays (they grow)
@@ -231,10 +231,24 @@ def _hand_masks(hand, keep, relax, vals, ctx):
 
 
 @njit(cache=True)
-def _table_options(tab, n_tm, mr, p1, p2, vals, jpool, ob, exd, exu, ostart, oend):
-    """Every option of each table meld into ``ob`` (duplicates dropped, :func:`_dedupe`), those
-    of the ``t``-th meld with any at ``ob[ostart[t]:oend[t]]``; returns (``ob``, grown as
-    needed, and the number of melds with options)."""
+def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
+    ctx = np.empty(CTX_WIDTH, dtype=np.int64)
+    p1, p2, njp = _hand_masks(hand, goal[GOAL_KEEP], relax, vals, ctx)
+    st0 = np.zeros((1, SW), dtype=np.int64)
+    if not any_play(mr, p1, p2, njp, tab, n_tm):
+        key = _leaf(st0, 0, ctx, hand, vals, mr, goal, taken, has_melded, relax)
+        if key >= BIG:
+            return NO_PLAN
+        # no table options, no new melds: ``ctx`` stands in for the (unread) choice vectors
+        return write_plan(plan, key, ctx[3], ctx[4], vals[JOKER], tab, st0, ctx, 0, st0,
+                          ctx, 0)
+    jpool = njp + (swappable(tab, n_tm, p1) if mr[MR_SWAP] != SWAP_NONE else 0)
+    ob = np.empty((MAX_OPT, NCOL), dtype=np.int64)
+    exd = np.empty((MAX_EXT, 6), dtype=np.int64)
+    exu = np.empty((MAX_EXT, 6), dtype=np.int64)
+    # the vectors by table row, in one allocation (rows of ``w``)
+    w = np.empty((6, n_tm + 1), dtype=np.int64)
+    ostart, oend, free_after, cur, choice, best_choice = w[0], w[1], w[2], w[3], w[4], w[5]
     n = 0
     nr = 0
     for i in range(n_tm):
@@ -251,13 +265,7 @@ def _table_options(tab, n_tm, mr, p1, p2, vals, jpool, ob, exd, exu, ostart, oen
             ostart[nr] = n0
             oend[nr] = n
             nr += 1
-    return ob, nr
-
-
-@noalloc
-def _free_after(ob, ostart, oend, nr, free_after):
-    """``free_after[t]``: the jokers the option rows after row ``t`` could still give back at
-    most (the joker budget of depth ``t``)."""
+    # jokers the rows after each depth could still give back (for the joker budget)
     free_after[nr] = 0
     for t in range(nr - 1, -1, -1):
         mx = 0
@@ -266,74 +274,6 @@ def _free_after(ob, ostart, oend, nr, free_after):
         free_after[t] = free_after[t + 1] + mx
     for t in range(nr):
         free_after[t] = free_after[t + 1]
-
-
-@noalloc
-def _meld_subsets(mst, cand, nc, one, p1, p2, njp, ctx, hand, vals, mr, goal, taken, has_melded, relax, choice, nr,
-                  mnext, mchosen, best, best_nm, best_choice, best_melds):
-    """The leaves below one choice of the table rows (its state in ``mst`` row 0): no new meld,
-    then every set of new melds of ``cand[:nc]`` (one at most with ``one``; the same meld twice
-    with two packs) the cards allow.  A leaf better than ``best`` becomes the best (the row
-    choice into ``best_choice``, the melds into ``best_melds[:best_nm]``); returns (best, best_nm)."""
-    e = 0
-    key = _leaf(mst, 0, ctx, hand, vals, mr, goal, taken, has_melded, relax)
-    if key < best:
-        best = key
-        _copy_head(best_choice, choice, nr)
-        best_nm = 0
-    mnext[0] = 0
-    while e >= 0:
-        i = mnext[e]
-        found = False
-        if not (one and e >= 1):
-            while i < nc:
-                if _combine(mst, e, cand, i, p1, p2, njp):
-                    found = True
-                    break
-                i += 1
-        if not found:
-            e -= 1
-            continue
-        mnext[e] = i + 1
-        mchosen[e] = i
-        mst[e + 1, S_NEW] += 1
-        if cand[i, C_FLAGS] & F_TAKEN:
-            mst[e + 1, S_TAKEN] = 1
-        mst[e + 1, S_FLAGS] &= ~F_TAKEN
-        e += 1
-        mnext[e] = i if p2 else i + 1      # two packs: the same meld twice
-        key = _leaf(mst, e, ctx, hand, vals, mr, goal, taken, has_melded, relax)
-        if key < best:
-            best = key
-            _copy_head(best_choice, choice, nr)
-            _copy_head(best_melds, mchosen, e)
-            best_nm = e
-    return best, best_nm
-
-
-@njit(cache=True)
-def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
-    """:func:`plan_turn`'s search (module doc) with the kept card and the joker-discard rule
-    (``relax`` 0) or without them (1): writes the best plan and returns its value left in hand,
-    or NO_PLAN."""
-    ctx = np.empty(CTX_WIDTH, dtype=np.int64)
-    p1, p2, njp = _hand_masks(hand, goal[GOAL_KEEP], relax, vals, ctx)
-    st0 = np.zeros((1, SW), dtype=np.int64)
-    if not any_play(mr, p1, p2, njp, tab, n_tm):
-        key = _leaf(st0, 0, ctx, hand, vals, mr, goal, taken, has_melded, relax)
-        if key >= BIG:
-            return NO_PLAN
-        # no table options, no new melds: ``ctx`` stands in for the (unread) choice vectors
-        return write_plan(plan, key, ctx[3], ctx[4], vals[JOKER], tab, st0, ctx, 0, st0,
-                          ctx, 0)
-    jpool = njp + (swappable(tab, n_tm, p1) if mr[MR_SWAP] != SWAP_NONE else 0)
-    # the vectors by table row, in one allocation (rows of ``w``)
-    w = np.empty((6, n_tm + 1), dtype=np.int64)
-    ostart, oend, free_after, cur, choice, best_choice = w[0], w[1], w[2], w[3], w[4], w[5]
-    exd = np.empty((MAX_EXT, 6), dtype=np.int64)
-    ob, nr = _table_options(tab, n_tm, mr, p1, p2, vals, jpool, np.empty((MAX_OPT, NCOL), dtype=np.int64), exd,
-                            np.empty((MAX_EXT, 6), dtype=np.int64), ostart, oend)
-    _free_after(ob, ostart, oend, nr, free_after)
     cand = np.empty((MAX_CAND, NCOL), dtype=np.int64)
     cand, nc = new_melds(mr, p1, p2, vals, jpool, taken, cand, 0, exd)
     nc = _dedupe(cand, 0, nc)
@@ -352,9 +292,39 @@ def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
     while d >= 0:
         if d == nr:
             _copy_row(mst, 0, st, nr)
-            best, best_nm = _meld_subsets(mst, cand, nc, one, p1, p2, njp, ctx, hand, vals, mr, goal, taken,
-                                          has_melded, relax, choice, nr, mnext, mchosen, best, best_nm, best_choice,
-                                          best_melds)
+            e = 0
+            key = _leaf(mst, 0, ctx, hand, vals, mr, goal, taken, has_melded, relax)
+            if key < best:
+                best = key
+                _copy_head(best_choice, choice, nr)
+                best_nm = 0
+            mnext[0] = 0
+            while e >= 0:
+                i = mnext[e]
+                found = False
+                if not (one and e >= 1):
+                    while i < nc:
+                        if _combine(mst, e, cand, i, p1, p2, njp):
+                            found = True
+                            break
+                        i += 1
+                if not found:
+                    e -= 1
+                    continue
+                mnext[e] = i + 1
+                mchosen[e] = i
+                mst[e + 1, S_NEW] += 1
+                if cand[i, C_FLAGS] & F_TAKEN:
+                    mst[e + 1, S_TAKEN] = 1
+                mst[e + 1, S_FLAGS] &= ~F_TAKEN
+                e += 1
+                mnext[e] = i if p2 else i + 1      # two packs: the same meld twice
+                key = _leaf(mst, e, ctx, hand, vals, mr, goal, taken, has_melded, relax)
+                if key < best:
+                    best = key
+                    _copy_head(best_choice, choice, nr)
+                    _copy_head(best_melds, mchosen, e)
+                    best_nm = e
             d -= 1
             continue
         k = cur[d]
