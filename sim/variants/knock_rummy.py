@@ -489,5 +489,5 @@ VARIANT = Variant(
     # hand-strong beats simple by +2.93 [2.90, 2.96] points/hand (2 players, 100k duplicate
     # deals, seed 0); rummy-hunter loses 2.16
     ladder=("random", "simple", "strong"),
-    advisor=AdvisorSpec("sim.advisors.knock_rummy", opp_models=("played", "uniform")),
+    advisor=AdvisorSpec("sim.variants.knock_rummy_search", opp_models=("played", "uniform")),
 )

@@ -591,7 +591,7 @@ VARIANT = Variant(
     hand_word="count",
     zero_sum=True,
     max_turns=MAX_TURNS, no_out_outcomes=("stock_out",), ladder=("random", "simple", "strong"),
-    advisor=AdvisorSpec("sim.advisors.tonk", opp_models=("uniform", "played")),
+    advisor=AdvisorSpec("sim.variants.tonk_search", opp_models=("uniform", "played")),
     knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
               default_range=(0, 20), action="drop"),
 )
