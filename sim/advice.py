@@ -78,7 +78,9 @@ class AdvisorGame:
     :class:`AdvisorSpec` names): what differs between the games' positions, read by
     :func:`sim.advisors.advisor.prepare`.  Every hook is a small Python function.
 
-    * ``refusals(p)``: the options it refuses, ``(given, message)`` pairs in order;
+    * ``refuses``: the options it refuses, in order, ``(option, message)`` (the message may
+      name ``{n}`` players and ``{hs}``, the hand size), or ``(option, message, accepted)``
+      (``accepted``: the one value taken anyway);
       ``hand_size(n)``: the cards a hand keeps with ``n`` players, ``hand_error`` a hand of
       another size (format fields ``n, hs, more, got``);
     * ``stock(r, n, turn, stock, ..., notes)``: the stock as given or its default;
@@ -95,7 +97,7 @@ class AdvisorGame:
       spec);
     * at the start of my turn (``start_of_turn``: Tonk, :mod:`sim.advisors.table`):
       ``no_upcard(r)``: no upcard starts the pile."""
-    refusals: Callable
+    refuses: tuple
     hand_size: Callable
     hand_error: str
     stock: Callable
@@ -397,17 +399,27 @@ def play_on(g, i, perm, pos, up, ws, debug):
     raise TypeError("play_on is a world kernel piece: see world_pieces")
 
 
-_PIECES = {"deal": deal, "end_now": end_now, "play_on": play_on}
+def replay_turn(g, s, c, t, stock_then, ws):
+    """One replayed turn of opponent ``s`` (:func:`replayed`): it draws ``c`` into its hand in
+    the world and discards by its strategy, on its own turn ``t`` with ``stock_then`` cards in
+    the stock after its draw; returns its discard and whether it would have ended the hand."""
+    raise TypeError("replay_turn is a world kernel piece: see world_pieces")
 
 
-def world_pieces(cls, *, deal, end_now, play_on) -> None:
+_PIECES = {"deal": deal, "end_now": end_now, "play_on": play_on, "replay_turn": replay_turn}
+
+
+def world_pieces(cls, *, deal, end_now, play_on, replay_turn=None) -> None:
     """Declare a game's world pieces for its world namedtuple class ``cls``: plain Python
-    functions with the signatures of :func:`deal`, :func:`end_now` and :func:`play_on`,
-    compiled by numba where the world loop calls them.  (numba caches no kernel that takes
-    other kernels as arguments; a function overloaded by the world's type is resolved at
-    compile time like any global one, so the loop is cached once per game.)"""
-    for name, impl in (("deal", deal), ("end_now", end_now), ("play_on", play_on)):
-        overload(_PIECES[name], strict=False)(_for_world(cls, impl))
+    functions with the signatures of :func:`deal`, :func:`end_now`, :func:`play_on` and
+    (opponent model "played" without a history) :func:`replay_turn`, compiled by numba where
+    the world loop calls them.  (numba caches no kernel that takes other kernels as
+    arguments; a function overloaded by the world's type is resolved at compile time like any
+    global one, so the loop is cached once per game.)"""
+    pieces = dict(deal=deal, end_now=end_now, play_on=play_on, replay_turn=replay_turn)
+    for name, impl in pieces.items():
+        if impl is not None:
+            overload(_PIECES[name], strict=False)(_for_world(cls, impl))
 
 
 def _for_world(cls, impl):
@@ -417,6 +429,28 @@ def _for_world(cls, impl):
             return impl
         return None
     return typing
+
+
+@njit(cache=True)
+def replayed(g, perm, r0, turns, own_turn, stock_size, ws):
+    """Opponent model "played" without a history: each opponent (seat 1, 2, ...) replays its
+    last ``turns`` turns from its dealt hand in the world ``g``, drawing the buried cards
+    ``perm[r0:]`` in order (fewer turns when they run out) and discarding by its strategy
+    (:func:`replay_turn`); each discard takes the drawn card's place among the buried ones.
+    Every draw was from the stock (``stock_size`` after my draw).  Returns the world's weight:
+    1 if every opponent reached my turn ``own_turn`` without ending the hand, else 0 (redrawn)."""
+    n = g.strat.shape[0]
+    off = r0
+    for s in range(1, n):
+        k = min(turns, perm.shape[0] - off)
+        for j in range(k):
+            t = own_turn - k + j            # its own turn number then
+            code, ends = replay_turn(g, s, perm[off + j], t, stock_size + n * (own_turn - t) - s, ws)
+            perm[off + j] = code
+            if ends:
+                return 0.0
+        off += k
+    return 1.0
 
 
 @njit(cache=True, inline="always")

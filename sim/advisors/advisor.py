@@ -89,7 +89,7 @@ def prepare(variant, hand, **position) -> A.Prepared:
 
 def _after_discard(v, g: A.AdvisorGame, p: Position) -> A.Prepared:
     n = p.players
-    r = open_position(v, n, p.rules, g.refusals(p))
+    r = open_position(v, n, p.rules, refusals(g, p))
     hs = g.hand_size(n)
     if g.turn_limit and n * (p.turn - 1) + 1 >= v.max_turns:
         raise A.AdviceError(f"turn {p.turn} with {n} players is past the turn limit ({v.max_turns} "
@@ -160,7 +160,7 @@ def _unseen(v, g, k, h, up, known, r, smat, kn, p, notes):
 # a position at the start of my turn, before I draw (Tonk)
 
 def _start_of_turn(v, g: A.AdvisorGame, p: Position) -> A.Prepared:
-    r = open_position(v, p.players, p.rules, g.refusals(p))
+    r = open_position(v, p.players, p.rules, refusals(g, p))
     notes: list[str] = []
     h = read_hand(v, p.hand)
     hs = g.hand_size(p.players)
@@ -183,11 +183,11 @@ def _start_of_turn(v, g: A.AdvisorGame, p: Position) -> A.Prepared:
 # ----------------------------------------------------------------------------------------
 # reading the position (Python)
 
-def open_position(v, players: int, rules, refusals=()):
+def open_position(v, players: int, rules, refused=()):
     """The game's player-count rule, the options it refuses (``(given, message)`` pairs, in
     order) and its rules for ``players`` seats."""
     A.check_players(v, players)
-    for given, message in refusals:
+    for given, message in refused:
         if given:
             raise A.AdviceError(message)
     if not v.players_rule:
@@ -196,6 +196,15 @@ def open_position(v, players: int, rules, refusals=()):
     if r.players != players:
         raise A.AdviceError(f"rule players={r.players} contradicts players={players}: give the count once")
     return r
+
+
+def refusals(g: A.AdvisorGame, p: Position):
+    """The options the game refuses (its ``refuses``), as ``(given, message)`` pairs in order."""
+    hs = g.hand_size(p.players)
+    for option, message, *accepted in g.refuses:
+        value = getattr(p, option)
+        given = bool(value) if option == "spreads" else value is not None
+        yield given and not (accepted and value == accepted[0]), message.format(n=p.players, hs=hs)
 
 
 def read_hand(v, hand) -> np.ndarray:

@@ -28,7 +28,8 @@ off) is a ``knock`` row with no winner (-1) and 0 points.
 Kernels: :func:`play_chunk` (one row per hand, columns :data:`VARIANT.columns`),
 :func:`play_game_chunk` (one row per game to ``target_score``, played by :mod:`sim.games`),
 :func:`play_from_state` (continue a hand from any position: rollouts for the advisor; a
-searching seat decides by search there too, from uniform worlds).
+searching seat decides by search there too, from uniform worlds).  The knock advisor's
+declaration (``ADVISOR``, its world pieces: :mod:`sim.advisors.advisor`) is at the end.
 """
 
 from __future__ import annotations
@@ -277,8 +278,9 @@ VARIANT = Variant(
 # draw and discard.  A: the Gin showdown with me as the knocker (layoffs, gin and undercut
 # bonuses); B: the opponent moves with my discard on the pile, played by play_from_state.
 # "Won": I am the hand's winner (a void hand is not won).  Opponent model "played" without a
-# history: the opponent's uniformly dealt hand is replayed through its turns (_advice_replay);
-# with one, its observed turns weigh the world (sim.strategies.history_weights).
+# history: the opponent's uniformly dealt hand is replayed through its turns (sim.advice.replayed),
+# and a world where it would have knocked is redrawn; with a history, its observed turns weigh
+# the world (sim.strategies.history_weights).
 
 ROW_WIDTH = len(VARIANT.columns(2))
 C_SCORE, C_WINNER = (column_index(2, EXTRA_COLUMNS)[c] for c in ("score0", "winner"))
@@ -287,40 +289,21 @@ GinWorld = namedtuple("GinWorld", "rules strat hand knock_hand knock_dw big stoc
                                   "picked state row st opp_out")
 
 
-@njit(cache=True)
-def _advice_replay(rules, srow, perm, r0, turns, own_turn, stock_size, limit, T_value, T_total, T_rank, ws,
-                   hands):
-    """Replay the opponent's last ``turns`` turns from its dealt hand ``hands[1]`` on the buried
-    cards ``perm[r0:]``: each draws the next one and discards by its strategy, the discard
-    taking the drawn card's place.  Returns False if it would have knocked on the way (else the
-    replayed hand is in ``hands[1]``)."""
-    n = min(turns, perm.shape[0] - r0)
-    h = hands[1]
-    for j in range(n):
-        c = perm[r0 + j]
-        h2 = h | _bit(c)
-        forbidden = np.uint64(0) if rules[R_DISCARD_STOCK] != 0 else _bit(c)
-        code, dw = choose_discard(srow, h2, forbidden, np.uint64(0), T_value, T_total, T_rank, ws)
-        h = h2 ^ _bit(code)
-        perm[r0 + j] = code
-        # its own turn number then, and the stock after its draw (both always drew the stock)
-        t = own_turn - n + j
-        stock_then = stock_size + 2 * (n - j) - 1
-        if dw <= limit and dw <= knock_threshold(srow, t, stock_then):
-            return False
-    hands[1] = h
-    return True
-
-
 def _advice_deal(g, perm, pos, ws):
     if g.use_h:
         return HW.history_hands(g.H, g.strat, perm, pos, g.replay > 0, g.rules[R_DISCARD_STOCK] != 0,
                                 g.rules[R_BIG_GIN] != 0, g.dealt, g.T_value, g.T_total, g.T_rank, ws)
     g.dealt[1] = A.deal_mask(perm, pos, HAND)
     pos += HAND
-    ok = g.replay == 0 or _advice_replay(g.rules, g.strat[1], perm, pos + g.stock_size, g.replay, g.own[0],
-                                         g.stock_size, g.limit, g.T_value, g.T_total, g.T_rank, ws, g.dealt)
-    return pos, 1.0 if ok else 0.0
+    return pos, A.replayed(g, perm, pos + g.stock_size, g.replay, g.own[0], g.stock_size, ws)
+
+
+def _advice_replay_turn(g, s, c, t, stock_then, ws):
+    h = g.dealt[s] | _bit(c)
+    forbidden = np.uint64(0) if g.rules[R_DISCARD_STOCK] != 0 else _bit(c)
+    code, dw = choose_discard(g.strat[s], h, forbidden, np.uint64(0), g.T_value, g.T_total, g.T_rank, ws)
+    g.dealt[s] = h ^ _bit(code)
+    return code, dw <= g.limit and dw <= knock_threshold(g.strat[s], t, stock_then)
 
 
 def _advice_end_now(g, i):
@@ -361,7 +344,8 @@ def _advice_mine(row):
     return row[C_SCORE], 1 if row[C_WINNER] == 0 else 0
 
 
-A.world_pieces(GinWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on)
+A.world_pieces(GinWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on,
+               replay_turn=_advice_replay_turn)
 
 
 def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
@@ -444,9 +428,8 @@ def _advice_replay_notes(notes, n, replay, buried):
 
 
 ADVISOR = A.AdvisorGame(
-    refusals=lambda p: (
-        (p.spreads, "gin has no spreads on the table before a knock: drop --spread"),
-        (p.opp_cards not in (None, HAND), f"the gin opponent holds {HAND} cards: drop --opp-cards")),
+    refuses=(("spreads", "gin has no spreads on the table before a knock: drop --spread"),
+             ("opp_cards", "the gin opponent holds {hs} cards: drop --opp-cards", HAND)),
     hand_size=lambda n: HAND,
     hand_error="a gin hand has {hs} cards (the hand you keep after discarding) or {more} (before "
                "discarding: the advisor picks the best discard); got {got}",

@@ -309,38 +309,12 @@ def play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_to
 # draw and discard, seat 0 playing first.  A: every seat's exact deadwood shown, settled by
 # knock_rummy.settle with me as the ender (rummy at 0 deadwood, else a knock, legal at any);
 # B: seat 1 moves with my discard on the pile (knock_rummy.play_from_state; void: 0).  "Won":
-# I am the hand's winner.  Model "played": the opponents' deals replayed (_advice_replay), or
+# I am the hand's winner.  Model "played": the opponents' deals replayed (sim.advice.replayed), or
 # with a history its turns weigh the world.
 
 KnockRummyWorld = namedtuple("KnockRummyWorld", "rules strat hand dw0 stock_size known own picked0 replay H use_h "
                                                 "T_value T_total T_rank c_winner deck pile dealt hands picked dw "
                                                 "state row st dws hands_out")
-
-
-@njit(cache=True)
-def _advice_replay(strat, perm, r0, turns, own_turn, stock_size, hands, T_value, T_total, T_rank, ws):
-    """Replay each opponent's (seat 1, 2, ...) last ``turns`` turns on the buried cards
-    ``perm[r0:]`` (fewer when they run out); ``hands[s]`` holds the dealt hands and gets the
-    replayed ones.  Returns False if an opponent would have ended the hand on the way."""
-    n = hands.shape[0]
-    off = r0
-    for s in range(1, n):
-        k = min(turns, perm.shape[0] - off)
-        h = hands[s]
-        for j in range(k):
-            c = perm[off + j]
-            h2 = h | _bit(c)
-            code, dw = K.choose_discard(strat[s], h2, np.uint64(0), np.uint64(0), T_value, T_total, T_rank, ws)
-            h = h2 ^ _bit(code)
-            perm[off + j] = code        # its discard takes the drawn card's place
-            # its own turn number then, and the stock after its draw (every draw from the stock)
-            t = own_turn - k + j
-            stock_then = stock_size + n * (own_turn - t) - s
-            if dw == 0 or dw <= K.knock_threshold_opp(strat[s], t, stock_then, n - 1):
-                return False
-        hands[s] = h
-        off += k
-    return True
 
 
 def _advice_deal(g, perm, pos, ws):
@@ -352,9 +326,14 @@ def _advice_deal(g, perm, pos, ws):
     for s in range(1, n):
         g.dealt[s] = A.deal_mask(perm, pos, hs)
         pos += hs
-    ok = g.replay == 0 or _advice_replay(g.strat, perm, pos + g.stock_size, g.replay, g.own[0], g.stock_size,
-                                         g.dealt, g.T_value, g.T_total, g.T_rank, ws)
-    return pos, 1.0 if ok else 0.0
+    return pos, A.replayed(g, perm, pos + g.stock_size, g.replay, g.own[0], g.stock_size, ws)
+
+
+def _advice_replay_turn(g, s, c, t, stock_then, ws):
+    h = g.dealt[s] | _bit(c)
+    code, dw = K.choose_discard(g.strat[s], h, np.uint64(0), np.uint64(0), g.T_value, g.T_total, g.T_rank, ws)
+    g.dealt[s] = h ^ _bit(code)
+    return code, dw == 0 or dw <= K.knock_threshold_opp(g.strat[s], t, stock_then, g.strat.shape[0] - 1)
 
 
 def _advice_end_now(g, i):
@@ -400,7 +379,8 @@ def _advice_mine(rules, row, n, c_winner):
     return net, 1 if row[c_winner] == 0 else 0
 
 
-A.world_pieces(KnockRummyWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on)
+A.world_pieces(KnockRummyWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on,
+               replay_turn=_advice_replay_turn)
 
 
 def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
@@ -482,11 +462,10 @@ def advice_stock(r, n, turn, stock, n_known, notes) -> int:
 
 
 ADVISOR = A.AdvisorGame(
-    refusals=lambda p: (
-        (p.spreads, "knock-rummy has no spreads: melds stay in the hands until the showdown; drop --spread"),
-        (p.first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),
-        (p.opp_cards is not None, f"with {p.players} players every knock-rummy opponent holds "
-                                  f"{KR.hand_size(p.players)} cards between turns: drop --opp-cards")),
+    refuses=(("spreads", "knock-rummy has no spreads: melds stay in the hands until the showdown; drop --spread"),
+             ("first_upcard", "first upcard is a gin (oklahoma) option: drop --first-upcard"),
+             ("opp_cards", "with {n} players every knock-rummy opponent holds {hs} cards between turns: drop "
+                           "--opp-cards")),
     hand_size=lambda n: KR.hand_size(n),
     hand_error="with {n} players a hand holds {hs} cards (or {more} before discarding), got {got}",
     turn_limit=True, history=lambda r: A.HistoryRules(1), discard=lambda r, h, took, notes: A.pick_discard(h, took),

@@ -64,7 +64,6 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from .. import advice as A
 from ..wild import closed_wild as CW
@@ -180,44 +179,10 @@ VARIANT = wild_variant(
 # moves with my discard on the pile, played by closed_wild.play_from_state (restocks
 # included; a void hand scores 0).  My result: the penalty lead, (n-1)*score0 - the others'
 # scores (1/(n-1) of it in the report).  "Won": my penalty is the hand's lowest, alone (the
-# winner column).  Model "played": every opponent's dealt hand is replayed (_advice_replay).
+# winner column).  Model "played": every opponent's dealt hand is replayed (sim.advice.replayed).
 
 RaminoWorld = namedtuple("RaminoWorld", "cfg strat tabs hand dw0 stock_size known turn replay c_winner deck pile "
                                         "seats wss dw state row st layout")
-
-
-@njit(cache=True)
-def _advice_replay(cfg, strat, tabs, wss, perm, r0, turns, own_turn, st):
-    """Replay each opponent's (seat 1, 2, ...) last ``turns`` turns on the buried cards
-    ``perm[r0:]`` (fewer when they run out): it draws the card, discards by its strategy
-    (``random_play``: at random from its generator ``st[s]``), and its discard takes the drawn
-    card's place.  Returns False if an opponent would have ended the hand on the way (rummy,
-    or a knock its strategy makes)."""
-    pack, P, vals, wild, order = tabs
-    n = cfg[CW.C_PLAYERS]
-    off = r0
-    for s in range(1, n):
-        k = min(turns, perm.shape[0] - off)
-        ws = wss[s]
-        for j in range(k):
-            c = perm[off + j]
-            ws[c] += 1
-            t = own_turn - k + j        # its own turn number then
-            rp = strat[s, W.P_RANDOM_PLAY]
-            if rp != 0:
-                code = W.random_discard(ws, -1, st[s])
-                ws[code] -= 1
-                d = ws_deadwood(ws)
-                ws[code] += 1
-            else:
-                code, d = W.choose_discard(strat[s], ws, ws_deadwood(ws), -1, t, order, vals, wild,
-                                           cfg[CW.C_ACE_HIGH], cfg[CW.C_ROOMY_SET_MAX], False)
-            ws[code] -= 1
-            perm[off + j] = code
-            if d == 0 or (d < cfg[CW.C_KNOCK_BELOW] and coin(rp, st[s], d <= W.knock_threshold(strat[s], t))):
-                return False
-        off += k
-    return True
 
 
 def _advice_deal(g, perm, pos, ws):
@@ -229,9 +194,25 @@ def _advice_deal(g, perm, pos, ws):
         for j in range(hs):
             g.wss[s, perm[pos + j]] += 1
         pos += hs
-    ok = g.replay == 0 or _advice_replay(g.cfg, g.strat, g.tabs, g.wss, perm, pos + g.stock_size, g.replay, g.turn,
-                                         g.st)
-    return pos, 1.0 if ok else 0.0
+    return pos, A.replayed(g, perm, pos + g.stock_size, g.replay, g.turn, g.stock_size, ws)
+
+
+def _advice_replay_turn(g, s, c, t, stock_then, ws):
+    """Random play discards at random from the seat's generator ``g.st[s]``."""
+    pack, P, vals, wild, order = g.tabs
+    w = g.wss[s]
+    w[c] += 1
+    rp = g.strat[s, W.P_RANDOM_PLAY]
+    if rp != 0:
+        code = W.random_discard(w, -1, g.st[s])
+        w[code] -= 1
+        d = ws_deadwood(w)
+        w[code] += 1
+    else:
+        code, d = W.choose_discard(g.strat[s], w, ws_deadwood(w), -1, t, order, vals, wild, g.cfg[CW.C_ACE_HIGH],
+                                   g.cfg[CW.C_ROOMY_SET_MAX], False)
+    w[code] -= 1
+    return code, d == 0 or (d < g.cfg[CW.C_KNOCK_BELOW] and coin(rp, g.st[s], d <= W.knock_threshold(g.strat[s], t)))
 
 
 def _advice_end_now(g, i):
@@ -271,7 +252,8 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug):
     return A.net_vs_others(g.row, COL_SCORE, n), 1 if g.row[g.c_winner] == 0 else 0
 
 
-A.world_pieces(RaminoWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on)
+A.world_pieces(RaminoWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on,
+               replay_turn=_advice_replay_turn)
 
 
 def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
@@ -360,12 +342,10 @@ def advice_stock(r, n, turn, stock, n_known, notes) -> int:
 
 
 ADVISOR = A.AdvisorGame(
-    refusals=lambda p: (
-        (p.spreads, "drop --spread: ramino-klop has no spreads (melds stay in the hands until the showdown)"),
-        (p.first_upcard is not None, "drop --first-upcard: it is a gin (oklahoma) option"),
-        (p.opp_cards is not None, f"drop --opp-cards: every ramino-klop opponent holds {HAND_SIZE} cards "
-                                  "between turns"),
-        (p.history is not None, "drop --history: the ramino-klop advisor does not read a history yet")),
+    refuses=(("spreads", "drop --spread: ramino-klop has no spreads (melds stay in the hands until the showdown)"),
+             ("first_upcard", "drop --first-upcard: it is a gin (oklahoma) option"),
+             ("opp_cards", "drop --opp-cards: every ramino-klop opponent holds {hs} cards between turns"),
+             ("history", "drop --history: the ramino-klop advisor does not read a history yet")),
     hand_size=lambda n: HAND_SIZE,
     hand_error="a ramino-klop hand holds {hs} cards (or {more} before discarding), got {got}",
     discard=_advice_discard, knock=_advice_knock, stock=advice_stock, replay_notes=_advice_replay_notes,

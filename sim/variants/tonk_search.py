@@ -369,7 +369,7 @@ def advice_stock(r, players, turn, stock, t, notes) -> int:
 
 ADVISOR = A.AdvisorGame(
     start_of_turn=True,
-    refusals=lambda p: ((p.first_upcard is not None, "first upcard is a gin (oklahoma) option: drop --first-upcard"),),
+    refuses=(("first_upcard", "first upcard is a gin (oklahoma) option: drop --first-upcard"),),
     hand_size=lambda n: TK.HAND_SIZE,
     hand_error="a tonk hand holds 1 to {hs} cards at the start of a turn, got {got}",
     no_upcard=lambda r: r.no_upcard, stock=advice_stock, world=advice_world)
