@@ -26,8 +26,9 @@ fitting world in its limit of tries raises an AdviceError naming the position
 A game declares its advisor in its ``VARIANT`` as an :class:`AdvisorSpec`: its opponent
 models, its pack and the module that holds the rest of its declaration, ``ADVISOR`` (an
 :class:`AdvisorGame`: what differs between the games' positions), next to the game's
-decision interface.  Its world is a namedtuple class with three pieces registered for it by
-:func:`world_pieces` (:func:`deal`, :func:`end_now`, :func:`play_on`), which the one world
+decision interface.  Its world is a namedtuple class with its pieces registered for it by
+:func:`world_pieces` (:func:`deal`, :func:`end_now`, :func:`play_on` and, for the opponent
+model "played", :func:`replay_turn`, which :func:`replayed` calls), which the one world
 loop of :mod:`sim.advisors.advisor` calls.  That advisor checks a position for any game and
 returns a :class:`Prepared` (the world sampler ``call(first_world, n)`` and what to report);
 the analysis layer (``analysis.studies.knock_advice``) samples, stops and reports.
