@@ -392,12 +392,11 @@ def end_now(g, i):
     raise TypeError("end_now is a world kernel piece: see world_pieces")
 
 
-def play_on(g, i, perm, pos, up, ws, debug, trace):
+def play_on(g, i, perm, pos, up, ws, debug):
     """**B** in world ``i``: the unseen cards after the dealt hands (``perm[pos:]``) laid out as
     the stock and the buried discards (:func:`pile_for_play_on`), ``up`` on top of the pile,
-    and the hand played out by the game's ``play_from_state`` (``trace``: an empty one);
-    returns my points and whether that counts as won.  The pieces allocate nothing (the world
-    loop runs without reference counting): their space is in the world's namedtuple."""
+    and the hand played out by the game's ``play_from_state``; returns my points and whether
+    that counts as won."""
     raise TypeError("play_on is a world kernel piece: see world_pieces")
 
 

@@ -42,7 +42,6 @@ from numba import njit
 from .. import advice as A
 from ..core import rng
 from ..core.cards import card_text, cards_text
-from ..core.trace import no_trace
 from ..strategies import history_weights as HW
 from ..strategies import parse_strategy, strategy_matrix
 from . import history as HI
@@ -281,10 +280,8 @@ def rollouts(world, pool, upcard, seed, first_world, n_worlds, max_tries, refuse
     out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
     weight = np.ones(int(n_worlds), dtype=np.float64)
     fail = np.full(1, -1, dtype=np.int64)
-    pool = np.ascontiguousarray(pool, dtype=np.int64)
-    worlds(world.g, pool, np.int64(upcard), np.int64(max_tries), np.int64(seed), np.int64(first_world), out,
-           weight, fail, bool(debug), np.empty(pool.shape[0], dtype=np.int64), np.empty(1, dtype=np.uint64),
-           no_trace())
+    worlds(world.g, np.ascontiguousarray(pool, dtype=np.int64), np.int64(upcard), np.int64(max_tries),
+           np.int64(seed), np.int64(first_world), out, weight, fail, bool(debug))
     refuse_failed(fail, refuse)
     more = ((weight,) if weighted else ()) + world.extras
     return (out,) + more if more else out
@@ -296,8 +293,8 @@ def refuse_failed(fail, refuse) -> None:
         raise refuse(int(fail[0]))
 
 
-@njit(cache=True, _nrt=False)
-def worlds(g, pool, upcard, max_tries, seed, first_world, out, weight, fail, debug, perm, ws, trace):
+@njit(cache=True)
+def worlds(g, pool, upcard, max_tries, seed, first_world, out, weight, fail, debug):
     """Worlds ``first_world .. first_world + len(out) - 1`` of a knock question, one game's
     (its world ``g``: :func:`sim.advice.world_pieces`).
 
@@ -308,14 +305,11 @@ def worlds(g, pool, upcard, max_tries, seed, first_world, out, weight, fail, deb
     0, at most ``max_tries`` draws (then ``fail[0]`` gets the world and the kernel returns);
     then A (:func:`sim.advice.end_now`) and B (:func:`sim.advice.play_on`) on the same world.
     ``out[i]``: my points and whether I won with A and B, and the draws; ``weight[i]``: the
-    world's weight (1 unless a history weighs it).  ``perm``, ``ws`` (uint64[1]) and the empty
-    ``trace``: the loop's space, given, as it allocates nothing: numba compiles it (and the
-    pieces inlined in it) without reference counting (as :mod:`sim.open.jit`'s ``noalloc``),
-    which the world's arrays, read from its namedtuple on every draw, would cost (measured:
-    2.6x the time per draw of Tonk's history-weighted worlds)."""
+    world's weight (1 unless a history weighs it)."""
+    perm = np.empty(pool.shape[0], dtype=np.int64)
     for i in range(out.shape[0]):
         w = first_world + i
-        ws[0] = rng.stream_key(seed, A.STREAM_WORLD, w)    # the world's generator (rng.new_state)
+        ws = rng.new_state(seed, A.STREAM_WORLD, w)
         _seat_streams(g.st, seed, w)
         tries = 0
         while True:
@@ -331,7 +325,7 @@ def worlds(g, pool, upcard, max_tries, seed, first_world, out, weight, fail, deb
         out[i, A.TRIES] = tries
         weight[i] = wt
         out[i, A.K_PTS], out[i, A.K_WIN] = A.end_now(g, i)
-        out[i, A.P_PTS], out[i, A.P_WIN] = A.play_on(g, i, perm, pos, up, ws, debug, trace)
+        out[i, A.P_PTS], out[i, A.P_WIN] = A.play_on(g, i, perm, pos, up, ws, debug)
 
 
 @njit(cache=True, inline="always")

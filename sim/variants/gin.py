@@ -317,7 +317,7 @@ def _advice_end_now(g, i):
     return _advice_mine(g.row)
 
 
-def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
+def _advice_play_on(g, i, perm, pos, up, ws, debug):
     sp = N_CARDS - g.stock_size
     npile = A.pile_for_play_on(perm, pos, g.stock_size, g.deck, sp, g.known, g.pile, up)
     g.hands[0] = g.hand
@@ -334,7 +334,7 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
     s[S_LIMIT] = g.limit
     g.row[:] = 0
     play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_cover, g.T_starts,
-                    g.T_total, g.T_rank, g.st, g.row, debug, trace)
+                    g.T_total, g.T_rank, g.st, g.row, debug, no_trace())
     return _advice_mine(g.row)
 
 

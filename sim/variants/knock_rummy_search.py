@@ -350,7 +350,7 @@ def _advice_end_now(g, i):
     return _advice_mine(g.rules, g.row, n, g.c_winner)
 
 
-def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
+def _advice_play_on(g, i, perm, pos, up, ws, debug):
     n = g.strat.shape[0]
     sp = KR.N_CARDS - g.stock_size
     npile = A.pile_for_play_on(perm, pos, g.stock_size, g.deck, sp, g.known, g.pile, up)
@@ -367,7 +367,7 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
     s[KR.S_TO_MOVE] = 1     # seat 1 moves, `up` (my discard) on top of the pile
     g.row[:] = 0
     KR.play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_total, g.T_rank,
-                       g.st, g.row, debug, trace)
+                       g.st, g.row, debug, no_trace())
     return _advice_mine(g.rules, g.row, n, g.c_winner)
 
 

@@ -75,7 +75,7 @@ from ..core.rules import RulesBase, option
 from ..strategies import StrategyError
 from ..strategies import wild as W
 from ..strategies.random_play import coin
-from ..core.trace import NO_TRACE
+from ..core.trace import NO_TRACE, no_trace
 from ..wild.wild_melds import best_discard, min_deadwood, ws_deadwood
 from . import COL_SCORE, Knob, WholeGame, column_index, hand_columns
 from .wild_games import wild_variant
@@ -225,7 +225,7 @@ def _advice_end_now(g, i):
     return A.net_vs_others(g.row, COL_SCORE, n), 1 if g.row[g.c_winner] == 0 else 0
 
 
-def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
+def _advice_play_on(g, i, perm, pos, up, ws, debug):
     n = g.cfg[CW.C_PLAYERS]
     n_cards = g.deck.shape[0]
     sp = n_cards - g.stock_size
@@ -247,7 +247,8 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
     s[CW.S_NPILE] = npile
     s[CW.S_TO_MOVE] = 1     # seat 1 moves, `up` (my discard) on top of the pile
     g.row[:] = 0
-    CW.play_from_state(g.cfg, g.strat, g.seats, g.wss, g.deck, g.pile, s, g.tabs, ws, g.st, g.row, debug, trace)
+    CW.play_from_state(g.cfg, g.strat, g.seats, g.wss, g.deck, g.pile, s, g.tabs, ws, g.st, g.row, debug,
+                       no_trace())
     return A.net_vs_others(g.row, COL_SCORE, n), 1 if g.row[g.c_winner] == 0 else 0
 
 

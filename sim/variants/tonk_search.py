@@ -295,7 +295,7 @@ def _advice_end_now(g, i):
     return g.pay[0], 1 if g.pay[0] > 0 else 0
 
 
-def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
+def _advice_play_on(g, i, perm, pos, up, ws, debug):
     s0 = TK.N_CARDS - g.stock_size
     npile = A.pile_for_play_on(perm, pos, g.stock_size, g.stock, s0, g.known, g.discard, up)
     for k in range(g.n_spreads):
@@ -306,7 +306,7 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug, trace):
     g.ctr[TK.C_PILE] = npile
     g.ctr[TK.C_SPREADS] = g.n_spreads
     TK.play_from_state(g.rules, g.strat, g.hands, g.stock, g.discard, g.sp_owner, g.sp_kind, g.sp_cards, g.ctr,
-                       0, g.turn, g.st, False, debug, g.pay, g.counts, g.info, trace)
+                       0, g.turn, g.st, False, debug, g.pay, g.counts, g.info, no_trace())
     return g.pay[0], 1 if g.pay[0] > 0 else 0
 
 
