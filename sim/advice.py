@@ -420,7 +420,7 @@ def world_pieces(cls, *, deal, end_now, play_on, replay_turn=None) -> None:
     pieces = dict(deal=deal, end_now=end_now, play_on=play_on, replay_turn=replay_turn)
     for name, impl in pieces.items():
         if impl is not None:
-            overload(_PIECES[name], strict=False)(_for_world(cls, impl))
+            overload(_PIECES[name], strict=False, inline="always")(_for_world(cls, impl))
 
 
 def _for_world(cls, impl):
@@ -432,7 +432,7 @@ def _for_world(cls, impl):
     return typing
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)     # (called from the draws, compiled without: its pieces may allocate)
 def replayed(g, perm, r0, turns, own_turn, stock_size, ws):
     """Opponent model "played" without a history: each opponent (seat 1, 2, ...) replays its
     last ``turns`` turns from its dealt hand in the world ``g``, drawing the buried cards

@@ -111,7 +111,7 @@ def _columns(rows: list[tuple], *dtypes) -> list[np.ndarray]:
     return [np.array([r[i] for r in rows], dtype=dt) for i, dt in enumerate(dtypes)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)     # (called from the advisor's draws, compiled without: it allocates)
 def history_hands(H, strat, perm, pos, replay, drawn_discardable, big_gin, hands, T_value,
                   T_total, T_rank, ws):
     """Deal the opponents' hands of a world from the shuffled unseen cards ``perm[pos:]``:
@@ -214,7 +214,7 @@ def _draw_back(w, held, cand, g, e, ws):
     return w * (g / e), held ^ bit(cand[rng.randint(ws, g)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)     # (as history_hands)
 def weigh(srow, H, s, final, n, tonk_min, ws):
     """Sequential importance sampling of seat ``s``'s turns, backwards from its hand now
     (``final``), as :func:`_weigh` does for Gin: before its discard

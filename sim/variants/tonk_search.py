@@ -274,15 +274,16 @@ TonkWorld = namedtuple("TonkWorld", "rules strat hand opp_cards retained sp_owne
 
 
 def _advice_deal(g, perm, pos, ws):
-    n = g.strat.shape[0]
-    g.hands[0] = g.hand
+    hands, strat, retained, opp_cards, H = g.hands, g.strat, g.retained, g.opp_cards, g.H
+    n = strat.shape[0]
+    hands[0] = g.hand
     wt = 1.0
     for s in range(1, n):
-        h = g.retained[s] | A.deal_mask(perm, pos, g.opp_cards[s - 1])
-        pos += g.opp_cards[s - 1]
-        g.hands[s] = h
+        h = retained[s] | A.deal_mask(perm, pos, opp_cards[s - 1])
+        pos += opp_cards[s - 1]
+        hands[s] = h
         if g.replay and wt > 0.0:
-            wt *= HW.weigh(g.strat[s], g.H, s, h, n, g.rules[TK.R_TONK_MIN], ws)
+            wt *= HW.weigh(strat[s], H, s, h, n, g.rules[TK.R_TONK_MIN], ws)
     return pos, wt
 
 
