@@ -188,11 +188,14 @@ RaminoWorld = namedtuple("RaminoWorld", "cfg strat tabs hand dw0 stock_size know
 def _advice_deal(g, perm, pos, ws):
     n = g.cfg[CW.C_PLAYERS]
     hs = g.cfg[CW.C_HAND]
-    g.wss[0, :64] = g.hand
+    wss = g.wss
+    for c in range(64):         # element by element: the draws run without reference counts
+        wss[0, c] = g.hand[c]
     for s in range(1, n):
-        g.wss[s, :64] = 0
+        for c in range(64):
+            wss[s, c] = 0
         for j in range(hs):
-            g.wss[s, perm[pos + j]] += 1
+            wss[s, perm[pos + j]] += 1
         pos += hs
     return pos, A.replayed(g, perm, pos + g.stock_size, g.replay, g.turn, g.stock_size, ws)
 
