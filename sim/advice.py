@@ -382,7 +382,9 @@ def deal(g, perm, pos, ws):
     """Deal the opponents' hands of a world from the shuffled unseen cards ``perm[pos:]`` (the
     world's generator ``ws``, e.g. for replays); returns the position after the dealt cards and
     the world's weight (0: it cannot have happened and is redrawn; 1 unless a model weighs
-    it)."""
+    it).  It allocates and slices nothing: the draws (:func:`sim.advisors.advisor._draw`)
+    compile without reference counting, and a kernel it calls that allocates says
+    ``_nrt=True`` (:func:`replayed`, :mod:`sim.strategies.history_weights`)."""
     raise TypeError("deal is a world kernel piece: see world_pieces")
 
 
@@ -413,10 +415,10 @@ _PIECES = {"deal": deal, "end_now": end_now, "play_on": play_on, "replay_turn": 
 def world_pieces(cls, *, deal, end_now, play_on, replay_turn=None) -> None:
     """Declare a game's world pieces for its world namedtuple class ``cls``: plain Python
     functions with the signatures of :func:`deal`, :func:`end_now`, :func:`play_on` and
-    (opponent model "played" without a history) :func:`replay_turn`, compiled by numba where
-    the world loop calls them.  (numba caches no kernel that takes other kernels as
-    arguments; a function overloaded by the world's type is resolved at compile time like any
-    global one, so the loop is cached once per game.)"""
+    (opponent model "played" without a history) :func:`replay_turn`, compiled by numba and
+    inlined where the world loop calls them.  (numba caches no kernel that takes other
+    kernels as arguments; a function overloaded by the world's type is resolved at compile
+    time like any global one, so the loop is cached once per game.)"""
     pieces = dict(deal=deal, end_now=end_now, play_on=play_on, replay_turn=replay_turn)
     for name, impl in pieces.items():
         if impl is not None:
