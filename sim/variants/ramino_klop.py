@@ -64,6 +64,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from .. import advice as A
 from ..wild import closed_wild as CW
@@ -201,21 +202,27 @@ def _advice_deal(g, perm, pos, ws):
 
 
 def _advice_replay_turn(g, s, c, t, stock_then, ws):
-    """Random play discards at random from the seat's generator ``g.st[s]``."""
-    pack, P, vals, wild, order = g.tabs
     w = g.wss[s]
     w[c] += 1
     rp = g.strat[s, W.P_RANDOM_PLAY]
-    if rp != 0:
-        code = W.random_discard(w, -1, g.st[s])
+    code, d = _advice_discard_kernel(g.cfg, g.strat[s], g.tabs, w, t, g.st[s])
+    w[code] -= 1
+    return code, d == 0 or (d < g.cfg[CW.C_KNOCK_BELOW] and coin(rp, g.st[s], d <= W.knock_threshold(g.strat[s], t)))
+
+
+@njit(cache=True, _nrt=True)    # called from the draws, compiled without reference counts: the strategies allocate
+def _advice_discard_kernel(cfg, srow, tabs, w, t, st):
+    """A replayed turn's discard from the hand ``w`` (drawn card in) and the deadwood it leaves
+    (``random_play``: at random from the seat's generator ``st``)."""
+    pack, P, vals, wild, order = tabs
+    if srow[W.P_RANDOM_PLAY] != 0:
+        code = W.random_discard(w, -1, st)
         w[code] -= 1
         d = ws_deadwood(w)
         w[code] += 1
-    else:
-        code, d = W.choose_discard(g.strat[s], w, ws_deadwood(w), -1, t, order, vals, wild, g.cfg[CW.C_ACE_HIGH],
-                                   g.cfg[CW.C_ROOMY_SET_MAX], False)
-    w[code] -= 1
-    return code, d == 0 or (d < g.cfg[CW.C_KNOCK_BELOW] and coin(rp, g.st[s], d <= W.knock_threshold(g.strat[s], t)))
+        return code, d
+    return W.choose_discard(srow, w, ws_deadwood(w), -1, t, order, vals, wild, cfg[CW.C_ACE_HIGH],
+                            cfg[CW.C_ROOMY_SET_MAX], False)
 
 
 def _advice_end_now(g, i):
