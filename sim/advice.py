@@ -435,7 +435,7 @@ def _for_world(cls, impl):
     return typing
 
 
-@njit(cache=True, _nrt=False)    # no reference counts, as the draws (see deal): measured 1.3x faster
+@njit(cache=True, _nrt=False)    # no reference counts, as the draws (see deal): 1.3x faster
 def replayed(g, perm, r0, turns, own_turn, stock_size, ws):
     """Opponent model "played" without a history: each opponent (seat 1, 2, ...) replays its
     last ``turns`` turns from its dealt hand in the world ``g``, drawing the buried cards

@@ -210,7 +210,7 @@ def _advice_replay_turn(g, s, c, t, stock_then, ws):
     return code, d == 0 or (d < g.cfg[CW.C_KNOCK_BELOW] and coin(rp, g.st[s], d <= W.knock_threshold(g.strat[s], t)))
 
 
-@njit(cache=True, _nrt=True)    # called from the draws, compiled without reference counts: the strategies allocate
+@njit(cache=True, _nrt=True)    # called from the replays (no reference counts): the strategies allocate
 def _advice_discard_kernel(cfg, srow, tabs, w, t, st):
     """A replayed turn's discard from the hand ``w`` (drawn card in) and the deadwood it leaves
     (``random_play``: at random from the seat's generator ``st``)."""
