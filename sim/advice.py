@@ -23,10 +23,15 @@ history, :mod:`sim.advisors.history`).  Row ``i`` depends only on the inputs, ``
 fitting world in its limit of tries raises an AdviceError naming the position
 (:func:`no_world_fits`).
 
-A game declares its advisor in its ``VARIANT`` as an :class:`AdvisorSpec`: the module (in
-``sim/advisors/``) whose ``prepare(hand, *, turn, ...)`` checks a position and returns a
-:class:`Prepared` (the world sampler ``call(first_world, n)`` and what to report).  The
-analysis layer (``analysis.studies.knock_advice``) samples, stops and reports, for any game.
+A game declares its advisor in its ``VARIANT`` as an :class:`AdvisorSpec`: its opponent
+models, its pack and the module that holds the rest of its declaration, ``ADVISOR`` (an
+:class:`AdvisorGame`: what differs between the games' positions), next to the game's
+decision interface.  Its world is a namedtuple class with its pieces registered for it by
+:func:`world_pieces` (:func:`deal`, :func:`end_now`, :func:`play_on` and, for the opponent
+model "played", :func:`replay_turn`, which :func:`replayed` calls), which the one world
+loop of :mod:`sim.advisors.advisor` calls.  That advisor checks a position for any game and
+returns a :class:`Prepared` (the world sampler ``call(first_world, n)`` and what to report);
+the analysis layer (``analysis.studies.knock_advice``) samples, stops and reports.
 """
 
 from __future__ import annotations
@@ -36,8 +41,11 @@ from typing import Callable
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import overload
 
-from .core.cards import JOKER, CardError, card_text, parse_cards, standard_pack, to_mask
+from .core.bits import bit
+from .core.cards import JOKER, CardError, card_text, cards_text, parse_cards, standard_pack, to_mask
 from .core.errors import AdviceError, UserInputError
 from .knock.melds import best_discards, meld_tables
 from .core.rules import RulesBase
@@ -54,17 +62,90 @@ MAX_TRIES_HISTORY = 1_000_000   # "played" with a history: draws per world of we
 
 @dataclass(frozen=True)
 class AdvisorSpec:
-    """A game's advisor: ``module`` (imported when asked) has ``prepare(hand, *, turn, upcard,
-    discards, spreads, players, opponent, strategy, rules, stock, opp_cards, first_upcard,
-    history, seed, opp_model, debug) -> Prepared``; ``opp_models``: the opponent models it
-    offers, the first being the default.  ``history``: the hand's history text
-    (:mod:`sim.advisors.history`) or None; an advisor that cannot use it refuses it.
+    """A game's advisor: ``module`` (imported when asked) holds the rest of its declaration,
+    ``ADVISOR`` (an :class:`AdvisorGame`), read by :func:`sim.advisors.advisor.prepare`;
+    ``opp_models``: the opponent models it offers, the first being the default.
     ``packs``/``jokers``: the game's pack (52-card packs, jokers), by which the analysis side
     reads and checks a position's cards (:func:`position_cards`) without asking the game."""
     module: str
     opp_models: tuple[str, ...] = ("uniform",)
     packs: int = 1
     jokers: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdvisorGame:
+    """The rest of a game's advisor declaration (its ``ADVISOR``, in the module its
+    :class:`AdvisorSpec` names): what differs between the games' positions, read by
+    :func:`sim.advisors.advisor.prepare`.  Every hook is a small Python function.
+
+    * ``refuses``: the options it refuses, in order, ``(option, message)`` (the message may
+      name ``{n}`` players and ``{hs}``, the hand size), or ``(option, message, accepted)``
+      (``accepted``: the one value taken anyway);
+      ``hand_size(n)``: the cards a hand keeps with ``n`` players, ``hand_error`` a hand of
+      another size (format fields ``n, hs, more, got``);
+    * ``stock(r, n, turn, stock, ..., notes)``: the stock as given or its default;
+      ``world(...)``: the world sampler's :class:`World` for ``count`` worlds (its
+      namedtuple's pieces: :func:`world_pieces`);
+    * after my draw and discard (``start_of_turn`` False: Gin, Knock Rummy, Ramino Klop):
+      ``discard(r, h, took, notes)`` the exact best discard of one card more and the deadwood
+      it leaves; ``knock(r, p, k, given, kept, notes)`` the :class:`Knock` now (refused when
+      the rules do not allow it); ``history(r)`` the :class:`HistoryRules` of its history,
+      ``bars(k, smat, knock)`` the opponents' knock bars on their turns in it;
+      ``replay_notes(notes, n, replay, buried)``, ``points(r, n, notes)`` (scale, unit),
+      ``no_world``/``no_world_history`` (what no world did), ``turn_limit`` (a position past
+      the game's ``max_turns`` is refused), ``single_opponent`` (one opponent, one strategy
+      spec);
+    * at the start of my turn (``start_of_turn``: Tonk, :mod:`sim.advisors.table`):
+      ``no_upcard(r)``: no upcard starts the pile."""
+    refuses: tuple
+    hand_size: Callable
+    hand_error: str
+    stock: Callable
+    world: Callable
+    start_of_turn: bool = False
+    discard: Callable | None = None
+    knock: Callable | None = None
+    history: Callable | None = None
+    bars: Callable | None = None
+    replay_notes: Callable | None = None
+    points: Callable | None = None
+    no_world: str = ""
+    no_world_history: str = ""
+    turn_limit: bool = False
+    single_opponent: bool = False
+    no_upcard: Callable | None = None
+
+
+@dataclass
+class Knock:
+    """Ending the hand now as a game's ``knock`` hook finds it: the hand's ``score`` (its
+    deadwood), the knock ``limit`` reported (None: none), and what the game's world needs of
+    it (``shows``: e.g. Gin's hand shown, its deadwood and big gin)."""
+    score: int
+    limit: int | None = None
+    shows: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HistoryRules:
+    """How a game checks a hand's history (:func:`sim.advisors.history.check`): a turn leaving
+    fewer than ``stock_floor`` stock cards ends the hand; ``dealer_offer``: Gin's first-upcard
+    offer; ``drawn_discardable``: the card just drawn from the stock may be discarded; fewer
+    than ``void_below`` stock cards after my draw: the hand is void."""
+    stock_floor: int
+    dealer_offer: bool = False
+    drawn_discardable: bool = True
+    void_below: int = 0
+
+
+@dataclass(frozen=True)
+class World:
+    """A game's world for the one world loop: ``g``, its namedtuple (the position's arrays, the
+    scratch space and the outputs of ``count`` worlds), and ``extras``: the outputs returned
+    after the rows when the hands are asked for (e.g. every seat's hand per world)."""
+    g: tuple
+    extras: tuple = ()
 
 
 @dataclass
@@ -248,3 +329,150 @@ def net_vs_others(row, first, n):
     for s in range(1, n):
         v -= row[first + s]
     return v
+
+
+def given_stock(st: int, turn: int, lo: int, hi: int, room: int, *, seats: str = "",
+                holds: str = "after your draw the stock holds", short: str = "") -> int:
+    """A stock the user gave, within ``lo..hi`` on this turn (``seats``: " with n players";
+    ``holds``: how the range is said) and at most ``room``, the unseen cards left for it
+    (``short``: why not, after "impossible")."""
+    if not lo <= st <= hi:
+        raise AdviceError(f"stock {st} is impossible on your turn {turn}{seats}: {holds} {lo} to "
+                          f"{hi} cards")
+    if st > room:
+        raise AdviceError(f"stock {st} is impossible{short}")
+    return st
+
+
+def clipped(st: int, room: int, notes: list) -> int:
+    """A default stock of ``st`` cards, at most the ``room`` unseen cards left for it (noted)."""
+    if st <= room:
+        return st
+    notes.append(f"stock clipped to {room}: only {room} unseen cards are left for it")
+    return room
+
+
+def shown(arr) -> str:
+    """A hand's minimum deadwood arrangement as the notes and errors show it: the deadwood,
+    its cards and the melds."""
+    melds = "; ".join(cards_text(m) for m in arr.melds) or "none"
+    return f"{arr.deadwood} ({cards_text(arr.deadwood_cards)}; melds: {melds})"
+
+
+def replay_notes(notes: list, n: int, replay: int, buried: int) -> None:
+    """Opponent model 'played' without a history (Knock Rummy, Ramino Klop): what was replayed."""
+    if not replay:
+        return
+    who = "the opponent's dealt hand was" if n == 2 else "each opponent's dealt hand was"
+    notes.append(f"opponent model 'played': {who} replayed through {replay} draws and "
+                 "discards by its strategy, without rummy or knock (worlds where one would "
+                 "have ended the hand are redrawn)")
+    if buried < replay * (n - 1):
+        notes.append(f"only {buried} unseen buried discards for the {replay * (n - 1)} "
+                     "replayed turns: the later opponents' replays are shorter")
+
+
+# ----------------------------------------------------------------------------------------
+# a game's world: the decision interface the one world loop calls
+# (:func:`sim.advisors.advisor.worlds`).  A game's world ``g`` is a namedtuple (its class
+# declared by the game); the three pieces below are implemented per game for that class
+# (:func:`world_pieces`) and called inside the loop, which numba compiles once per game.
+
+def deal(g, perm, pos, ws):
+    """Deal the opponents' hands of a world from the shuffled unseen cards ``perm[pos:]`` (the
+    world's generator ``ws``, e.g. for replays); returns the position after the dealt cards and
+    the world's weight (0: it cannot have happened and is redrawn; 1 unless a model weighs
+    it).  It allocates and slices nothing: the draws (:func:`sim.advisors.advisor._draw`, and
+    :func:`replayed` with the game's :func:`replay_turn`) compile without reference counting,
+    and a kernel they call that allocates says ``_nrt=True`` (as
+    :mod:`sim.strategies.history_weights`' and Ramino Klop's replayed discard)."""
+    raise TypeError("deal is a world kernel piece: see world_pieces")
+
+
+def end_now(g, i):
+    """**A** in world ``i``: the hand ends now (knock, rummy, Tonk's drop), settled at once;
+    returns my points and whether that counts as won (1/0)."""
+    raise TypeError("end_now is a world kernel piece: see world_pieces")
+
+
+def play_on(g, i, perm, pos, up, ws, debug):
+    """**B** in world ``i``: the unseen cards after the dealt hands (``perm[pos:]``) laid out as
+    the stock and the buried discards (:func:`pile_for_play_on`), ``up`` on top of the pile,
+    and the hand played out by the game's ``play_from_state``; returns my points and whether
+    that counts as won."""
+    raise TypeError("play_on is a world kernel piece: see world_pieces")
+
+
+def replay_turn(g, s, c, t, stock_then, ws):
+    """One replayed turn of opponent ``s`` (:func:`replayed`): it draws ``c`` into its hand in
+    the world and discards by its strategy, on its own turn ``t`` with ``stock_then`` cards in
+    the stock after its draw; returns its discard and whether it would have ended the hand."""
+    raise TypeError("replay_turn is a world kernel piece: see world_pieces")
+
+
+_PIECES = {"deal": deal, "end_now": end_now, "play_on": play_on, "replay_turn": replay_turn}
+
+
+def world_pieces(cls, *, deal, end_now, play_on, replay_turn=None) -> None:
+    """Declare a game's world pieces for its world namedtuple class ``cls``: plain Python
+    functions with the signatures of :func:`deal`, :func:`end_now`, :func:`play_on` and
+    (opponent model "played" without a history) :func:`replay_turn`, compiled by numba and
+    inlined where the world loop calls them.  (numba caches no kernel that takes other
+    kernels as arguments; a function overloaded by the world's type is resolved at compile
+    time like any global one, so the loop is cached once per game.)"""
+    pieces = dict(deal=deal, end_now=end_now, play_on=play_on, replay_turn=replay_turn)
+    for name, impl in pieces.items():
+        if impl is not None:
+            overload(_PIECES[name], strict=False, inline="always")(_for_world(cls, impl))
+
+
+def _for_world(cls, impl):
+    """numba's typing of a piece: ``impl`` for a world of class ``cls``, else not this one."""
+    def typing(g, *args):
+        if isinstance(g, types.BaseNamedTuple) and g.instance_class is cls:
+            return impl
+        return None
+    return typing
+
+
+@njit(cache=True, _nrt=False)    # no reference counts, as the draws (see deal): 1.3x faster
+def replayed(g, perm, r0, turns, own_turn, stock_size, ws):
+    """Opponent model "played" without a history: each opponent (seat 1, 2, ...) replays its
+    last ``turns`` turns from its dealt hand in the world ``g``, drawing the buried cards
+    ``perm[r0:]`` in order (fewer turns when they run out) and discarding by its strategy
+    (:func:`replay_turn`); each discard takes the drawn card's place among the buried ones.
+    Every draw was from the stock (``stock_size`` after my draw).  Returns the world's weight:
+    1 if every opponent reached my turn ``own_turn`` without ending the hand, else 0 (redrawn)."""
+    n = g.strat.shape[0]
+    off = r0
+    for s in range(1, n):
+        k = min(turns, perm.shape[0] - off)
+        for j in range(k):
+            t = own_turn - k + j            # its own turn number then
+            code, ends = replay_turn(g, s, perm[off + j], t, stock_size + n * (own_turn - t) - s, ws)
+            perm[off + j] = code
+            if ends:
+                return 0.0
+        off += k
+    return 1.0
+
+
+@njit(cache=True, inline="always")
+def deal_mask(perm, pos, k):
+    """The hand (uint64 mask) of the ``k`` shuffled unseen cards from ``perm[pos]``."""
+    h = np.uint64(0)
+    for j in range(k):
+        h |= bit(perm[pos + j])
+    return h
+
+
+@njit(cache=True)
+def pile_for_play_on(perm, pos, stock_size, deck, sp, known, pile, up):
+    """Stock and pile as play on starts (:func:`lay_out_rest`, the stock at ``deck[sp:]``),
+    ``up`` on top of the pile unless there is none (UP_NONE).  Returns the number of cards in
+    ``pile``."""
+    npile = lay_out_rest(perm, pos, perm.shape[0], stock_size, deck, sp, known, pile)
+    if up != UP_NONE:
+        pile[npile] = up
+        npile += 1
+    return npile

@@ -11,18 +11,58 @@ from analysis.studies import knock_advice_cmd as KA_CMD
 from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
-from sim.advisors import gin as GA, history as HI, history_weights as HW, knock_rummy as KRA, tonk as TA
+from sim.advisors import advisor as AD, history as HI
+from sim.strategies import history_weights as HW
 from sim.core import rng, trace as TR
 from sim.core.cards import CardError, card_text, from_mask, parse_cards, standard_pack, to_mask, value_table
 from sim.knock.melds import deadwood, layoff, min_deadwood
 from sim.strategies import knock as KS, parse_strategies, strategy_matrix
 from sim.variants import VariantError
-from sim.variants import gin as G, knock_rummy as KR, tonk as TK
+from sim.variants import gin as G, knock_rummy as KR, knock_rummy_search as KRS, tonk as TK, tonk_search as TS
 
 GIN_8 = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"      # deadwood 8
 GIN_0 = "AS 2S 3S 4S 7H 7D 7C 9S 9D 9H"      # gin
 GIN_32 = "AS 2S 3S 7H 7D 7C 9S 9D KH 4C"     # deadwood 32 (the issue's example)
 FAST = dict(budget_s=0.5, seed=3)
+
+
+def _no_fit(w):
+    return AdviceError(f"no world fits: {w}")
+
+
+def gin_rollouts(rules, strat, hand_mask, pool, stock, upcard, known, own_turn, limit, seed, first, n,
+                 *, replay=0, debug=False, with_hands=False):
+    """Gin's worlds of a position after my discard (no history), as the advisor samples them."""
+    t = G.TABLES
+    dw = int(deadwood(np.uint64(hand_mask), t.run_value, t.suit_total, t.rank_value))
+    kn = K.Knock(dw, limit, dict(mask=hand_mask, dw=dw, big=False))
+    world = G.advice_world(rules, strat, from_mask(hand_mask), kn, stock, known, own_turn,
+                           HW.no_history(2, own_turn, G.HAND), replay)
+    return AD.rollouts(world(n, with_hands), pool, upcard, seed, first, n, K.MAX_REDRAWS + 1, _no_fit,
+                       debug=debug)
+
+
+def kr_rollouts(rules, strat, hand_mask, pool, stock, upcard, known, own_turn, seed, first, n, *,
+                replay=0, debug=False, with_deadwood=False):
+    """Knock Rummy's worlds of a position after my discard (no history); ``with_deadwood``:
+    also every seat's deadwood when knocking now."""
+    world = KRS.advice_world(rules, strat, from_mask(hand_mask), None, stock, known, own_turn,
+                             HW.no_history(strat.shape[0], own_turn, KR.hand_size(strat.shape[0])), replay)(n)
+    out = AD.rollouts(world, pool, upcard, seed, first, n, K.MAX_REDRAWS + 1, _no_fit, debug=debug)
+    return (out, world.g.dws) if with_deadwood else out
+
+
+def tonk_rollouts(rules, strat, hand_mask, opp_cards, pool, stock, upcard, known, turn_before, seed,
+                  first, n, *, debug=False):
+    """Tonk's worlds at the start of my turn (no spreads, no history)."""
+    from sim.advisors.table import Table
+    t = Table(None, None, known, [], pool, upcard, [0] * strat.shape[0], list(opp_cards), 0, 0)
+    p = AD.Position(hand=None, turn=turn_before // strat.shape[0] + 1, upcard=None, discards=None,
+                    spreads=(), players=strat.shape[0], opponent="", strategy="", rules=None, stock=None,
+                    opp_cards=None, first_upcard=None, history=None, seed=seed, opp_model="uniform",
+                    debug=debug)
+    world = TS.advice_world(rules, strat, from_mask(hand_mask), t, stock, p)
+    return AD.rollouts(world(n), pool, upcard, seed, first, n, K.MAX_TRIES_HISTORY, _no_fit, debug=debug)
 
 
 def test_gin_hand_says_knock():
@@ -98,8 +138,8 @@ def test_same_seed_same_numbers_and_batching_does_not_matter():
     hand, up = parse_cards(GIN_8), int(parse_cards("5C")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}])
     args = (r, s, to_mask(hand), pool, 24, up, np.zeros(0, np.int64), 4, 10, 9)
-    whole = GA.rollouts(*args, 0, 600)
-    parts = np.concatenate([GA.rollouts(*args, a, b - a, debug=True) for a, b in ((0, 250), (250, 600))])
+    whole = gin_rollouts(*args, 0, 600)
+    parts = np.concatenate([gin_rollouts(*args, a, b - a, debug=True) for a, b in ((0, 250), (250, 600))])
     assert (whole == parts).all()
 
 
@@ -114,7 +154,7 @@ def test_knock_scores_match_a_plain_reference():
     r, s = G.GinRules().to_array(), strategy_matrix(parse_strategies("simple", "gin", 2))
     hand, up = parse_cards(GIN_8), int(parse_cards("5C")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
-    out = GA.rollouts(r, s, to_mask(hand), pool, 20, up, np.zeros(0, np.int64), 6, 10, 4, 0, 60)
+    out = gin_rollouts(r, s, to_mask(hand), pool, 20, up, np.zeros(0, np.int64), 6, 10, 4, 0, 60)
     melds = min_deadwood(GIN_8).melds
     for w in range(60):
         opp = _world(4, w, pool)[:10]
@@ -126,8 +166,8 @@ def test_knock_scores_match_a_plain_reference():
     st = strategy_matrix(parse_strategies("simple", "tonk", 3))
     hand = parse_cards("9S 8D")
     pool = np.array([c for c in standard_pack() if c not in set(hand)], dtype=np.int64)
-    out = TA.rollouts(rt, st, to_mask(hand), [2, 3], [], pool, 20, K.UP_SAMPLE,
-                          np.zeros(0, np.int64), 9, 2, 0, 200, debug=True)
+    out = tonk_rollouts(rt, st, to_mask(hand), [2, 3], pool, 20, K.UP_SAMPLE, np.zeros(0, np.int64), 9, 2,
+                        0, 200, debug=True)
     vals = value_table()
     for w in range(200):
         perm = _world(2, w, pool)
@@ -303,8 +343,8 @@ def test_knock_rummy_same_seed_same_numbers_and_batching_does_not_matter():
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
     for replay in (0, 3):
         args = (r, s, to_mask(hand), pool, 10, up, np.zeros(0, np.int64), 4, 9)
-        whole = KRA.rollouts(*args, 0, 500, replay=replay)
-        parts = np.concatenate([KRA.rollouts(*args, x, y - x, replay=replay, debug=True)
+        whole = kr_rollouts(*args, 0, 500, replay=replay)
+        parts = np.concatenate([kr_rollouts(*args, x, y - x, replay=replay, debug=True)
                                 for x, y in ((0, 180), (180, 500))])
         assert (whole == parts).all()
 
@@ -351,7 +391,7 @@ def test_knock_rummy_knock_now_matches_a_plain_reference(hand, n, settle):
     h, up = parse_cards(hand), int(parse_cards("KD")[0])
     pool = np.array([c for c in standard_pack() if c not in set(h) | {up}], dtype=np.int64)
     hs, dw0 = KR.hand_size(n), min_deadwood(hand).deadwood
-    out, dws = KRA.rollouts(r, s, to_mask(h), pool, 5, up, np.zeros(0, np.int64), 2, 6, 0, 150,
+    out, dws = kr_rollouts(r, s, to_mask(h), pool, 5, up, np.zeros(0, np.int64), 2, 6, 0, 150,
                             with_deadwood=True)
     for w in range(150):
         perm = _world(6, w, pool)
@@ -368,8 +408,8 @@ def test_knock_rummy_played_model_conditions_the_opponents():
     hand, up = parse_cards(KR_9), int(parse_cards("KD")[0])
     pool = np.array([c for c in standard_pack() if c not in set(hand) | {up}], dtype=np.int64)
     args = (r, s, to_mask(hand), pool, 3, up, np.zeros(0, np.int64), 6, 2, 0, 2000)
-    _, uni = KRA.rollouts(*args, with_deadwood=True)
-    _, played = KRA.rollouts(*args, replay=5, with_deadwood=True, debug=True)
+    _, uni = kr_rollouts(*args, with_deadwood=True)
+    _, played = kr_rollouts(*args, replay=5, with_deadwood=True, debug=True)
     # opponents that have played 5 turns without knocking (simple: at <= 15) hold less
     # deadwood than 7 random cards, and more than 15
     assert played[:, 1:].mean() < uni[:, 1:].mean() - 5
@@ -390,7 +430,7 @@ def test_knock_rummy_extra_card_and_net_scale():
     assert any("best discard is KH" in x for x in a.notes) and any("5H given as well" in x for x in a.notes)
     assert any("average opponent" in x for x in a.notes) and a.stock == 52 - 28 - 1 - 5
     # seed settlement: the net against the average opponent is (n-1)*mine - others, over n-1
-    p = KRA.prepare(parse_cards(KR_9), turn=2, upcard="KH", discards="5H", spreads=(), players=4,
+    p = AD.prepare(KR.VARIANT, parse_cards(KR_9), turn=2, upcard="KH", discards="5H", spreads=(), players=4,
                     opponent="simple", strategy="simple", rules=None, stock=None, opp_cards=None,
                     first_upcard=None, history=None, seed=1, opp_model="played", debug=False)
     raw = p.call(0, 2000)
@@ -436,7 +476,7 @@ def test_knock_rummy_cli(capsys):
 
 
 # ----------------------------------------------------------------------------------------
-# the hand's history (sim/advisors/history.py)
+# the hand's history (sim/advisors/history.py, sim/strategies/history_weights.py)
 
 
 def _played_position(variant, n, turn):
@@ -470,8 +510,7 @@ def _played_position(variant, n, turn):
 
 def _conditioned(variant, n, turn, model="played", worlds=2000):
     text, hand, disc, turns = _played_position(variant, n, turn)
-    mod = GA if variant == "gin" else KRA
-    prep = mod.prepare(hand, turn=turn, upcard=int(disc), discards=None, spreads=(), players=n,
+    prep = AD.prepare(G.VARIANT if variant == "gin" else KR.VARIANT, hand, turn=turn, upcard=int(disc), discards=None, spreads=(), players=n,
                        opponent="simple", strategy="simple", rules=["knock_limit=100"] * (variant == "gin"),
                        stock=None, opp_cards=None, first_upcard=None, history=text, seed=4,
                        opp_model=model, debug=True)
@@ -609,11 +648,11 @@ def test_gin_played_model_refuses_a_position_no_deal_reaches():
 def test_tonk_history_pickups_stay_in_the_opponents_hands_and_played_cards_never_do():
     kw = dict(turn=3, seed=2, debug=True, opponent="simple", strategy="simple", **dict.fromkeys(
         "upcard discards spreads rules stock opp_cards first_upcard".split()))
-    _, hands = TA.prepare("AS 2D 3C 4H", players=3, history=TH3, opp_model="uniform", **kw).call(0, 500, with_hands=True)
+    _, hands = AD.prepare(TK.VARIANT, "AS 2D 3C 4H", players=3, history=TH3, opp_model="uniform", **kw).call(0, 500, with_hands=True)
     played = to_mask(parse_cards("7D 9H QS JC TH 5S 5H 5C 5D"))     # the pile and the table
     assert [{bin(int(h)).count("1") for h in hands[:, s]} for s in (1, 2)] == [{5}, {2}]
     assert all(int(a) >> 44 & 1 and int(b) >> 55 & 1 and not (int(a) | int(b)) & played for a, b in hands[:, 1:])
     tw = "up 2C; 0:draw discard KD; 1:draw discard QH; 0:draw discard JC; 1:draw discard TS"   # weighted: seat 1
-    *r, h = TA.prepare("AS 2D 3C 4H 9S", players=2, history=tw, opp_model="played", **kw).call(0, 800, with_hands=True)
-    assert all(c & 15 <= 9 for x in h[:, 1] for c in from_mask(int(x) & ~int(TA.TB.meld_cards(x | 512))))  # <= TS
+    *r, h = AD.prepare(TK.VARIANT, "AS 2D 3C 4H 9S", players=2, history=tw, opp_model="played", **kw).call(0, 800, with_hands=True)
+    assert all(c & 15 <= 9 for x in h[:, 1] for c in from_mask(int(x) & ~int(TS.TB.meld_cards(x | 512))))  # <= TS
     assert (r[0][:, K.TRIES] >= 1).all() and 0 < r[1].min() and r[1].sum() ** 2 / (r[1] ** 2).sum() < 800

@@ -161,9 +161,6 @@ LONG_FUNCTIONS = {
     "sim/wild/wild_search.py:_search": _KERNEL,
     "sim/wild/wild_turn.py:take_turn": _KERNEL + " (measured: in pieces it played 8% slower)",
     "sim/variants/tonk.py:play_from_state": _KERNEL,
-    "sim/advisors/gin.py:gin_worlds": _KERNEL + "; folds with the other advisors' world kernels (part 2)",
-    "sim/advisors/knock_rummy.py:knock_rummy_worlds": _KERNEL + "; folds with the other advisors' world "
-                                                               "kernels (part 2)",
 }
 
 

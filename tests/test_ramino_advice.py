@@ -1,4 +1,5 @@
-"""Ramino Klop's "should I knock here?" advisor (sim.advisors.ramino_klop): two-pack worlds,
+"""Ramino Klop's "should I knock here?" advisor (sim.advisors.advisor with the declaration in
+sim.variants.ramino_klop): two-pack worlds,
 the settlement of a knock, reproducibility, advice and bad input."""
 
 import numpy as np
@@ -7,7 +8,8 @@ import pytest
 from analysis.cli import main
 from analysis.studies.knock_advice import AdviceError, advise
 from sim import advice as K
-from sim.advisors import ramino_klop as RA
+from sim.advisors import advisor as AD
+from sim.variants import ramino_klop as RK
 from sim.core.cards import CardError, parse_cards, standard_pack
 from sim.core.errors import UserInputError
 from sim.wild.wild_melds import min_deadwood
@@ -19,7 +21,7 @@ HAND_1 = "AS 2S 3S 7H 7D 7C AH"         # deadwood 1 (AH)
 
 def _prep(hand=HAND_5, *, players=4, turn=3, upcard=None, discards=None, stock=None, seed=5,
           opp_model="played", opponent="simple", rules=None, debug=True):
-    return RA.prepare(hand, turn=turn, upcard=upcard, discards=discards, spreads=(), players=players,
+    return AD.prepare(RK.VARIANT, hand, turn=turn, upcard=upcard, discards=discards, spreads=(), players=players,
                       opponent=opponent, strategy="simple", rules=rules, stock=stock, opp_cards=None,
                       first_upcard=None, history=None, seed=seed, opp_model=opp_model, debug=debug)
 
@@ -148,7 +150,8 @@ def test_default_stock_follows_the_restock_rule():
     ``restock_keep_top``.  Six players: 65 cards after the deal; draw 66 is the first from the
     new stock, turn 12 holds draw 67."""
     notes: list = []
-    assert RA._stock(6, 11, None, 0, notes) == 65 - 61            # draw 61, no restock yet
-    assert RA._stock(6, 12, None, 0, notes) == 64                 # draw 67: 66 turned over, 2 drawn
-    assert RA._stock(6, 12, None, 0, notes, keep_top=True) == 63  # 65 turned over, 2 drawn
+    r, keep = RK.RaminoKlopRules(players=6), RK.RaminoKlopRules(players=6, restock_keep_top=True)
+    assert RK.advice_stock(r, 6, 11, None, 0, notes) == 65 - 61       # draw 61, no restock yet
+    assert RK.advice_stock(r, 6, 12, None, 0, notes) == 64            # draw 67: 66 turned over, 2 drawn
+    assert RK.advice_stock(keep, 6, 12, None, 0, notes) == 63         # 65 turned over, 2 drawn
     assert "turned over 1 time(s)" in notes[-1]

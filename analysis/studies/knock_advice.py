@@ -76,7 +76,7 @@ Modelling assumptions (stated in the output notes when they apply):
   draw from the stock), at least 1 and at most the cards available; an empty stock cannot be
   played on.  ``played`` replays every opponent in seat order; if no world in
   ``MAX_REDRAWS + 1`` deals lets them all reach my turn, the position is refused.
-* **Ramino Klop** (:mod:`sim.advisors.ramino_klop`): two joker packs (108 cards, every card
+* **Ramino Klop** (its declaration: :mod:`sim.variants.ramino_klop`): two joker packs (108 cards, every card
   twice); seat 0 plays first, the position after my draw and discard (7 cards; 8: the exact
   best discard is played); a knock needs deadwood below ``knock_below`` (7).  Everyone scores
   its own deadwood as penalty, so the points are the **penalty lead**: the average
@@ -89,7 +89,6 @@ from __future__ import annotations
 
 # numba modules (sim.advice, sim.melds, the variants) are imported inside the functions, so
 # building the CLI parser stays fast
-import importlib
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -341,8 +340,9 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
         raise AdviceError(f"opponent model {opp_model!r}: {v.name} offers {' or '.join(models)}")
     from sim.advice import position_cards
     hand, upcard, discards = position_cards(v.advisor, hand, upcard, discards)
-    prep = importlib.import_module(v.advisor.module).prepare(
-        hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
+    from sim.advisors.advisor import prepare
+    prep = prepare(
+        v, hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
         opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
         first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
         debug=bool(debug))

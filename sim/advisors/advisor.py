@@ -1,74 +1,53 @@
-"""The knock advisor's shared flow, for every game (worlds as in :mod:`sim.advice`).
+"""The knock advisor, one for every game (worlds as in :mod:`sim.advice`).
 
 One question for every game: from a concrete position, is ending the hand now (**A**: knock,
-rummy, Tonk's drop) worth more than playing on (**B**)?  Every game's advisor does the same
-steps, and this module holds them; a game's module (``gin``, ``knock_rummy``,
-``ramino_klop``, ``tonk``) says only what differs:
+rummy, Tonk's drop) worth more than playing on (**B**)?  :func:`prepare` answers it for any
+game with an advisor (``VARIANT.advisor``, an :class:`sim.advice.AdvisorSpec`), in the same
+steps; the game declares only what differs (its ``ADVISOR``, a :class:`sim.advice.AdvisorGame`,
+next to its decision interface: ``sim/variants/gin.py``, ``knock_rummy_search.py``,
+``ramino_klop.py``, ``tonk_search.py``):
 
-1. **read the position** (:func:`open_position`, :func:`read_pile`): the game's player count
-   and rules, the options it refuses, the hand, the upcard and the known discards against
-   the game's pack; with one card more than a hand, the exact best discard is played
-   (:func:`play_extra_card`);
-2. **the decision**: which choice is "now" and which outcome counts as won, both in the
-   game's world kernel (its ``*_worlds`` function), which also calls the game's own engine
-   (settlement, ``play_from_state``);
+1. **read the position** (:class:`Position`): the game's player count and rules, the options
+   it refuses, the hand, the upcard and the known discards against the game's pack (or, at
+   the start of a turn, the table: :mod:`.table`); with a history (:mod:`.history`), the
+   inputs it replaces are refused and the ones it fixes cross-checked; with one card more
+   than a hand, the exact best discard is played (:func:`play_extra_card`);
+2. **the decision**: the game's ``knock`` hook checks that ending the hand now is legal and
+   says what it shows; its world pieces (:func:`sim.advice.end_now`, :func:`sim.advice.play_on`)
+   play A and B and say which outcome counts as won;
 3. **sample worlds** consistent with what is known: the unseen pool (:func:`sim.advice.pool_without`,
-   or a history's, :mod:`.history_weights`), dealt by the kernel with :func:`deal_mask` and
-   laid out for play on by :func:`pile_for_play_on`; redrawn or weighted by the opponent
-   model (``played``: replayed deals, or weights by a history);
+   or a history's, :func:`sim.strategies.history_weights.setup`) and the stock (the game's
+   ``stock`` hook), dealt by the game's :func:`sim.advice.deal`; redrawn or weighted by the
+   opponent model (``played``: replayed deals, or weights by a history);
 4. **play both choices out** on the same world (common random numbers: the world's
-   generator, then :func:`seat_streams` for the strategies) into ``int64[n, N_OUT]`` rows
-   (:func:`world_buffers`; a model that finds no world: :func:`refuse_failed`);
+   generator, then the seats' strategy streams) in the one world loop, :func:`worlds`, into
+   ``int64[n, N_OUT]`` rows (a model that finds no world: :func:`refuse_failed`);
 5. **summarise**: :func:`prepared` hands the sampler and what to report to
    ``analysis.studies.knock_advice``, which stops on the confidence sequences and reports.
 
-What a game's module provides (its part of the decision interface): ``GAME``, a
-:class:`Game` (its name, as its strategies are parsed, its ``VARIANT``, rules class and
-pack); ``prepare = entry(check)``, the entry :class:`sim.advice.AdvisorSpec` names, with its
-``check`` of a :class:`Position` built from the steps above; and its world kernel, one world at a
-time: deal the opponents (with the model's redraws or weights), **A** (the game's
-settlement of ending the hand now, from the world's hands) and **B** (the state play on
-starts from, handed to the game's ``play_from_state``), each scored as my points and
-whether I won.  The world loop itself stays in each game's kernel: numba caches no kernel
-that takes other kernels as arguments or closes over them (measured on numba 0.68: a cache
-miss in every process, so every ``rummylab knock`` would compile it anew), so the shared
-steps are the small kernels at the end of this module.
+The world loop is one kernel for every game: numba caches no kernel that takes other kernels
+as arguments or closes over them (measured on numba 0.68: a cache miss in every process), so
+the game's pieces are not passed in: they are type-dispatched functions (numba's
+``overload``, keyed by the game's world namedtuple class: :func:`sim.advice.world_pieces`),
+inlined where the loop calls them when it compiles for that game, and the loop is cached
+once per game (both games' specialisations load from the cache in a new process: measured).
+The draws of a world (:func:`_draw`) compile without reference counting.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from numba import njit
 
 from .. import advice as A
 from ..core import rng
-from ..core.bits import bit
-from ..core.cards import card_text
+from ..core.cards import card_text, cards_text
+from ..strategies import history_weights as HW
 from ..strategies import parse_strategy, strategy_matrix
 from . import history as HI
-
-
-@dataclass(frozen=True)
-class Game:
-    """What a game's advisor declares: ``name`` (its strategies' variant name), ``variant``
-    (its ``VARIANT``: the player-count rule and, in its :class:`sim.advice.AdvisorSpec`, the
-    pack), ``rules`` (its rules class) and ``seated``: the rules carry the player count
-    (every game but Gin)."""
-    name: str
-    variant: object
-    rules: type
-    seated: bool = True
-
-    @property
-    def packs(self) -> int:
-        return self.variant.advisor.packs
-
-    @property
-    def jokers(self) -> int:
-        return self.variant.advisor.jokers
+from . import table as TA
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,50 +76,154 @@ class Position:
     debug: bool
 
 
-def entry(check: Callable[[Position], A.Prepared]):
-    """A game's ``prepare(hand, *, turn, upcard, discards, spreads, players, opponent, strategy,
-    rules, stock, opp_cards, first_upcard, history, seed, opp_model, debug)``, the entry
-    :class:`sim.advice.AdvisorSpec` names (every argument required), from its ``check`` of a
-    :class:`Position`."""
-    def prepare(hand, **position) -> A.Prepared:
-        return check(Position(hand=hand, **position))
-    prepare.__doc__ = check.__doc__
-    return prepare
+def prepare(variant, hand, **position) -> A.Prepared:
+    """Check a knock position of ``variant`` (its ``VARIANT``; the arguments: :class:`Position`,
+    every one required) and set up its worlds: the entry ``analysis.studies.knock_advice``
+    calls for every game."""
+    import importlib
+    game = importlib.import_module(variant.advisor.module).ADVISOR
+    p = Position(hand=hand, **position)
+    return (_start_of_turn if game.start_of_turn else _after_discard)(variant, game, p)
+
+
+# ----------------------------------------------------------------------------------------
+# a position after my draw and discard (Gin, Knock Rummy, Ramino Klop)
+
+def _after_discard(v, g: A.AdvisorGame, p: Position) -> A.Prepared:
+    n = p.players
+    r = open_position(v, n, p.rules, refusals(g, p))
+    hs = g.hand_size(n)
+    if g.turn_limit and n * (p.turn - 1) + 1 >= v.max_turns:
+        raise A.AdviceError(f"turn {p.turn} with {n} players is past the turn limit ({v.max_turns} "
+                            "turns in a hand): the hand is over")
+    notes: list[str] = []
+    h = read_hand(v, p.hand)
+    if h.size not in (hs, hs + 1):
+        raise A.AdviceError(g.hand_error.format(n=n, hs=hs, more=hs + 1, got=h.size))
+    up, known = read_pile(v, h, p.upcard, p.discards, history=p.history, hand_size=hs)
+    k = None
+    if p.history is not None:
+        hr = g.history(r)
+        k = HI.check(p.history, players=n, turn=p.turn, hand_size=hs, hand=h,
+                     discard=int(up[0]) if up.size else None, stock_floor=hr.stock_floor,
+                     dealer_offer=hr.dealer_offer, stock=p.stock)
+    kept, discard = h, None
+    if h.size == hs + 1:    # the exact best discard (ties: the highest card, as the strategies do)
+        discard, dw_after = g.discard(r, h, None if k is None else k.took, notes)
+        kept, up, known = play_extra_card(h, up, known, discard, dw_after, notes)
+    kn = g.knock(r, p, k, h, kept, notes)
+    h = kept
+    me, opps, smat = seat_strategies(v, p.strategy, p.opponent, n, single=g.single_opponent)
+    if v.check_strategies is not None:
+        v.check_strategies(r, [me] + opps)
+    st, pool, known, seen, replay = _unseen(v, g, k, h, up, known, r, smat, kn, p, notes)
+    upc = upcard_code(up, notes)
+    scale, unit = g.points(r, n, notes)
+    world = g.world(r.to_array(), smat, h, kn, st, known, p.turn, seen, replay)
+    where = f" (hand {cards_text(h)}" + (f", {n} players)" if v.players_rule else ")")
+    fail = A.MAX_TRIES_HISTORY if seen.use and replay else A.MAX_REDRAWS + 1
+    model = g.no_world_history if seen.use else g.no_world.format(turn=p.turn)
+
+    def call(first, count, with_hands=False):
+        return rollouts(world(count, with_hands), pool, upc, p.seed, first, count, fail,
+                        lambda w: A.no_world_fits(w, fail, model, where), debug=p.debug,
+                        weighted=seen.use and replay > 0)
+
+    return prepared(call, h=h, score=kn.score, limit=kn.limit, discard=discard, turn=p.turn,
+                    stock=st, players=n, upc=upc, me=me, opps=opps, r=r, notes=notes, scale=scale,
+                    redraws=replay > 0, unit=unit)
+
+
+def _unseen(v, g, k, h, up, known, r, smat, kn, p, notes):
+    """The stock, the unseen pool, the known pile, the history's :class:`~history_weights.Seen`
+    and the opponent turns to replay: from the history ``k`` (the opponents' knock bars by
+    the game's ``bars``), or without one (the game's ``stock``)."""
+    n = smat.shape[0]
+    hs = g.hand_size(n)
+    if k is None:
+        replay = p.turn - 1 if p.opp_model == "played" else 0
+        st = g.stock(r, n, p.turn, p.stock, int(known.size), notes)
+        # with one card more `up` is the discard
+        pool = A.pool_without(np.concatenate([h, up, known]), v.advisor.packs, v.advisor.jokers)
+        g.replay_notes(notes, n, replay, pool.size - (n - 1) * hs - int(up.size == 0) - st)
+        return st, pool, known, HW.no_history(n, p.turn, hs), replay
+    hr = g.history(r)
+    if k.stock < hr.void_below:
+        raise A.AdviceError(f"the history leaves {k.stock} stock cards after your draw: the hand "
+                            f"is void (void_stock_left={hr.void_below})")
+    pool, known, seen = HW.setup(k, h, int(up[0]), hand_size=hs, bars=g.bars(k, smat, kn),
+                                 drawn_discardable=hr.drawn_discardable)
+    replay = int(p.opp_model == "played")
+    notes += HI.notes(k, replay > 0)
+    return k.stock, pool, known, seen, replay
+
+
+# ----------------------------------------------------------------------------------------
+# a position at the start of my turn, before I draw (Tonk)
+
+def _start_of_turn(v, g: A.AdvisorGame, p: Position) -> A.Prepared:
+    r = open_position(v, p.players, p.rules, refusals(g, p))
+    notes: list[str] = []
+    h = read_hand(v, p.hand)
+    hs = g.hand_size(p.players)
+    if not 1 <= h.size <= hs:
+        raise A.AdviceError(g.hand_error.format(n=p.players, hs=hs, got=h.size))
+    t = TA.read_table(v, g, p, h, r, notes)
+    st = g.stock(r, p.players, p.turn, p.stock, t, notes)
+    me, opps, smat = seat_strategies(v, p.strategy, p.opponent, p.players)
+    world = g.world(r.to_array(), smat, h, t, st, p)
+    weighted = t.history is not None and p.opp_model == "played"
+
+    def call(first, count, with_hands=False):
+        return rollouts(world(count, with_hands), t.pool, t.upc, p.seed, first, count,
+                        A.MAX_TRIES_HISTORY, TA.no_deal_fits, debug=p.debug, weighted=weighted)
+
+    return prepared(call, h=h, score=t.count, limit=None, discard=None, turn=p.turn, stock=st,
+                    players=p.players, upc=t.upc, me=me, opps=opps, r=r, notes=notes)
 
 
 # ----------------------------------------------------------------------------------------
 # reading the position (Python)
 
-def open_position(g: Game, players: int, rules, refusals=()):
+def open_position(v, players: int, rules, refused=()):
     """The game's player-count rule, the options it refuses (``(given, message)`` pairs, in
     order) and its rules for ``players`` seats."""
-    A.check_players(g.variant, players)
-    for given, message in refusals:
+    A.check_players(v, players)
+    for given, message in refused:
         if given:
             raise A.AdviceError(message)
-    if not g.seated:
-        return A.rules_of(g.rules, rules)
-    r = A.rules_of(g.rules, rules, players=players)
+    if not v.players_rule:
+        return A.rules_of(v.rules_cls, rules)
+    r = A.rules_of(v.rules_cls, rules, players=players)
     if r.players != players:
         raise A.AdviceError(f"rule players={r.players} contradicts players={players}: give the count once")
     return r
 
 
-def read_hand(g: Game, hand) -> np.ndarray:
-    return A.cards(hand, "hand", g.packs, g.jokers)
+def refusals(g: A.AdvisorGame, p: Position):
+    """The options the game refuses (its ``refuses``), as ``(given, message)`` pairs in order."""
+    hs = g.hand_size(p.players)
+    for option, message, *accepted in g.refuses:
+        value = getattr(p, option)
+        given = bool(value) if option == "spreads" else value is not None
+        yield given and not (accepted and value == accepted[0]), message.format(n=p.players, hs=hs)
 
 
-def read_pile(g: Game, h, upcard, discards, *, history=None, hand_size=None):
+def read_hand(v, hand) -> np.ndarray:
+    return A.cards(hand, "hand", v.advisor.packs, v.advisor.jokers)
+
+
+def read_pile(v, h, upcard, discards, *, history=None, hand_size=None):
     """The upcard (at most one) and the known discards, each card in one place only; with a
     ``history`` the inputs it replaces are refused first (:func:`history.refuse_conflicts`)."""
-    up = A.cards(upcard, "upcard", g.packs, g.jokers) if upcard is not None else h[:0]
+    packs, jokers = v.advisor.packs, v.advisor.jokers
+    up = A.cards(upcard, "upcard", packs, jokers) if upcard is not None else h[:0]
     if up.size > 1:
         raise A.AdviceError(f"upcard: give one card, got {up.size}")
     if history is not None:
         HI.refuse_conflicts(h.size, hand_size, up.size > 0, discards)
-    known = A.cards(discards, "discards", g.packs, g.jokers) if discards is not None else h[:0]
-    A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)], g.packs,
-                 g.jokers)
+    known = A.cards(discards, "discards", packs, jokers) if discards is not None else h[:0]
+    A.no_overlap([("in your hand", h), ("the upcard", up), ("in the discards", known)], packs, jokers)
     return up, known
 
 
@@ -157,36 +240,12 @@ def play_extra_card(h, up, known, discard: int, dw_after: int, notes: list):
     return keep, np.array([discard], dtype=np.int64), known
 
 
-def seat_strategies(g: Game, strategy, opponent, n: int, *, single: bool = False):
+def seat_strategies(v, strategy, opponent, n: int, *, single: bool = False):
     """My strategy, the opponents' (one spec for all or one each; ``single``: one opponent,
     one spec) and the strategy matrix, seat 0 first."""
-    me = parse_strategy(strategy, g.name, n)
-    opps = [parse_strategy(opponent, g.name, n)] if single else A.parse_opponents(opponent, n - 1, g.name)
+    me = parse_strategy(strategy, v.name, n)
+    opps = [parse_strategy(opponent, v.name, n)] if single else A.parse_opponents(opponent, n - 1, v.name)
     return me, opps, strategy_matrix([me] + opps)
-
-
-def replay_notes(notes: list, n: int, replay: int, buried: int) -> None:
-    """Opponent model 'played' without a history (Knock Rummy, Ramino Klop): what was replayed."""
-    who = "the opponent's dealt hand was" if n == 2 else "each opponent's dealt hand was"
-    notes.append(f"opponent model 'played': {who} replayed through {replay} draws and "
-                 "discards by its strategy, without rummy or knock (worlds where one would "
-                 "have ended the hand are redrawn)")
-    if buried < replay * (n - 1):
-        notes.append(f"only {buried} unseen buried discards for the {replay * (n - 1)} "
-                     "replayed turns: the later opponents' replays are shorter")
-
-
-def given_stock(st: int, turn: int, lo: int, hi: int, room: int, *, seats: str = "",
-                holds: str = "after your draw the stock holds", short: str = "") -> int:
-    """A stock the user gave, within ``lo..hi`` on this turn (``seats``: " with n players";
-    ``holds``: how the range is said) and at most ``room``, the unseen cards left for it
-    (``short``: why not, after "impossible")."""
-    if not lo <= st <= hi:
-        raise A.AdviceError(f"stock {st} is impossible on your turn {turn}{seats}: {holds} {lo} to "
-                            f"{hi} cards")
-    if st > room:
-        raise A.AdviceError(f"stock {st} is impossible{short}")
-    return st
 
 
 def upcard_code(up, notes: list) -> int:
@@ -209,68 +268,85 @@ def prepared(call, *, h, score, limit, discard, turn, stock, players, upc, me, o
 
 
 # ----------------------------------------------------------------------------------------
-# running the worlds (Python)
+# running the worlds
 
-def world_buffers(n_worlds: int):
-    """The world rows (int64[n, N_OUT]), their weights (1) and the failure slot (-1)."""
-    return (np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64),
-            np.ones(int(n_worlds), dtype=np.float64), np.full(1, -1, dtype=np.int64))
-
-
-def refuse_failed(fail, tries: int, model: str, position: str) -> None:
-    """An opponent model found no fitting world (``fail[0]``, the world): refuse the position."""
-    if fail[0] >= 0:
-        raise A.no_world_fits(int(fail[0]), tries, model, position)
-
-
-def with_extras(out, *extras):
-    """The kernel's rows, and the extras asked for (``(array, asked)`` pairs) after them."""
-    more = tuple(x for x, asked in extras if asked)
+def rollouts(world, pool, upcard, seed, first_world, n_worlds, max_tries, refuse, *, debug=False,
+             weighted=False):
+    """Worlds ``first_world .. first_world + n_worlds - 1`` of the game's ``world`` (its
+    namedtuple, built for ``n_worlds``): int64[n_worlds, N_OUT] (columns K_PTS, P_PTS, K_WIN,
+    P_WIN, TRIES); with ``weighted`` (a history weighs them) also float64[n_worlds], the
+    worlds' weights; then the world's extras asked for (``world.extras``: e.g. the hands).
+    ``pool``: the unseen card codes; ``upcard`` a code, ``UP_SAMPLE`` or ``UP_NONE``;
+    ``max_tries`` draws of a world that cannot have happened, then ``refuse(world)`` (an
+    AdviceError) is raised."""
+    out = np.zeros((int(n_worlds), A.N_OUT), dtype=np.int64)
+    weight = np.ones(int(n_worlds), dtype=np.float64)
+    fail = np.full(1, -1, dtype=np.int64)
+    worlds(world.g, np.ascontiguousarray(pool, dtype=np.int64), np.int64(upcard), np.int64(max_tries),
+           np.int64(seed), np.int64(first_world), out, weight, fail, bool(debug))
+    refuse_failed(fail, refuse)
+    more = ((weight,) if weighted else ()) + world.extras
     return (out,) + more if more else out
 
 
-# ----------------------------------------------------------------------------------------
-# world kernels' shared steps
-
-@njit(cache=True, inline="always")
-def world_generator(seed, first_world, i):
-    """World ``w = first_world + i`` and its generator (``STREAM_WORLD``): its draws, redraws
-    and, in a game that restocks, the restock shuffles."""
-    w = first_world + i
-    return w, rng.new_state(seed, A.STREAM_WORLD, w)
-
-
-@njit(cache=True, inline="always")
-def draw_world(ws, pool, perm, upcard, tries):
-    """One (more) draw of a world: the unseen ``pool`` shuffled into ``perm``.  Returns the
-    upcard, where the hands start in ``perm`` (:func:`sim.advice.upcard_of`) and the draws."""
-    rng.shuffle_into(ws, pool, perm)
-    up, pos = A.upcard_of(perm, upcard)
-    return up, pos, tries + 1
-
-
-@njit(cache=True, inline="always")
-def deal_mask(perm, pos, k):
-    """The hand (uint64 mask) of the ``k`` shuffled unseen cards from ``perm[pos]``."""
-    h = np.uint64(0)
-    for j in range(k):
-        h |= bit(perm[pos + j])
-    return h
+def refuse_failed(fail, refuse) -> None:
+    """An opponent model found no fitting world (``fail[0]``, the world): refuse the position."""
+    if fail[0] >= 0:
+        raise refuse(int(fail[0]))
 
 
 @njit(cache=True)
-def pile_for_play_on(perm, pos, n_pool, stock_size, deck, sp, known, pile, up):
-    """Stock and pile as play on starts (:func:`sim.advice.lay_out_rest`), ``up`` on top of
-    the pile unless there is none (UP_NONE).  Returns the number of cards in ``pile``."""
-    npile = A.lay_out_rest(perm, pos, n_pool, stock_size, deck, sp, known, pile)
-    if up != A.UP_NONE:
-        pile[npile] = up
-        npile += 1
-    return npile
+def worlds(g, pool, upcard, max_tries, seed, first_world, out, weight, fail, debug):
+    """Worlds ``first_world .. first_world + len(out) - 1`` of a knock question, one game's
+    (its world ``g``: :func:`sim.advice.world_pieces`).
+
+    World ``w``: its generator (``STREAM_WORLD``), every seat's strategy stream
+    (``STREAM_WORLD_STRATEGY + seat``, before the deal: a replayed random player draws from
+    them); the unseen ``pool`` shuffled (the upcard first if ``upcard == UP_SAMPLE``) and the
+    opponents dealt by the game (:func:`sim.advice.deal`), redrawn while the world's weight is
+    0, at most ``max_tries`` draws (then ``fail[0]`` gets the world and the kernel returns);
+    then A (:func:`sim.advice.end_now`) and B (:func:`sim.advice.play_on`) on the same world.
+    ``out[i]``: my points and whether I won with A and B, and the draws; ``weight[i]``: the
+    world's weight (1 unless a history weighs it)."""
+    perm = np.empty(pool.shape[0], dtype=np.int64)
+    for i in range(out.shape[0]):
+        w = first_world + i
+        ws = rng.new_state(seed, A.STREAM_WORLD, w)
+        _seat_streams(g.st, seed, w)
+        up, pos, tries, wt = _draw(g, pool, perm, upcard, max_tries, ws)
+        if wt == 0.0:
+            fail[0] = w
+            return
+        out[i, A.TRIES] = tries
+        weight[i] = wt
+        out[i, A.K_PTS], out[i, A.K_WIN] = A.end_now(g, i)
+        out[i, A.P_PTS], out[i, A.P_WIN] = A.play_on(g, i, perm, pos, up, ws, debug)
+
+
+@njit(cache=True, _nrt=False)
+def _draw(g, pool, perm, upcard, max_tries, ws):
+    """A world drawn (its generator ``ws``): the unseen ``pool`` shuffled into ``perm`` (the
+    upcard first if ``upcard == UP_SAMPLE``) and the opponents dealt (:func:`sim.advice.deal`),
+    redrawn while the world's weight is 0, at most ``max_tries`` draws.  Returns the upcard,
+    the position after the dealt hands, the draws and the weight (0: none fits).
+
+    Compiled without reference counting (as :mod:`sim.open.jit`'s ``noalloc``; the kernels
+    it calls that allocate say ``_nrt=True``): the deal reads the world's arrays from its
+    namedtuple on every draw, and each read would be an atomic increment and decrement
+    (measured: 2.5x the time of Tonk's history-weighted draws, millions per answer)."""
+    tries = 0
+    while True:
+        rng.shuffle_into(ws, pool, perm)
+        up, pos = A.upcard_of(perm, upcard)
+        tries += 1
+        pos, wt = A.deal(g, perm, pos, ws)
+        if wt > 0.0 or tries >= max_tries:
+            return up, pos, tries, wt
 
 
 @njit(cache=True, inline="always")
-def seat_streams(st, seed, w):
-    """Every seat's strategy generator in world ``w`` (``st[s, 0]``)."""
-    for s in range(st.shape[0]):
-        st[s, 0] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)
+def _seat_streams(st, seed, w):
+    """Every seat's strategy generator in world ``w`` (``st``: uint64[n] or uint64[n, 1])."""
+    flat = st.reshape(st.shape[0])
+    for s in range(flat.shape[0]):
+        flat[s] = rng.stream_key(seed, A.STREAM_WORLD_STRATEGY + s, w)

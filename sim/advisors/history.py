@@ -1,6 +1,7 @@
 """What the table saw: the knock advisor's worlds conditioned on the history of the hand
 (Gin and Knock Rummy: :func:`check`; Tonk: :func:`check_tonk`).  The kernels that weigh
-the worlds by it, and its view of a checked history, are in :mod:`.history_weights`.
+the worlds by it, and its view of a checked history, are in
+:mod:`sim.strategies.history_weights` (the games' world pieces call them).
 
 Syntax (``rummylab knock --history``, ``advise(history=...)``): items separated by ``;``
 or new lines, in playing order, case-insensitive::
@@ -21,22 +22,23 @@ you took it, else you drew from the stock.  So the pile is known card by card, t
 size follows, and no buried discard is unseen.
 
 What every world then holds (both opponent models): the cards an opponent took from the pile
-and did not discard later are in its hand; the cards on the pile are in no hand; the
-unseen cards are dealt uniformly to the rest of the opponents' hands and the stock (top
-first).  Model ``played`` also **weighs** each world by how likely the opponents'
-strategies were to make the observed choices in it (take the pile top or draw, pass the Gin
-first upcard, the discards, never going gin, rummy or knocking): exactly, as the strategies
-are deterministic given their tie-break generator.  Replaying the turns forward and keeping
-only the worlds where everything matches (plain rejection) keeps 1 world in 10^4-10^6 by
-own turn 5-10 of a Gin hand, because the order in which the opponent got its cards matters
-as much as which cards it holds; so the worlds are drawn by sequential importance sampling
-instead (:func:`_weigh`): each opponent's hand now is dealt uniformly, then its turns are
-undone from the last, choosing each stock draw among the cards with which its strategy makes
-that turn's choices, and the world's weight is the product of the fractions so chosen.  The
-weighted worlds estimate the deal conditioned on the history exactly (self-normalized
-importance sampling; the advice reports Kish's effective sample size ``(sum w)^2 / sum
-w^2``).  A world of weight 0 (a hand now with which the history could not have happened) is
-redrawn, at most ``MAX_TRIES_HISTORY`` times, then the position is refused.
+and did not discard later are in its hand; the cards on the pile are in no hand; the unseen
+cards are dealt uniformly to the rest of the opponents' hands and the stock (top first).
+Model ``played`` also **weighs** each world by how likely the opponents' strategies were to
+make the observed choices in it (take the pile top or draw, pass the Gin first upcard, the
+discards, never going gin, rummy or knocking): exactly, as the strategies are deterministic
+given their tie-break generator.  Replaying the turns forward and keeping only the worlds
+where everything matches (plain rejection) keeps 1 world in 10^4-10^6 by own turn 5-10 of a
+Gin hand, because the order in which the opponent got its cards matters as much as which
+cards it holds; so the worlds are drawn by sequential importance sampling instead
+(:func:`sim.strategies.history_weights._weigh`): each opponent's hand now is dealt
+uniformly, then its turns are undone from the last, choosing each stock draw among the cards
+with which its strategy makes that turn's choices, and the world's weight is the product of
+the fractions so chosen.  The weighted worlds estimate the deal conditioned on the history
+exactly (self-normalized importance sampling; the advice reports Kish's effective sample
+size ``(sum w)^2 / sum w^2``).  A world of weight 0 (a hand now with which the history could
+not have happened) is redrawn, at most ``MAX_TRIES_HISTORY`` times, then the position is
+refused.
 
 **Tonk** (:func:`check_tonk`, the drop advisor's worlds conditioned on the hand's history).
 
@@ -58,7 +60,7 @@ cards an opponent took from the pile and did not play later are in its hand; its
 are dealt uniformly from the unseen cards, the rest is the stock.  Model ``uniform``: the hands
 are uniform over those consistent with the observed cards; ``played`` also weighs each world by
 how likely the opponents' strategies were to make the observed choices (take or draw, the
-discards, never dropping; not the spreads and hits: :func:`.history_weights.weigh`).
+discards, never dropping; not the spreads and hits: :func:`sim.strategies.history_weights.weigh`).
 """
 
 from __future__ import annotations
@@ -234,7 +236,7 @@ def check(text: str, *, players: int, turn: int, hand_size: int, hand, discard: 
                               "hand; the history cannot go on")
     _my_turn(k, where, hand, discard, dealer_offer, turn, up)
     if stock is not None and int(stock) != k.stock:
-        raise AdviceError(f"stock {stock}: the history leaves {k.stock} after your draw (drop --stock)")
+        raise leaves(f"stock {stock}", f"{k.stock} after your draw", "stock")
     for s in range(n):
         k.retained[s] = sum(1 << c for c, q in where.items() if q == s)
     return k
@@ -288,6 +290,12 @@ def _text(t: Turn) -> str:
     out = [f"{t.seat}:" + (f"take {card_text(t.take)}" if t.take is not None else "draw")]
     out += [f"{kind} {' '.join(map(card_text, cards))}" for kind, cards in t.plays]
     return " ".join(out + [f"discard {card_text(t.discard)}"])
+
+
+def leaves(given: str, left, option: str) -> AdviceError:
+    """An input the history fixes, given otherwise: ``given`` (what was said), what the
+    history leaves, and the option to drop."""
+    return AdviceError(f"{given}: the history leaves {left} (drop --{option})")
 
 
 def refuse_conflicts(h_size: int, hand_size: int, upcard_given: bool, discards) -> None:

@@ -28,24 +28,30 @@ off) is a ``knock`` row with no winner (-1) and 0 points.
 Kernels: :func:`play_chunk` (one row per hand, columns :data:`VARIANT.columns`),
 :func:`play_game_chunk` (one row per game to ``target_score``, played by :mod:`sim.games`),
 :func:`play_from_state` (continue a hand from any position: rollouts for the advisor; a
-searching seat decides by search there too, from uniform worlds).
+searching seat decides by search there too, from uniform worlds).  The knock advisor's
+declaration (``ADVISOR``, its world pieces: :mod:`sim.advisors.advisor`) is at the end.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
+from .. import advice as A
 from ..core import games, rng
 from ..core import trace as TR
 from ..core.bits import bit as _bit
-from ..core.cards import standard_pack
+from ..core.cards import card_text, standard_pack, to_mask
+from ..core.errors import AdviceError
 from ..core.trace import NO_TRACE, log, no_trace
-from ..knock.melds import deadwood, meld_tables
+from ..knock.melds import deadwood, meld_tables, min_deadwood
+from ..strategies import history_weights as HW
 from ..strategies import knock as K
 from ..strategies.knock import choose_discard, knock_threshold, wants_upcard  # noqa: F401 (advisor)
 from ..strategies.random_play import coin
-from . import COL_DEALER, Knob, WholeGame
+from . import COL_DEALER, Knob, WholeGame, column_index
 from . import gin_hand
 from .gin_hand import (EXTRA_COLUMNS, HAND, MAX_TURNS, N_CARDS, O_BIG_GIN, O_GIN, O_KNOCK,  # noqa: F401
                        O_UNDERCUT, O_VOID, OUTCOMES, R_BIG_GIN, R_DISCARD_STOCK, R_FIRST_UPCARD, R_KNOCK_LIMIT,
@@ -244,9 +250,178 @@ RULE_SETS = {
 VARIANT = knock_variant(
     "gin", GinRules, (2, 2), OUTCOMES, play_chunk, EXTRA_COLUMNS,
     "Gin Rummy: 2 players, 10 cards, knock at deadwood <= 10, gin and undercut bonuses.",
-    opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood", zero_sum=True,
+    advisor="sim.variants.gin", opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood", zero_sum=True,
     max_turns=MAX_TURNS, no_out_outcomes=("void",), game=GAME, game_kernel=play_game_chunk, rule_sets=RULE_SETS,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by"),
 )
+
+
+# ----------------------------------------------------------------------------------------
+# the knock advisor's declaration (sim.advisors.advisor): "knock now" vs "play on" after my
+# draw and discard.  A: the Gin showdown with me as the knocker (layoffs, gin and undercut
+# bonuses); B: the opponent moves with my discard on the pile, played by play_from_state.
+# "Won": I am the hand's winner (a void hand is not won).  Opponent model "played" without a
+# history: the opponent's uniformly dealt hand is replayed through its turns (sim.advice.replayed),
+# and a world where it would have knocked is redrawn; with a history, its observed turns weigh
+# the world (sim.strategies.history_weights).
+
+ROW_WIDTH = len(VARIANT.columns(2))
+C_SCORE, C_WINNER = (column_index(2, EXTRA_COLUMNS)[c] for c in ("score0", "winner"))
+GinWorld = namedtuple("GinWorld", "rules strat hand knock_hand knock_dw big stock_size known own picked0 limit "
+                                  "replay H use_h T_value T_cover T_starts T_total T_rank deck pile dealt hands "
+                                  "picked state row st opp_out")
+
+
+def _advice_deal(g, perm, pos, ws):
+    if g.use_h:
+        return HW.history_hands(g.H, g.strat, perm, pos, g.replay > 0, g.rules[R_DISCARD_STOCK] != 0,
+                                g.rules[R_BIG_GIN] != 0, g.dealt, g.T_value, g.T_total, g.T_rank, ws)
+    g.dealt[1] = A.deal_mask(perm, pos, HAND)
+    pos += HAND
+    return pos, A.replayed(g, perm, pos + g.stock_size, g.replay, g.own[0], g.stock_size, ws)
+
+
+def _advice_replay_turn(g, s, c, t, stock_then, ws):
+    h = g.dealt[s] | _bit(c)
+    forbidden = np.uint64(0) if g.rules[R_DISCARD_STOCK] != 0 else _bit(c)
+    code, dw = choose_discard(g.strat[s], h, forbidden, np.uint64(0), g.T_value, g.T_total, g.T_rank, ws)
+    g.dealt[s] = h ^ _bit(code)
+    return code, dw <= g.limit and dw <= knock_threshold(g.strat[s], t, stock_then)
+
+
+def _advice_end_now(g, i):
+    g.opp_out[i, 0] = g.hand
+    g.opp_out[i, 1] = g.dealt[1]
+    g.hands[0] = g.knock_hand
+    g.hands[1] = g.dealt[1]
+    g.row[:] = 0
+    showdown(g.rules, g.strat, g.hands, 0, g.knock_dw, g.big, g.T_value, g.T_cover, g.T_starts, g.T_total,
+             g.T_rank, g.row, g.st)
+    return _advice_mine(g.row)
+
+
+def _advice_play_on(g, i, perm, pos, up, ws, debug):
+    sp = N_CARDS - g.stock_size
+    npile = A.pile_for_play_on(perm, pos, g.stock_size, g.deck, sp, g.known, g.pile, up)
+    g.hands[0] = g.hand
+    g.hands[1] = g.dealt[1]
+    g.picked[:] = g.picked0
+    s = g.state
+    s[:] = 0
+    s[S_SP] = sp
+    s[S_NPILE] = npile
+    s[S_TURNS] = g.own[0] + g.own[1]
+    s[S_OWN0] = g.own[0]
+    s[S_OWN1] = g.own[1]
+    s[S_TO_MOVE] = 1        # the opponent moves, `up` on top of the pile
+    s[S_LIMIT] = g.limit
+    g.row[:] = 0
+    play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_cover, g.T_starts,
+                    g.T_total, g.T_rank, g.st, g.row, debug, no_trace())
+    return _advice_mine(g.row)
+
+
+@njit(cache=True, inline="always")
+def _advice_mine(row):
+    """My points in a settled hand row and whether I won it (I am its winner)."""
+    return row[C_SCORE], 1 if row[C_WINNER] == 0 else 0
+
+
+A.world_pieces(GinWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on,
+               replay_turn=_advice_replay_turn)
+
+
+def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
+    """The sampler's :class:`sim.advice.World` for ``count`` worlds; its extras: both hands in
+    each world (mine, the opponent's)."""
+    t = TABLES
+    rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
+    smat = np.ascontiguousarray(smat, dtype=np.float64)
+
+    def world(count, with_hands=False):
+        opp = np.zeros((int(count), 2), dtype=np.uint64)
+        g = GinWorld(rules_arr, smat, np.uint64(to_mask(h)), np.uint64(kn.shows["mask"]), np.int64(kn.shows["dw"]),
+                     bool(kn.shows["big"]), np.int64(stock_size), np.ascontiguousarray(known, dtype=np.int64),
+                     seen.own, seen.picked, np.int64(kn.limit), np.int64(replay), seen.H, seen.use, t.run_value,
+                     t.run_cover, t.run_starts, t.suit_total, t.rank_value, np.zeros(N_CARDS, np.int64),
+                     np.empty(N_CARDS, np.int64), np.zeros(2, np.uint64), np.zeros(2, np.uint64),
+                     np.zeros(2, np.uint64), np.zeros(S_WIDTH, np.int64), np.zeros(ROW_WIDTH, np.int64),
+                     np.empty((2, 1), np.uint64), opp)
+        return A.World(g, (opp,) if with_hands else ())
+    return world
+
+
+def _advice_knock(r, p, k, given, h, notes):
+    """The knock now: the hand's knock limit (oklahoma: the first upcard's value, given or
+    from the history ``k``), refused above it; 11 melded cards given: big gin."""
+    limit, limit_name = _advice_limit(r, p.first_upcard, k)
+    big = given.size == HAND + 1 and bool(r.big_gin) and min_deadwood(given).deadwood == 0
+    arr = min_deadwood(h)
+    if not big and arr.deadwood > limit:
+        raise AdviceError(f"cannot knock: the hand's deadwood is {A.shown(arr)} and knocking needs "
+                          f"deadwood <= {limit} ({limit_name}); keep playing")
+    shown = given if big else h
+    dw = 0 if big else int(deadwood(np.uint64(to_mask(shown)), TABLES.run_value, TABLES.suit_total,
+                                     TABLES.rank_value))
+    return A.Knock(arr.deadwood, int(limit), dict(mask=to_mask(shown), dw=dw, big=big))
+
+
+def _advice_limit(r, first_upcard, k) -> tuple[int, str]:
+    """The hand's knock limit and how it is named."""
+    if not r.oklahoma:
+        return r.knock_limit, "knock_limit"
+    if first_upcard is None and k is None:
+        raise AdviceError("oklahoma sets the knock limit from the hand's first upcard: "
+                          "give it with --first-upcard")
+    fu = A.cards(first_upcard if first_upcard is not None else k.up, "first upcard")
+    if fu.size != 1:
+        raise AdviceError(f"first upcard: give one card, got {fu.size}")
+    if k is not None and int(fu[0]) != k.up:
+        raise AdviceError(f"first upcard {card_text(int(fu[0]))}: the history says {card_text(k.up)}")
+    rank = int(fu[0]) & 15
+    return (0 if rank == 0 else int(TABLES.rank_value[rank]),
+            f"oklahoma, first upcard {card_text(int(fu[0]))}")
+
+
+def _advice_discard(r, h, took, notes):
+    """The exact best discard of 11 cards (ties: the highest card); 11 melded: big gin."""
+    if r.big_gin and min_deadwood(h).deadwood == 0:
+        notes.append("11 melded cards: knocking now is big gin")
+    return A.pick_discard(h, took)
+
+
+def advice_stock(r, n, turn, stock, n_known, notes) -> int:
+    """The stock after my draw without a history: given, or both players always drew."""
+    lo = max(r.void_stock_left, 31 - 2 * turn)
+    room = 31 - n_known               # 52 - 2 hands - the top discard - known discards
+    if stock is None:
+        st = A.clipped(max(32 - 2 * turn, r.void_stock_left + 1), room, notes)
+        if st < r.void_stock_left:
+            raise AdviceError(f"{n_known} known discards leave no room for a stock: give fewer --discards")
+        notes.append(f"stock {st} after your draw (default for turn {turn}: both players drew from the stock)")
+        return st
+    return A.given_stock(int(stock), turn, lo, 31, room, short=f" with {n_known} known discards: "
+                         f"at most {room} unseen cards are left for the stock")
+
+
+def _advice_replay_notes(notes, n, replay, buried):
+    if replay:
+        notes.append(f"opponent model 'played': its dealt hand was replayed through {replay} "
+                     "draws and discards by its strategy, without knocking")
+
+
+ADVISOR = A.AdvisorGame(
+    refuses=(("spreads", "gin has no spreads on the table before a knock: drop --spread"),
+             ("opp_cards", "the gin opponent holds {hs} cards: drop --opp-cards", HAND)),
+    hand_size=lambda n: HAND,
+    hand_error="a gin hand has {hs} cards (the hand you keep after discarding) or {more} (before "
+               "discarding: the advisor picks the best discard); got {got}",
+    history=lambda r: A.HistoryRules(r.void_stock_left + 1, r.first_upcard_offer, r.discard_stock_draw,
+                                     r.void_stock_left),
+    discard=_advice_discard, knock=_advice_knock, stock=advice_stock,
+    bars=lambda k, smat, kn: [[], [min(kn.limit, knock_threshold(smat[1], t[4], t[3])) for t in k.turns[1]]],
+    replay_notes=_advice_replay_notes, points=lambda r, n, notes: (1.0, None), world=advice_world,
+    no_world="let the opponent reach your turn {turn} without knocking",
+    no_world_history="could have given the opponent's choices in the history", single_opponent=True)

@@ -467,7 +467,7 @@ VARIANT = knock_variant(
     "knock-rummy", KnockRummyRules, (MIN_PLAYERS, MAX_PLAYERS), OUTCOMES, play_chunk, EXTRA_COLUMNS,
     "Knock Rummy (Poker Rummy): 2-5 players, 10/7 cards, knock at any deadwood, lowest "
     "deadwood wins the others' deadwood; rummy +25, beaten knocker +10 to the winner.",
-    opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood",
+    advisor="sim.variants.knock_rummy_search", opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood",
     zero_sum=lambda r: r.settle == "pairwise", max_turns=MAX_TURNS, no_out_outcomes=("stock_void", "stock_showdown"),
     game=GAME, game_kernel=play_game_chunk,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,

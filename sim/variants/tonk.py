@@ -428,7 +428,7 @@ VARIANT = knock_variant(
     "tonk", TonkRules, (2, 6), OUTCOMES, play_chunk, EXTRA_COLUMNS,
     "Tonk: 2-6 players, 5 cards, tonk on the deal, drop (knock) before drawing, spreads "
     "and hits on anyone's spreads, paid in 1x/2x stakes.",
-    opp_models=("uniform", "played"), score_unit="stakes", hand_word="count", zero_sum=True,
+    advisor="sim.variants.tonk_search", opp_models=("uniform", "played"), score_unit="stakes", hand_word="count", zero_sum=True,
     max_turns=MAX_TURNS, no_out_outcomes=("stock_out",),
     knob=Knob("max_count", "max_count_mid", "max_count_late", "mid_from", "late_from", same=-2,
               default_range=(0, 20), action="drop"),

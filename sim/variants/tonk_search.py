@@ -1,4 +1,5 @@
-"""Tonk's decision interface and its ``search`` player (:mod:`sim.search`).
+"""Tonk's decision interface: its ``search`` player (:mod:`sim.search`) and its knock advisor's
+declaration (``ADVISOR``, at the end: :mod:`sim.advisors.advisor`).
 
 Decision points of a searching seat (strategy row with ``search_worlds`` > 0), each with its
 candidates, the heuristic's own choice first; ``search_what`` says which are searched (the
@@ -23,14 +24,21 @@ Not modelled: what the opponents' discards and passes say of their hands (unifor
 Rule: :mod:`sim.variants.tonk` imports this module last (its kernels call ``play_from_state``).
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
+from .. import advice as A
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
+from ..core.cards import to_mask
+from ..core.errors import AdviceError
 from ..core.trace import no_trace
+from ..knock import table as TB
 from ..knock.table import FULL, hand_value, meld_cards
 from ..search.worlds import decision_key, paired_choice, rollout_rows, shuffle_unseen, stop_after, world_streams
+from ..strategies import history_weights as HW
 from ..strategies import tonk as T
 from . import tonk as TK
 
@@ -249,3 +257,120 @@ def discard(rules, strat, hands, stock, pile, sp_owner, sp_kind, sp_cards, ctr, 
         return heur
     return search_discard(rules, strat, hands, stock, pile, sp_owner, sp_kind, sp_cards, ctr, p, turn, st, picked,
                           taken, heur)
+
+
+# ----------------------------------------------------------------------------------------
+# the knock advisor's declaration (sim.advisors.advisor): "drop now" vs "draw and play on"
+# at the start of my turn (the table read by sim.advisors.table).  A: the drop, paid by the
+# Tonk knock rule with my seat as the knocker; B: I draw and the hand continues by
+# tonk.play_from_state, no drop on this turn.  "Won": my stake change > 0.  The opponents
+# hold the cards they took from the pile and kept (a history's), the rest of their hands
+# uniform over the unseen cards; model "played" (only with a history) also weighs every world
+# by the opponents' turns (sim.strategies.history_weights.weigh).
+
+TonkWorld = namedtuple("TonkWorld", "rules strat hand opp_cards retained sp_owner0 sp_kind0 sp_cards0 n_spreads "
+                                    "stock_size known turn H replay hands stock discard sp_owner sp_kind sp_cards "
+                                    "ctr st pay counts info out_hands")
+
+
+def _advice_deal(g, perm, pos, ws):
+    hands, strat, retained, opp_cards, H = g.hands, g.strat, g.retained, g.opp_cards, g.H
+    n = strat.shape[0]
+    hands[0] = g.hand
+    wt = 1.0
+    for s in range(1, n):
+        h = retained[s] | A.deal_mask(perm, pos, opp_cards[s - 1])
+        pos += opp_cards[s - 1]
+        hands[s] = h
+        if g.replay and wt > 0.0:
+            wt *= HW.weigh(strat[s], H, s, h, n, g.rules[TK.R_TONK_MIN], ws)
+    return pos, wt
+
+
+def _advice_end_now(g, i):
+    if g.out_hands.shape[0] > 0:
+        g.out_hands[i, :] = g.hands
+    for s in range(g.hands.shape[0]):
+        g.counts[s] = hand_value(g.hands[s])
+    TK.settle_knock(g.counts, 0, g.pay, g.rules[TK.R_TIE_PAID] != 0)
+    return g.pay[0], 1 if g.pay[0] > 0 else 0
+
+
+def _advice_play_on(g, i, perm, pos, up, ws, debug):
+    s0 = TK.N_CARDS - g.stock_size
+    npile = A.pile_for_play_on(perm, pos, g.stock_size, g.stock, s0, g.known, g.discard, up)
+    for k in range(g.n_spreads):
+        g.sp_owner[k] = g.sp_owner0[k]
+        g.sp_kind[k] = g.sp_kind0[k]
+        g.sp_cards[k] = g.sp_cards0[k]
+    g.ctr[TK.C_STOCK] = s0
+    g.ctr[TK.C_PILE] = npile
+    g.ctr[TK.C_SPREADS] = g.n_spreads
+    TK.play_from_state(g.rules, g.strat, g.hands, g.stock, g.discard, g.sp_owner, g.sp_kind, g.sp_cards, g.ctr,
+                       0, g.turn, g.st, False, debug, g.pay, g.counts, g.info, no_trace())
+    return g.pay[0], 1 if g.pay[0] > 0 else 0
+
+
+A.world_pieces(TonkWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on)
+
+
+def advice_world(rules_arr, smat, h, t, stock_size, p):
+    """The sampler's :class:`sim.advice.World` for ``count`` worlds (the table ``t``:
+    :class:`sim.advisors.table.Table`); its extras: every seat's hand in each world."""
+    n = np.shape(smat)[0]
+    sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_kind = np.zeros(TB.MAX_SPREADS, dtype=np.int64)
+    sp_cards = np.zeros(TB.MAX_SPREADS, dtype=np.uint64)
+    for k, (owner, kind, mask) in enumerate(t.spreads):
+        sp_owner[k], sp_kind[k], sp_cards[k] = owner, kind, np.uint64(mask)
+    weigh = p.opp_model == "played"
+    H = HW.tonk_arrays(t.history if weigh else None, n)
+
+    def world(count, with_hands=False):
+        hands = np.zeros((int(count) if with_hands else 0, n), dtype=np.uint64)
+        g = TonkWorld(np.ascontiguousarray(rules_arr, dtype=np.float64), np.ascontiguousarray(smat, dtype=np.float64),
+                      np.uint64(to_mask(h)), np.ascontiguousarray(t.unseen, dtype=np.int64),
+                      np.array(t.retained, dtype=np.uint64), sp_owner, sp_kind, sp_cards, np.int64(len(t.spreads)),
+                      np.int64(stock_size), np.ascontiguousarray(t.known, dtype=np.int64),
+                      np.int64((p.turn - 1) * p.players), H, t.history is not None and weigh,
+                      np.zeros(n, dtype=np.uint64), np.zeros(TK.N_CARDS, dtype=np.int64),
+                      np.zeros(TK.N_CARDS, dtype=np.int64), np.zeros(TB.MAX_SPREADS, dtype=np.int64),
+                      np.zeros(TB.MAX_SPREADS, dtype=np.int64), np.zeros(TB.MAX_SPREADS, dtype=np.uint64),
+                      np.zeros(TK.C_WIDTH, dtype=np.int64), np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64),
+                      np.zeros(n, dtype=np.int64), np.zeros(TK.I_WIDTH, dtype=np.int64), hands)
+        return A.World(g, (hands,) if with_hands else ())
+    return world
+
+
+def advice_stock(r, players, turn, stock, t, notes) -> int:
+    """The stock at the start of my turn: the history's, given, or one draw per turn begun
+    before mine (clipped to the unseen cards ``available`` for it)."""
+    available = t.available
+    initial = 52 - TK.HAND_SIZE * players - (0 if r.no_upcard else 1)
+    lo = max(0, initial - (turn - 1) * players)
+    if t.history is not None:
+        if available != t.history.stock:
+            raise ValueError("history: the unseen cards do not fill the opponents' hands and the stock")
+        st = t.history.stock
+    elif stock is None:
+        st = min(lo, available)
+        notes.append(f"stock clipped to {st}: only {available} unseen cards are left for it" if st < lo else
+                     f"stock {st} (default for turn {turn}: every turn so far drew from the stock)")
+    else:
+        st = int(stock)
+        if turn == 1 and st != initial:
+            raise AdviceError(f"stock {st} is impossible on turn 1 with {players} players: it holds {initial}")
+        st = A.given_stock(st, turn, lo, initial, available, seats=f" with {players} players", holds="it holds",
+                           short=f": only {available} unseen cards are left for it after the opponents' hands")
+    if any(o != 0 for o, _, _ in t.spreads):
+        notes.append("spread owners are informational: anyone may hit any spread")
+    notes.append("knock = drop at the start of your turn, before drawing")
+    return st
+
+
+ADVISOR = A.AdvisorGame(
+    start_of_turn=True,
+    refuses=(("first_upcard", "first upcard is a gin (oklahoma) option: drop --first-upcard"),),
+    hand_size=lambda n: TK.HAND_SIZE,
+    hand_error="a tonk hand holds 1 to {hs} cards at the start of a turn, got {got}",
+    no_upcard=lambda r: r.no_upcard, stock=advice_stock, world=advice_world)

@@ -1,7 +1,10 @@
-"""A checked history of the hand (:mod:`.history`) as the world kernels see it (:func:`setup`,
-:func:`arrays`, :func:`tonk_arrays`), and the kernels that weigh a world by it: sequential
-importance sampling of the opponents' observed turns, backwards from their hands now (Gin and
-Knock Rummy: :func:`history_hands`, :func:`_weigh`; Tonk: :func:`weigh`)."""
+"""A checked history of the hand (:mod:`sim.advisors.history`) as the world kernels see it
+(:func:`setup`, :func:`arrays`, :func:`tonk_arrays`), and the kernels that weigh a world by it:
+sequential importance sampling of the opponents' observed turns, backwards from their hands
+now (Gin and Knock Rummy: :func:`history_hands`, :func:`_weigh`; Tonk: :func:`weigh`).  It
+sits with the strategies (like :mod:`.knock_belief`, the search player's belief) because it
+asks how likely a strategy was to make the observed choices, and the games' advisor world
+pieces (``sim/variants``) call its kernels."""
 
 from __future__ import annotations
 
@@ -16,9 +19,8 @@ from ..core.cards import card_text, standard_pack
 from ..core.errors import AdviceError
 from ..knock.melds import deadwood
 from ..knock.table import U0, hand_value, meld_cards
-from ..strategies.knock import P_RANDOM_TIES, choose_discard, wants_upcard
-from ..strategies.tonk import choose_discard as tonk_choose_discard, wants_drop, wants_take
-from .history import Known, TonkKnown
+from .knock import P_RANDOM_TIES, choose_discard, wants_upcard
+from .tonk import choose_discard as tonk_choose_discard, wants_drop, wants_take
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,10 @@ def no_history(players: int, turn: int, hand_size: int) -> Seen:
                 np.zeros(players, np.uint64), False)
 
 
-def setup(k: Known, hand, discard: int, *, hand_size: int, bars, drawn_discardable: bool):
+def setup(k, hand, discard: int, *, hand_size: int, bars, drawn_discardable: bool):
     """The unseen cards (int64), the pile (bottom first) and the :class:`Seen` of a checked
-    history; ``hand``: the cards I keep, ``discard``: my discard this turn."""
+    history ``k`` (:class:`sim.advisors.history.Known`); ``hand``: the cards I keep,
+    ``discard``: my discard this turn."""
     placed = [c for s in range(1, k.n) for c in range(64) if k.retained[s] >> c & 1]
     seen = set(int(c) for c in hand) | {discard} | set(k.pile) | set(placed)
     pool = np.array([c for c in standard_pack() if int(c) not in seen], dtype=np.int64)
@@ -53,7 +56,7 @@ def setup(k: Known, hand, discard: int, *, hand_size: int, bars, drawn_discardab
     return pool, np.array(k.pile, np.int64), Seen(H, own, np.array(k.picked, np.uint64), True)
 
 
-def arrays(k: Known | None, *, hand_size: int, bars, drawn_discardable: bool):
+def arrays(k, *, hand_size: int, bars, drawn_discardable: bool):
     """The kernel's view of ``k`` (a tuple of arrays; an empty one for no history): per
     opponent its turn records with ``bars[s][j]`` (it ends the hand on that turn iff its
     deadwood after the discard is <= the bar) and the cards it took before that turn and
@@ -90,7 +93,7 @@ def arrays(k: Known | None, *, hand_size: int, bars, drawn_discardable: bool):
             retained, n_unknown, passed)
 
 
-def tonk_arrays(k: TonkKnown | None, n: int):
+def tonk_arrays(k, n: int):
     """The kernel's view of the opponents' turns (:func:`weigh`): ``t_start`` int64[n+1] and
     per turn take, discard, played, top, hit mask, fewest cards of another seat, own turn,
     pickups held (columns as in ``TonkKnown.rows``)."""
@@ -108,7 +111,7 @@ def _columns(rows: list[tuple], *dtypes) -> list[np.ndarray]:
     return [np.array([r[i] for r in rows], dtype=dt) for i, dt in enumerate(dtypes)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)     # (called from the advisor's draws, compiled without: it allocates)
 def history_hands(H, strat, perm, pos, replay, drawn_discardable, big_gin, hands, T_value,
                   T_total, T_rank, ws):
     """Deal the opponents' hands of a world from the shuffled unseen cards ``perm[pos:]``:
@@ -187,14 +190,11 @@ def _weigh(srow, H, s, final, drawn_discardable, big_gin, T_value, T_total, T_ra
                 ok = code == y
             else:
                 ok = z == y or (c == z and alt == y)
-            if not ok:
-                continue
-            rest = h11 ^ b
-            if wants_upcard(srow, rest, deadwood(rest, T_value, T_total, T_rank), t_top[j],
-                            T_value, T_total, T_rank):
-                continue
-            cand[g] = c
-            g += 1
+            rest = h11 ^ b      # it drew c: then it must not have wanted the pile's top
+            if ok and not wants_upcard(srow, rest, deadwood(rest, T_value, T_total, T_rank), t_top[j],
+                                       T_value, T_total, T_rank):
+                cand[g] = c
+                g += 1
         w, hand = _draw_back(w, h11, cand, g, e, ws)
         if w == 0.0:
             return 0.0
@@ -214,10 +214,10 @@ def _draw_back(w, held, cand, g, e, ws):
     return w * (g / e), held ^ bit(cand[rng.randint(ws, g)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)     # (as history_hands)
 def weigh(srow, H, s, final, n, tonk_min, ws):
     """Sequential importance sampling of seat ``s``'s turns, backwards from its hand now
-    (``final``), as :func:`sim.advisors.history_weights._weigh` does for Gin: before its discard
+    (``final``), as :func:`_weigh` does for Gin: before its discard
     ``y`` of turn j it held ``A = hand after j + y``, before its spreads and hits ``B = A +
     the cards laid``, before its draw ``B`` minus the card it got: the known pickup, or a stock
     draw, any card of ``B`` but the pickups it held (``e`` of them, a number fixed by the
@@ -249,13 +249,11 @@ def weigh(srow, H, s, final, n, tonk_min, ws):
             if not elig & bit(c):
                 continue
             e += 1
-            h = b ^ bit(c)
-            if wants_drop(srow, hand_value(h), t_own[j], n, t_minopp[j]):
-                continue
-            if t_top[j] >= 0 and wants_take(srow, h, t_top[j], t_hm[j]):
-                continue
-            cand[g] = c
-            g += 1
+            h = b ^ bit(c)      # it drew c: no drop at the start of the turn, no take of the top
+            if not (wants_drop(srow, hand_value(h), t_own[j], n, t_minopp[j])
+                    or (t_top[j] >= 0 and wants_take(srow, h, t_top[j], t_hm[j]))):
+                cand[g] = c
+                g += 1
         w, hand = _draw_back(w, b, cand, g, e, ws)
         if w == 0.0:
             return 0.0
