@@ -118,23 +118,15 @@ PARAMS = (
 # decision kernels
 
 @njit(cache=True)
-def _same_rank(hand, code):
-    """Cards of ``hand`` of the rank of ``code`` in the other suits."""
-    r = code & 15
-    n = 0
-    for t in range(4):
-        if t != code >> 4 and hand & _bit(t * SUIT_SHIFT + r):
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _near(hand, code, wrap=False):
+def _near_count(hand, code, wrap):
     """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit (``wrap``:
     counting K-A as adjacent)."""
     r = code & 15
     s = code >> 4
-    n = _same_rank(hand, code)
+    n = 0
+    for t in range(4):
+        if t != s and hand & _bit(t * SUIT_SHIFT + r):
+            n += 1
     for d in (-2, -1, 1, 2):
         q = r + d
         if wrap:
@@ -142,6 +134,12 @@ def _near(hand, code, wrap=False):
         if 0 <= q < N_RANKS and hand & _bit(s * SUIT_SHIFT + q):
             n += 1
     return n
+
+
+@njit(cache=True)
+def _near(hand, code):
+    """Cards of ``hand`` of the same rank as ``code`` or within two ranks in its suit."""
+    return _near_count(hand, code, False)
 
 
 @njit(cache=True)
@@ -158,7 +156,7 @@ def _may_meld(hand, code):
     """False only if ``code`` can be in no meld with cards of ``hand``: fewer than two cards of
     its rank or within two ranks in its suit (counting K-A as adjacent, so it holds for
     ace-high tables too)."""
-    return _near(hand, code, True) >= 2
+    return _near_count(hand, code, True) >= 2
 
 
 @njit(cache=True)
@@ -166,10 +164,14 @@ def in_some_meld(hand, code):
     """True if ``code`` lies in some meld of ``hand`` plus it (ace low, no wrap): two more
     cards of its rank, or two neighbours making a three-card run in its suit (every longer
     run through it holds such a three-card run).  Neller's SimpleGinRummyPlayer's upcard test."""
-    if _same_rank(hand, code) >= 2:
-        return True
     r = code & 15
     s = code >> 4
+    same = 0
+    for t in range(4):
+        if t != s and hand & _bit(t * SUIT_SHIFT + r):
+            same += 1
+    if same >= 2:
+        return True
     run = 0    # consecutive ranks held on each side, at most two counted
     for d in (-1, -2):
         q = r + d
@@ -267,8 +269,14 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
                 continue
             if det and bound >= best - 1e-9:
                 break
-            # discard_score inlined (as a plain call it cost Gin's hand kernel 7%: A/B, same sitting)
-            d, score = discard_score(hand, code, near_w, opp_w, opp_picked, run_value, suit_total, rank_value)
+            # discard_score written out: as a call it cost Gin's hand kernel 7% (A/B, same sitting)
+            rest = hand ^ b
+            d = deadwood(rest, run_value, suit_total, rank_value)
+            score = float(d)
+            if near_w != 0.0:
+                score += near_w * _near(rest, code)
+            if opp_w != 0.0:
+                score += opp_w * _danger(opp_picked, code)
             if score < best - 1e-9:
                 best = score
                 best_code = code
@@ -282,7 +290,7 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
     return best_code, best_dw
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def discard_score(hand, code, near_w, opp_w, opp_picked, run_value, suit_total, rank_value):
     """``(deadwood, score)`` of discarding ``code`` from ``hand``: the deadwood left, plus
     ``near_w`` per card left near it and ``opp_w`` per card of the opponent's pickups near it."""
