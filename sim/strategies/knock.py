@@ -116,6 +116,10 @@ PARAMS = (
 
 # ----------------------------------------------------------------------------------------
 # decision kernels
+# The same-rank count stands written out in _near_count and in_some_meld (and the discard
+# score inside choose_discard): one shared helper for it, with discard_score called as a
+# function, made Gin's hand kernel 0.943x and Knock Rummy's 0.956x/0.935x (2/4 players),
+# A/B in one sitting against e6cb6ab.
 
 @njit(cache=True)
 def _near_count(hand, code, wrap):
