@@ -44,6 +44,7 @@ def trials_of(doc):
     (["--variant", "knock-rummy", "--save-preset", "hand-strong"], "is a hand-picked preset"),
     (["--variant", "knock-rummy", "--save-preset", "Bad Name"], "write lower-case letters"),
     (["--variant", "knock-rummy", "--budget", "0"], "--budget must be >= 1"),
+    (["--variant", "knock-rummy", "--objective", "best"], "invalid choice: 'best'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, words, capsys, tmp_path):
     try:
@@ -228,3 +229,23 @@ def test_the_repository_presets_file_loads_and_every_game_has_a_tuned_strong():
     for v in available():   # strong is the tuned one: no family keeps a hand-picked strong
         assert all("strong" not in f.presets_for(v) for f in S.FAMILIES.values() if v in f.variants)
         assert S.parse_strategy("strong", v).values.items() >= S.TUNED[(v, "strong")]["params"].items()
+
+
+def test_worst_gain_scores_the_base_zero_and_picks_the_best_least_gain():
+    """--objective worst-gain: the base preset (trial 0) gains exactly 0 over itself at every rung;
+    every other trial's value is its least edge-minus-the-base's-edge; the winner has the
+    highest least gain on the fresh deals, where the base plays too."""
+    doc = run_tune(knock_spec(objective="worst-gain", base="hand-strong", field="simple,hand-strong"))
+    assert doc["spec"]["objective"] == "worst-gain"
+    base = doc["trials"][0]
+    assert base["rungs"] and all(r["value"] == 0.0 for r in base["rungs"])
+    for t in doc["trials"][1:]:
+        for r, b in zip(t["rungs"], base["rungs"]):
+            assert r["value"] == pytest.approx(min(e - f for e, f in zip(r["edges"], b["edges"])))
+    rows = doc["finalists"]
+    for row in rows:
+        assert [g["opponent"] for g in row["gains"]] == ["simple", "hand-strong"]
+        assert row["worst_gain"] == min(row["gains"], key=lambda g: g["edge"])
+        for g, e in zip(row["gains"], row["edges"]):
+            assert g["n"] == e["n"] and g["lo"] <= g["edge"] <= g["hi"]
+    assert doc["winner"] == max(range(len(rows)), key=lambda j: (rows[j]["worst_gain"]["edge"], -rows[j]["number"]))

@@ -19,7 +19,8 @@ from .registry import RunSection, section
 METHODS = ("<p><strong>Tuning.</strong> A candidate is the family's base preset with the searched parameters "
            "set. Its edge against a field member is seat 0's result per hand playing the candidate against that "
            "member in every other seat, minus the member playing itself there, on the same duplicate deals (every "
-           "deal once per position, so seat and deal luck cancel); the objective is the mean edge over the field. "
+           "deal once per position, so seat and deal luck cancel); the objective is the mean edge over the field, or "
+           "(<code>--objective worst-gain</code>) the least gain over the base preset against any one member. "
            "Optuna's TPE sampler (seeded from the run's seed, re-seeded per trial so a resumed run proposes the "
            "same) proposes candidates; its successive-halving pruner plays every candidate on the first rung's "
            "hands and lets the best third of those that reached a rung go on to 3&times; more hands. All "
@@ -30,6 +31,14 @@ METHODS = ("<p><strong>Tuning.</strong> A candidate is the family's base preset 
 
 def _est(x: dict) -> Estimate:
     return Estimate(x["edge"], x["lo"], x["hi"], x["n"])
+
+
+def _objective(doc: dict) -> tuple[str, dict]:
+    """The run's objective in words and the winner's estimate of it on the fresh deals."""
+    w = winner(doc)
+    if doc["spec"].get("objective", "mean") == "worst-gain":
+        return f"least gain over {doc['spec']['base']} against a field member", w["worst_gain"]
+    return "mean edge over the field", w["mean"]
 
 
 @section(KIND, file="tune.json", methods=METHODS)
@@ -43,8 +52,8 @@ def tune_section(folder: Path, anchor: str) -> RunSection:
                     f"against {esc(', '.join(sp['field']))}: {doc['hands_search']:,} of a {sp['budget']:,}-hand "
                     f"budget (seed {doc['seeds']['search'][0]}); {len(doc['finalists'])} finalists re-played on "
                     f"{sp['final_hands']:,} fresh duplicate hands per field member (seed {doc['seeds']['final'][0]}). "
-                    f"Winner: trial {w['number']}, <code>{esc(w['spec'])}</code>, mean edge over the field "
-                    f"{est_html(_est(w['mean']), 3, sign=True)} per hand.</p>")
+                    f"Winner: trial {w['number']}, <code>{esc(w['spec'])}</code>, {esc(_objective(doc)[0])} "
+                    f"{est_html(_est(_objective(doc)[1]), 3, sign=True)} per hand.</p>")
     sec.body.append(_figure(f"{anchor}-search", doc))
     sec.body.append(_params_table(doc))
     sec.body.append(_field_table(doc))
@@ -74,7 +83,8 @@ def _params_table(doc: dict) -> str:
 def _field_table(doc: dict) -> str:
     rows, cls = [], []
     for j, f in enumerate(doc["finalists"]):
-        for x in f["edges"] + [{"opponent": "mean over the field", **f["mean"]}]:
+        gains = [{**g, "opponent": f"gain over {doc['spec']['base']} vs {g['opponent']}"} for g in f.get("gains", ())]
+        for x in f["edges"] + [{"opponent": "mean over the field", **f["mean"]}] + gains:
             sim = f"[{x['sim_lo']:+.3f}, {x['sim_hi']:+.3f}]" if "sim_lo" in x else "&ndash;"
             rows.append([f"trial {f['number']}" + (" (winner)" if j == doc["winner"] else ""),
                          f"<code>{esc(x['opponent'])}</code>", est_html(_est(x), 3, sign=True), sim, f"{x['n']:,}"])
@@ -102,18 +112,18 @@ def _figure(name: str, doc: dict):
         run.append((t["spent"], best))
     run = [(s, b) for s, b in run if b > float("-inf")]
     ax.step([s for s, _ in run], [b for _, b in run], where="post", color="black", lw=1, label="best at the deepest rung so far (search estimate)")
-    m = winner(doc)["mean"]
+    what, m = _objective(doc)
     ax.errorbar([doc["hands_search"]], [m["edge"]], yerr=yerr([m["edge"]], [m["lo"]], [m["hi"]]), fmt="D",
                 color="tab:red", capsize=4, label="winner on fresh deals (95% CI)")
     ax.axhline(0, color="grey", lw=0.8, ls="--")
     from matplotlib.ticker import FuncFormatter
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
     ax.set_xlabel("hands spent by the search")
-    ax.set_ylabel(f"mean edge over the field, {get_variant(sp['variant']).score_unit}/hand")
+    ax.set_ylabel(f"{what}, {get_variant(sp['variant']).score_unit}/hand", fontsize=8)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.suptitle(f"{sp['variant']}, {sp['players']} players: tuning {sp['family']} against "
                  f"{', '.join(sp['field'])}", fontsize=11)
-    return finish(fig, name, "Each candidate's mean edge over the field at the last rung it reached (the search's "
+    return finish(fig, name, f"Each candidate's {what} at the last rung it reached (the search's "
                   "own deals: ranks candidates, selection-biased), against the hands the search had spent; the "
                   "winner's edge re-measured on fresh deals.", [ax])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 
@@ -15,6 +14,7 @@ _EXAMPLES = """\
     rummylab tune --variant knock-rummy --players 4 --field simple,strong --budget 1500000 --seed 1 --out runs/tune-knock-rummy
     rummylab tune --variant gin --params knock,knock_mid,knock_late,mid_from,late_from --budget 400000 --out runs/tune-gin
     rummylab tune --variant knock-rummy --players 4 --out runs/tune-knock-rummy --save-preset tuned-small   # reuses the stored run
+    rummylab tune --variant knock-rummy --base hand-strong --field simple,hand-strong,strong --objective worst-gain --budget 2000000
     rummylab report runs/tune-knock-rummy --html reports/tune.html"""
 
 
@@ -52,6 +52,10 @@ def add_parser(subparsers):
                    help="candidates re-played on fresh deals (default 3)")
     p.add_argument("--final-hands", type=whole("--final-hands", 2, MAX_UNITS), default=None,
                    help="fresh duplicate hands per finalist and field member (default: the last rung's)")
+    p.add_argument("--objective", choices=("mean", "worst-gain"), default="mean",
+                   help="what the search maximises: mean, the mean edge over the field (default); worst-gain, the "
+                        "least gain over --base against any one field member (a winner above 0 beats the base "
+                        "against every member, not only on average)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule option, repeatable")
     p.add_argument("--seed", type=whole("--seed", 0), default=0, help="random seed (default 0)")
     p.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes per evaluation (default 1)")
@@ -77,6 +81,8 @@ def command(spec, out=None) -> str:
              "--budget", str(spec.budget), "--min-hands", str(spec.min_hands), "--rungs", str(spec.rungs),
              "--trials", str(spec.trials), "--finalists", str(spec.finalists), "--final-hands", str(spec.final_hands),
              "--seed", str(spec.seed)]
+    if spec.objective != "mean":
+        words += ["--objective", spec.objective]
     for r in spec.rules:
         words += ["--rule", r]
     return shlex.join(words + (["--out", str(out)] if out else []))
@@ -88,7 +94,7 @@ def cmd(args) -> int:
     spec = build_spec(args.variant, players=args.players, family=args.family, field=args.field, base=args.base,
                       params=args.params, budget=args.budget, min_hands=args.min_hands, rungs=args.rungs,
                       trials=args.trials, finalists=args.finalists, final_hands=args.final_hands, seed=args.seed,
-                      rules=tuple(args.rule))
+                      rules=tuple(args.rule), objective=args.objective)
     if args.stands_for and not args.save_preset:
         raise TuneError("--stands-for names the preset the saved one stands for: give --save-preset too")
     if args.save_preset:

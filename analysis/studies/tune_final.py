@@ -4,7 +4,8 @@ Every finalist and every field member play the same ``final_hands`` duplicate ha
 fresh seed (one arms job per field member: the finalists against that member, and the member
 against itself).  A finalist's edge against a member is the paired difference of seat 0's
 result on those hands (:data:`FINAL_METHOD`).  The winner is the finalist with the best mean
-edge over the field there; since it is chosen on the same hands, each edge also gets a
+edge over the field there (objective ``worst-gain``: the best least gain over the base preset,
+which then plays those hands too); since it is chosen on the same hands, each edge also gets a
 Bonferroni interval simultaneous over every finalist and member, which covers the winner's
 edges whichever finalist won.
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 from ..engine import ArmsJob, run_job
 from ..stats import mean_from_moments, mean_se, t_quantile
 from .sweep_stats import ALPHA, pair_moments
-from .tune import TuneSpec, focus
+from .tune import OBJECTIVES, TuneSpec, focus
 from .. import json_text
 
 FINAL_METHOD = ("edge = seat 0's result per hand playing the candidate against the member in every other seat, "
@@ -24,18 +25,24 @@ FINAL_METHOD = ("edge = seat 0's result per hand playing the candidate against t
                 "interval of the per-hand differences); simultaneous: Bonferroni over every finalist x member; "
                 "mean over the field: the mean edge, its interval the mean of the members' half-widths "
                 "(conservative: the members share deals)")
+GAIN_METHOD = ("gain = the finalist's result minus the base preset's, paired on the same fresh deals against "
+               "each member (95% t interval); worst gain: the least of them, with that member's interval")
 
 
 def final_stage(spec: TuneSpec, fins: list[dict], out: Path | None, jobs: int) -> dict:
     """Replay ``fins`` (trial records) on the fresh seed; the finalists with their edges and the winner."""
     strategies = [spec.candidate(t["params"]) for t in fins]
     k, m = len(fins), len(fins) * len(spec.field)
+    gains = spec.objective == "worst-gain"
+    extra = [spec.base_strategy()] if gains else []   # arm k + 1: the base preset
     rows = [{"number": t["number"], "params": t["params"], "spec": s.spec, "search_value": t["rungs"][-1]["value"],
              "search_hands": t["rungs"][-1]["hands"], "edges": []} for t, s in zip(fins, strategies)]
     for i, f in enumerate(spec.field):
         arms = [spec.arm(s, f, spec.final_hands, spec.final_seed) for s in strategies]
         arms.append(spec.arm(f, f, spec.final_hands, spec.final_seed))
-        r = run_job(ArmsJob(arms, [(j, k) for j in range(k)], f"finalists vs {f}"), jobs=jobs,
+        arms += [spec.arm(s, f, spec.final_hands, spec.final_seed) for s in extra]
+        pairs = [(j, k) for j in range(k)] + [(j, k + 1) for j in range(k) if gains]
+        r = run_job(ArmsJob(arms, pairs, f"finalists vs {f}"), jobs=jobs,
                     out_dir=out / "final" / f"f{i}" if out is not None else None, progress=False)
         if not r.complete:
             raise KeyboardInterrupt
@@ -47,13 +54,20 @@ def final_stage(spec: TuneSpec, fins: list[dict], out: Path | None, jobs: int) -
             h = t_quantile(mom[0] - 1, 1 - ALPHA / m) * se * scale
             rows[j]["edges"].append({"opponent": f, "edge": e.value, "lo": e.lo, "hi": e.hi, "n": e.n,
                                      "sim_lo": e.value - h, "sim_hi": e.value + h, "hands_differing": nz})
+            if gains:
+                g = mean_from_moments(*pair_moments(r.total, j, k + 1, name)[0]).scaled(scale)
+                rows[j].setdefault("gains", []).append({"opponent": f, "edge": g.value, "lo": g.lo, "hi": g.hi,
+                                                        "n": g.n})
     for row in rows:
         es = row["edges"]
         half = sum((x["hi"] - x["lo"]) / 2 for x in es) / len(es)
         mean = sum(x["edge"] for x in es) / len(es)
         row["mean"] = {"edge": mean, "lo": mean - half, "hi": mean + half, "n": es[0]["n"]}
-    best = max(range(k), key=lambda j: (rows[j]["mean"]["edge"], -rows[j]["number"])) if rows else None
-    return {"finalists": rows, "winner": best, "method": FINAL_METHOD}
+        if gains:
+            row["worst_gain"] = min(row["gains"], key=lambda x: x["edge"])
+    key = "worst_gain" if gains else "mean"
+    best = max(range(k), key=lambda j: (rows[j][key]["edge"], -rows[j]["number"])) if rows else None
+    return {"finalists": rows, "winner": best, "method": FINAL_METHOD + ("; " + GAIN_METHOD if gains else "")}
 
 
 STOPPED = {"budget": "the budget is spent", "trials": "the trial limit is reached"}
@@ -82,7 +96,7 @@ def format_tune(doc: dict, as_json: bool = False) -> str:
     states = [t["state"] for t in doc["trials"]]
     rungs = ", ".join(f"{sp['min_hands'] * 3 ** r:,}" for r in range(sp["rungs"]))
     out = [f"tuning {sp['family']} for {sp['variant']} ({sp['players']} players) against "
-           f"{', '.join(sp['field'])}; seed {sp['seed']}",
+           f"{', '.join(sp['field'])}; seed {sp['seed']}; objective: {OBJECTIVES[sp.get('objective', 'mean')]}",
            f"search: {len(states)} candidates ({states.count('COMPLETE')} reached the last rung, "
            f"{states.count('PRUNED')} stopped early), {doc['hands_search']:,} of {sp['budget']:,} hands "
            f"(rungs of {rungs} duplicate "
@@ -98,5 +112,9 @@ def format_tune(doc: dict, as_json: bool = False) -> str:
         for x in row["edges"]:
             out.append(f"         vs {x['opponent']:<20} {_e(x)}  simultaneous [{x['sim_lo']:+.3f}, "
                        f"{x['sim_hi']:+.3f}]  n={x['n']:,}")
+        for x in row.get("gains", ()):
+            out.append(f"         gain over {sp['base']} vs {x['opponent']:<10} {_e(x)}")
+        if "worst_gain" in row:
+            out.append(f"         worst gain over {sp['base']} (the objective) {_e(row['worst_gain'])}")
     out.append(f"  {doc['method']}")
     return "\n".join(out)

@@ -39,6 +39,8 @@ def preset_entry(doc: dict, name: str, command: str) -> dict:
                            "final_seed": doc["seeds"]["final"][0], "hands_search": doc["hands_search"],
                            "hands_final": sp["final_hands"], "trial": w["number"], "field": list(sp["field"]),
                            "edges": [{k: x[k] for k in ("opponent", "edge", "lo", "hi", "n")} for x in w["edges"]],
+                           **({"objective": sp["objective"], "base": sp["base"], "gains": w["gains"]}
+                              if "gains" in w else {}),
                            "saved": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}}
 
 
@@ -92,6 +94,9 @@ def tuned_lines(variant: str, family: str) -> list[str]:
         for x in pv.get("edges", []):
             out.append(f"      edge vs {x['opponent']}: {x['edge']:+.3f} [{x['lo']:+.3f}, {x['hi']:+.3f}] "
                        f"per hand, n={x['n']:,}")
+        for x in pv.get("gains", []):
+            out.append(f"      gain over {pv['base']} vs {x['opponent']}: {x['edge']:+.3f} [{x['lo']:+.3f}, "
+                       f"{x['hi']:+.3f}] per hand (the objective: the least of these)")
         if "stands_for" in e:
             out.append(f"      stands for {e['stands_for']} at {', '.join(map(str, e['at_players']))} players")
         out.append(f"      command: {pv.get('command')}")
