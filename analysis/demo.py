@@ -27,7 +27,7 @@ DEMO_HANDS = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rule
               "basic-rummy": 10_000, "wrotham": 5_000, "ramino-drift": 4_000, "loba": 2_000}
 DEMO_GAMES = {"gin": 5000, "knock-rummy": 2000, "ramino-klop": 1000, "loba-buyback": 400}
 DEMO_DEALS = 1_000_000
-FULL_RUN = "7 min"       # `make demo` at --scale 1 from a fresh clone: 6 min 44 s wall (venv install and numba compile included), quiet 2-core machine, 2026-12-02
+FULL_RUN = "9-10 min"    # `make demo` at --scale 1 from a fresh clone: 9 min 24 s wall (venv install and numba compile included), quiet 2-core Intel Xeon, 2026-12-05
 SCALE_RANGE = (1 / min(DEMO_HANDS.values()), MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand
 HOLD_GAMES = ("ramino-drift", "loba")          # the demo's meld-timing comparisons
 HOLD_UNTIL = tuple(f"open(meld=1,meld_from={t})" for t in (2, 4, 7, 99))   # hold back for going out until own turn t
