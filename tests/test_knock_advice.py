@@ -282,6 +282,22 @@ def test_no_call_from_worlds_that_never_vary():
     assert KA._verdict(s, n, "points", stopped)[6] == "too close to call"       # nor from a fixed size
 
 
+def test_worlds_that_vary_are_counted_against_the_common_difference_not_the_first_world():
+    """The first world's knock - play on is a value no other world has: the other 3,999 still
+    vary (uniform -30..30 plus 1.5), so the interval exists and calls knock.  Counted against
+    the first world's value (until 2026-12-05) only that one world "varied", and nothing was
+    ever called; the message names the most common value."""
+    g = np.random.default_rng(7)
+    d = np.concatenate([[500], g.integers(-30, 31, 3999) + (g.random(3999) < 0.5) * 3])
+    s, n, _, _, stopped = KA._sample(_rows(d), budget_s=1, min_worlds=1, max_worlds=1, worlds=4000)
+    assert KA.varied(s, n) == n - max(np.unique(d, return_counts=True)[1])
+    assert KA._verdict(s, n, "points", stopped)[6] == "knock"
+    rare = np.where(np.arange(4000) < 5, 7, -1)              # 5 worlds of +7 first, then -1
+    s, n, _, _, stopped = KA._sample(_rows(rare), budget_s=1, min_worlds=1, max_worlds=1, worlds=4000)
+    verdict = KA._verdict(s, n, "points", stopped)
+    assert KA.varied(s, n) == 5 and verdict[6] == "too close to call" and "was -1 points in all but 5" in verdict[7]
+
+
 def test_sequential_sampler_finds_a_typical_difference_within_the_budget():
     """knock - play on = 0.3 with sd 4.9 (uniform -8..8 plus a 30% chance of +1): found
     ("knock", interval above 0) in every one of 200 runs within 40,000 worlds (a fraction of

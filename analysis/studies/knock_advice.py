@@ -183,7 +183,7 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
     target = worlds if worlds is not None else max_worlds
     n = 0
     s = {"a": 0, "aa": 0, "b": 0, "bb": 0, "d": 0, "dd": 0, "wa": 0, "wb": 0, "tried": 0, "m": None,
-         "d0": None, "off": 0}
+         "counts": {}}
     stopped = "worlds" if worlds is not None else "max_worlds"
     look = min_worlds
     chunk = batch if worlds is not None else min(batch, FIRST_CALL)
@@ -201,7 +201,7 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
             if est.lo > 0 or est.hi < 0:
                 stopped = "ci"
                 break
-            if s["off"] == 0 and s["d"] == 0:  # every world: no difference
+            if s["counts"] == {0: n}:  # every world: no difference
                 stopped = "no difference"
                 break
         spent = time.perf_counter() - t0
@@ -219,9 +219,8 @@ def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
     from sim import advice as K
     a, b = out[:, K.K_PTS], out[:, K.P_PTS]
     cols = {"a": a, "b": b, "d": a - b, "wa": out[:, K.K_WIN], "wb": out[:, K.P_WIN]}
-    if len(a) and s["d0"] is None:
-        s["d0"] = int(cols["d"][0])
-    s["off"] += int((cols["d"] != s["d0"]).sum())
+    for v, c in zip(*np.unique(cols["d"], return_counts=True)):
+        s["counts"][int(v)] = s["counts"].get(int(v), 0) + int(c)
     for x in ("a", "b", "d"):
         s[x] += int(cols[x].sum())
         s[x + x] += int((cols[x] * cols[x]).sum())
@@ -241,10 +240,16 @@ def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
         m[x][2] += float((w2 * v * v).sum())
 
 
+def common(s: dict) -> int:
+    """The most common knock - play on over the worlds (the smallest such value on a tie)."""
+    return min(s["counts"], key=lambda v: (-s["counts"][v], v))
+
+
 def varied(s: dict, n: int) -> int:
-    """Worlds whose knock - play on differs from the first world's (or, when fewer, those
-    equal to it): how many worlds stand apart from the common difference."""
-    return min(s["off"], n - s["off"])
+    """Worlds whose knock - play on differs from the most common one: how many worlds stand
+    apart from the common difference.  (Counted against the first world's value, as until
+    2026-12-05, a first world with a rare value left almost no world "varied", and no call.)"""
+    return n - s["counts"][common(s)] if s["counts"] else 0
 
 
 def _interval(s: dict, x: str, n: int, *, sequential: bool, scale: float = 1.0) -> Estimate:
@@ -284,7 +289,7 @@ def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
     if stopped == "no difference":
         conf = f"both choices gave the same result in all {n:,} worlds"
     elif SQ.too_few_varied(v):
-        conf = (f"knock - play on was {s['d0'] * scale:+g} {unit} in all but {v:,} of {n:,} worlds: no "
+        conf = (f"knock - play on was {common(s) * scale:+g} {unit} in all but {v:,} of {n:,} worlds: no "
                 f"call while fewer than {SQ.MIN_VARIED} worlds differ from the rest (an interval from "
                 "worlds that hardly vary rests on nothing)")
     else:
