@@ -48,12 +48,13 @@ def tune_section(folder: Path, anchor: str) -> RunSection:
     sec = RunSection(KIND, str(folder), anchor, f"Tuning {sp['family']} for {sp['variant']}, {sp['players']} "
                                                 f"players — {folder.name}")
     w = winner(doc)
+    what, est = _objective(doc)
     sec.body.append(f"<p>{len(doc['trials'])} candidates searched over {esc(', '.join(n for n, *_ in sp['params']))} "
                     f"against {esc(', '.join(sp['field']))}: {doc['hands_search']:,} of a {sp['budget']:,}-hand "
                     f"budget (seed {doc['seeds']['search'][0]}); {len(doc['finalists'])} finalists re-played on "
                     f"{sp['final_hands']:,} fresh duplicate hands per field member (seed {doc['seeds']['final'][0]}). "
-                    f"Winner: trial {w['number']}, <code>{esc(w['spec'])}</code>, {esc(_objective(doc)[0])} "
-                    f"{est_html(_est(_objective(doc)[1]), 3, sign=True)} per hand.</p>")
+                    f"Winner: trial {w['number']}, <code>{esc(w['spec'])}</code>, {esc(what)} "
+                    f"{est_html(_est(est), 3, sign=True)} per hand.</p>")
     sec.body.append(_figure(f"{anchor}-search", doc))
     sec.body.append(_params_table(doc))
     sec.body.append(_field_table(doc))
