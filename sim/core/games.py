@@ -334,14 +334,16 @@ def buyback_thresholds(strat_mat, param: str | None) -> np.ndarray:
     return out
 
 
-def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...]):
+def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ...], search_arg=None):
     """The contract's ``play_game_chunk(rules_arr, strat_mat, seed, first_game, out, debug=False,
     buyback=None, buyback_below=None)`` for a game: ``chunk`` is the game's loop (module
     docstring), ``ctx`` the tuple of arrays it needs, ``game`` its
     :class:`~sim.variants.WholeGame`.  ``buyback``: per-seat buy-back allowances (default: as
     many as the rules allow); ``buyback_below``: per-seat thresholds, a seat at the limit buys
     back only when the re-entry total is below its threshold (default: from the strategy
-    parameter ``game.buyback_param`` (:func:`buyback_thresholds`), else always)."""
+    parameter ``game.buyback_param`` (:func:`buyback_thresholds`), else always).  ``search_arg``:
+    the game's trailing kernel arguments for a strategy matrix (``()`` when no seat searches,
+    so that the search is pruned from the compiled loop), if the game's loop takes them."""
     if game.kind not in KINDS:
         raise ValueError(f"unknown whole-game kind {game.kind!r}; kinds: {', '.join(KINDS)}")
     kind = KINDS.index(game.kind)
@@ -374,6 +376,7 @@ def game_kernel(chunk, ctx: tuple, game, rules_cls, extra_columns: tuple[str, ..
                                        else np.asarray(buyback, dtype=np.int64))
         layout[L_WIDTH + n:] = (buyback_thresholds(strat_mat, game.buyback_param) if buyback_below is None
                                 else np.asarray(buyback_below, dtype=np.int64))
-        chunk(rules_arr, strat_mat, layout, np.int64(seed), np.int64(first_game), out, ctx, bool(debug))
+        extra = () if search_arg is None else search_arg(strat_mat)
+        chunk(rules_arr, strat_mat, layout, np.int64(seed), np.int64(first_game), out, ctx, bool(debug), *extra)
 
     return play_game_chunk

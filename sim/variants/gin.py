@@ -41,6 +41,7 @@ from numba import njit
 
 from .. import advice as A
 from ..core import games, rng
+from ..core import search_flag as SF
 from ..core import trace as TR
 from ..core.bits import bit as _bit
 from ..core.cards import card_text, standard_pack, to_mask
@@ -91,13 +92,16 @@ def _deal(rules, deck, dealer, T_rank, row, trace):
 
 @njit(cache=True)
 def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug,
-              trace):
+              trace, search=None):
     """Deal ``deck`` (a shuffled pack) with ``dealer`` and play the hand; fills ``row``.  The
-    heuristics' hands take a path of their own (the search's checks cost Gin 8% of its speed)."""
-    if searching(strat[0]) or searching(strat[1]):
-        _play_hand_search(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row, debug,
-                          trace)
-        return
+    heuristics' hands take a path of their own (the search's checks cost Gin 8% of its speed).
+    ``search``: omitted when no seat searches (the search's kernels are then pruned at compile
+    time: they are most of Gin's compile time), else any array (:func:`search_arg`)."""
+    if search is not None:
+        if searching(strat[0]) or searching(strat[1]):
+            _play_hand_search(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T_rank, st, row,
+                              debug, trace)
+            return
     hands, pile, picked, pairs, state, up = _deal(rules, deck, dealer, T_rank, row, trace)
     if rules[R_FIRST_UPCARD] != 0:
         # the offer: non-dealer, then dealer, may take the upcard; if both pass the
@@ -153,19 +157,26 @@ def _play_hand_search(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_
 
 @njit(cache=True)
 def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
-                    T_total, T_rank, st, row, debug, trace):
+                    T_total, T_rank, st, row, debug, trace, search=None):
     """Play on from a position until the hand ends (:func:`sim.variants.gin_hand.play_from_state`);
     searching seats decide by search, their worlds uniform given what they see (no belief
-    followed from the deal: the position has no history here)."""
-    if searching(strat[0]) or searching(strat[1]):
-        parts = np.zeros((2, 0), dtype=np.uint64)
-        wts = np.ones((2, 0), dtype=np.float64)
-        bst = np.zeros((2, 1), dtype=np.uint64)
-        play_on_search(rules, strat, hands, deck, pile, picked, _no_pairs(), state, parts, wts, bst, T_value,
-                       T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
-    else:
-        gin_hand.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
-                                 T_total, T_rank, st, row, debug, trace)
+    followed from the deal: the position has no history here).  ``search``: as in
+    :func:`play_hand` (None: no seat searches, the search is not compiled in)."""
+    if search is not None:
+        if searching(strat[0]) or searching(strat[1]):
+            parts = np.zeros((2, 0), dtype=np.uint64)
+            wts = np.ones((2, 0), dtype=np.float64)
+            bst = np.zeros((2, 1), dtype=np.uint64)
+            play_on_search(rules, strat, hands, deck, pile, picked, _no_pairs(), state, parts, wts, bst, T_value,
+                           T_cover, T_starts, T_total, T_rank, st, row, debug, trace)
+            return
+    gin_hand.play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
+                             T_total, T_rank, st, row, debug, trace)
+
+
+def search_arg(strat_mat) -> tuple:
+    """The kernels' trailing ``search`` argument (:mod:`sim.core.search_flag`)."""
+    return SF.search_arg(strat_mat, K.P_SEARCH_WORLDS)
 
 
 @njit(cache=True)
@@ -177,13 +188,13 @@ def _strategy_states(seed, index):
 
 @njit(cache=True, nogil=True)
 def _play_chunk(rules, strat, seed, first_hand, out, pack, T_value, T_cover, T_starts, T_total,
-                T_rank, debug, trace):
+                T_rank, debug, trace, search=None):
     deck = np.empty(N_CARDS, dtype=np.int64)
     for i in range(out.shape[0]):
         h, dst = rng.shuffle_hand(seed, first_hand + i, 2, pack, deck, 2 * HAND)
         st = _strategy_states(seed, h)
         play_hand(rules, strat, deck, h % 2, T_value, T_cover, T_starts, T_total, T_rank,
-                  st, out[i], debug, trace)
+                  st, out[i], debug, trace, search)
 
 
 _PACK = standard_pack()
@@ -195,14 +206,15 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
     ``trace`` records the events (:mod:`sim.trace`)."""
     t = TABLES
     _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, _PACK,
-                t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug), trace)
+                t.run_value, t.run_cover, t.run_starts, t.suit_total, t.rank_value, bool(debug), trace,
+                *search_arg(strat_mat))
 
 
 # ----------------------------------------------------------------------------------------
 # whole games to target_score (sim.games plays them from one deal at a time)
 
 @njit(cache=True, nogil=True)
-def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
+def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug, search=None):
     """Games ``first_game ..`` (the loop of :mod:`sim.games`)."""
     pack, T_value, T_cover, T_starts, T_total, T_rank = ctx
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
@@ -214,7 +226,7 @@ def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
             row[:] = 0
             rng.shuffle_into(dst, pack, deck)
             play_hand(rules, strat, deck, sc[games.S_DEALER], T_value, T_cover, T_starts, T_total,
-                      T_rank, st, row, debug, untraced)
+                      T_rank, st, row, debug, untraced, search)
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[i])
 
@@ -223,7 +235,7 @@ GAME_CTX = (_PACK, TABLES.run_value, TABLES.run_cover, TABLES.run_starts, TABLES
             TABLES.rank_value)
 GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner", void_outcome=O_VOID,
                  line_bonus_rule="line_bonus", game_bonus_rule="game_bonus", shutout_rule="shutout_double")
-play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS)
+play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, GinRules, EXTRA_COLUMNS, search_arg)
 
 
 # Named rule sets (``--rule-set``).  eaai: Neller's EAAI Gin Rummy framework (GinRummyGame.java,
@@ -271,7 +283,7 @@ ROW_WIDTH = len(VARIANT.columns(2))
 C_SCORE, C_WINNER = (column_index(2, EXTRA_COLUMNS)[c] for c in ("score0", "winner"))
 GinWorld = namedtuple("GinWorld", "rules strat hand knock_hand knock_dw big stock_size known own picked0 limit "
                                   "replay H use_h T_value T_cover T_starts T_total T_rank deck pile dealt hands "
-                                  "picked state row st opp_out")
+                                  "picked state row st opp_out search")
 
 
 def _advice_deal(g, perm, pos, ws):
@@ -297,7 +309,7 @@ def _advice_end_now(g, i):
     g.hands[0] = g.knock_hand
     g.hands[1] = g.dealt[1]
     g.row[:] = 0
-    showdown(g.rules, g.strat, g.hands, 0, g.knock_dw, g.big, g.T_value, g.T_cover, g.T_starts, g.T_total,
+    showdown(g.rules, g.strat, g.hands, np.int64(0), g.knock_dw, g.big, g.T_value, g.T_cover, g.T_starts, g.T_total,
              g.T_rank, g.row, g.st)
     return _advice_mine(g.row)
 
@@ -319,7 +331,7 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug):
     s[S_LIMIT] = g.limit
     g.row[:] = 0
     play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_cover, g.T_starts,
-                    g.T_total, g.T_rank, g.st, g.row, debug, no_trace())
+                    g.T_total, g.T_rank, g.st, g.row, debug, no_trace(), g.search)
     return _advice_mine(g.row)
 
 
@@ -348,7 +360,7 @@ def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
                      t.run_cover, t.run_starts, t.suit_total, t.rank_value, np.zeros(N_CARDS, np.int64),
                      np.empty(N_CARDS, np.int64), np.zeros(2, np.uint64), np.zeros(2, np.uint64),
                      np.zeros(2, np.uint64), np.zeros(S_WIDTH, np.int64), np.zeros(ROW_WIDTH, np.int64),
-                     np.empty((2, 1), np.uint64), opp)
+                     np.empty((2, 1), np.uint64), opp, SF.search_field(smat, K.P_SEARCH_WORLDS))
         return A.World(g, (opp,) if with_hands else ())
     return world
 

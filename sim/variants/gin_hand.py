@@ -99,7 +99,10 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
               T_total, T_rank, row, st):
     """Score a knock; fills score/deadwood/winner/points columns; returns the outcome code.
-    ``st``: the seats' strategy generators (``arrange=2`` draws arrangements from them)."""
+    ``st``: the seats' strategy generators (``arrange=2`` draws arrangements from them).
+    Callers pass ``knocker``, ``dw_knocker`` and ``big`` typed (``np.int64(0)``, ``np.bool_``),
+    never as bare constants: numba compiles a call with a constant argument for that literal
+    value, and showdown then compiled three times (5 s of Gin's cold start)."""
     d = 1 - knocker
     dd_raw = deadwood(hands[d], T_value, T_total, T_rank)
     if big:
@@ -159,7 +162,7 @@ def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total,
     if seed_mode and strat[d, K.P_ARRANGE] == 2:
         own = np.zeros((MAX_MELDS, 4), dtype=np.int64)
         _, _, dead = arrangement_random(hands[d], T_value, T_cover, T_starts, T_total, T_rank, own, st[d])
-        dd, _ = layoff_deadwood(dead, melds, n, T_value, T_total, T_rank, 13, False)
+        dd, _ = layoff_deadwood(dead, melds, n, T_value, T_total, T_rank, 13, np.bool_(False))
         return dd
     dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13, seed_mode)
     return dd
@@ -210,8 +213,8 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
     if rules[R_BIG_GIN] != 0 and deadwood(hand, T_value, T_total, T_rank) == 0:
         hands[p] = hand
         _end(row, p, state[S_TURNS], stock_left, own_turn)
-        row[COL_OUTCOME] = showdown(rules, strat, hands, p, 0, True, T_value, T_cover, T_starts, T_total,
-                                     T_rank, row, st)
+        row[COL_OUTCOME] = showdown(rules, strat, hands, p, np.int64(0), np.bool_(True), T_value, T_cover, T_starts,
+                                     T_total, T_rank, row, st)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     no_repeat = strat[p, K.P_NO_REPEAT] != 0
@@ -237,7 +240,7 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
                          coin(strat[p, K.P_RANDOM_PLAY], st[p], dwa <= knock_threshold(strat[p], own_turn, stock_left))):
         log(trace, TR.E_KNOCK, p, dwa, 0)
         _end(row, p, state[S_TURNS], stock_left, own_turn)
-        row[COL_OUTCOME] = showdown(rules, strat, hands, p, dwa, False, T_value, T_cover, T_starts, T_total,
+        row[COL_OUTCOME] = showdown(rules, strat, hands, p, dwa, np.bool_(False), T_value, T_cover, T_starts, T_total,
                                      T_rank, row, st)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True

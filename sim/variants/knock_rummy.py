@@ -72,6 +72,7 @@ import numpy as np
 from numba import njit
 
 from ..core import games, rng
+from ..core import search_flag as SF
 from ..core import trace as TR
 from ..core.bits import bit as _bit
 from ..core.bits import check_closed_hands
@@ -321,7 +322,7 @@ def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T
 
 @njit(cache=True)
 def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank,
-                    st, row, debug, trace):
+                    st, row, debug, trace, search=None):
     """Play on from a position until the hand ends; fills ``row`` (every column but
     ``dealer``, which the caller sets).
 
@@ -333,13 +334,15 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
     ``strat`` float64[n, PARAM_WIDTH]; ``st`` uint64[n, 1] strategy generators; ``row`` int64
     hand row of n seats; ``trace`` events (:mod:`sim.trace`, ``NO_TRACE`` for none).  The stock
     must not be empty (a hand whose stock ran out is over).  Searching seats (``search_worlds``
-    > 0) decide by search (:func:`sim.variants.knock_rummy_search.play_on_search`).
+    > 0) decide by search (:func:`sim.variants.knock_rummy_search.play_on_search`) when
+    ``search`` is given (:func:`search_arg`).
     """
-    for p in range(hands.shape[0]):
-        if strat[p, K.P_SEARCH_WORLDS] > 0:
-            KRS.play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row,
-                               debug, trace)
-            return
+    if search is not None:      # omitted: no seat searches, the search is not compiled in
+        for p in range(hands.shape[0]):
+            if strat[p, K.P_SEARCH_WORLDS] > 0:
+                KRS.play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st,
+                                   row, debug, trace)
+                return
     play_on(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace)
 
 
@@ -383,7 +386,7 @@ def deal(deck, dealer, hands, pile, picked, state):
 
 
 @njit(cache=True)
-def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, debug, trace):
+def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, debug, trace, search=None):
     """Deal ``deck`` (int64[52], a shuffled pack) with ``dealer`` to ``rules[players]`` seats
     and play the hand; fills ``row``."""
     n = np.int64(rules[R_PLAYERS])
@@ -398,12 +401,12 @@ def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, deb
             log(trace, TR.E_DEAL, (dealer + 1 + i) % n, deck[i], 0)
         log(trace, TR.E_UPCARD, -1, pile[0], 0)
     play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank,
-                    st, row, debug, trace)
+                    st, row, debug, trace, search)
     row[COL_DEALER] = dealer
 
 
 @njit(cache=True, nogil=True)
-def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug, trace):
+def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug, trace, search=None):
     pack, T_value, T_total, T_rank = ctx
     n = np.int64(rules[R_PLAYERS])
     st = np.empty((n, 1), dtype=np.uint64)
@@ -411,11 +414,11 @@ def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug, trace):
     for i in range(out.shape[0]):
         h, _ = rng.shuffle_hand(seed, first_hand + i, n, pack, deck, n * _hand_size(n))
         rng.seat_streams(seed, h, st)
-        play_hand(rules, strat, deck, h % n, T_value, T_total, T_rank, st, out[i], debug, trace)
+        play_hand(rules, strat, deck, h % n, T_value, T_total, T_rank, st, out[i], debug, trace, search)
 
 
 @njit(cache=True, nogil=True)
-def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
+def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug, search=None):
     """Games ``first_game ..`` (the loop of :mod:`sim.games`; every seat plays every hand)."""
     pack, T_value, T_total, T_rank = ctx
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
@@ -427,7 +430,7 @@ def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug):
             row[:] = 0
             rng.shuffle_into(dst, pack, deck)
             play_hand(rules, strat, deck, sc[games.S_DEALER], T_value, T_total, T_rank, st, row, debug,
-                      untraced)
+                      untraced, search)
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[i])
 
@@ -453,11 +456,16 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
     if out.ndim != 2 or out.shape[1] != width or out.dtype != np.int64:
         raise ValueError(f"out must be int64 (n_hands, {width})")
     _play_chunk(rules_arr, strat_mat, np.int64(seed), np.int64(first_hand), out, GAME_CTX, bool(debug),
-                trace)
+                trace, *search_arg(strat_mat))
+
+
+def search_arg(strat_mat) -> tuple:
+    """The kernels' trailing ``search`` argument (:mod:`sim.core.search_flag`)."""
+    return SF.search_arg(strat_mat, K.P_SEARCH_WORLDS)
 
 
 GAME = WholeGame(kind="target", limit_rule="target_score", winner_column="winner", void_outcome=O_STOCK_VOID)
-play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, KnockRummyRules, EXTRA_COLUMNS)
+play_game_chunk = games.game_kernel(_play_game_chunk, GAME_CTX, GAME, KnockRummyRules, EXTRA_COLUMNS, search_arg)
 
 
 # The ladder's strongest preset is the tuned strong (README "Every game's strong"); the hand-picked

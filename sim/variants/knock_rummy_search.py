@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from .. import advice as A
+from ..core import search_flag as SF
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
 from ..core.cards import to_mask
@@ -310,7 +311,7 @@ def play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_to
 
 KnockRummyWorld = namedtuple("KnockRummyWorld", "rules strat hand dw0 stock_size known own picked0 replay H use_h "
                                                 "T_value T_total T_rank c_winner deck pile dealt hands picked dw "
-                                                "state row st dws hands_out")
+                                                "state row st dws hands_out search")
 
 
 def _advice_deal(g, perm, pos, ws):
@@ -363,7 +364,7 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug):
     s[KR.S_TO_MOVE] = 1     # seat 1 moves, `up` (my discard) on top of the pile
     g.row[:] = 0
     KR.play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_total, g.T_rank,
-                       g.st, g.row, debug, no_trace())
+                       g.st, g.row, debug, no_trace(), g.search)
     return _advice_mine(g.rules, g.row, n, g.c_winner)
 
 
@@ -399,7 +400,8 @@ def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
                             np.zeros(KR.N_CARDS, np.int64), np.empty(KR.N_CARDS, np.int64), np.zeros(n, np.uint64),
                             np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.int64),
                             np.zeros(KR.S_WIDTH, np.int64), np.zeros(len(cols), np.int64),
-                            np.empty((n, 1), np.uint64), np.zeros((int(count), n), np.int64), hands)
+                            np.empty((n, 1), np.uint64), np.zeros((int(count), n), np.int64), hands,
+                            SF.search_field(smat, K.P_SEARCH_WORLDS))
         return A.World(g, (hands,) if with_hands else ())
     return world
 
