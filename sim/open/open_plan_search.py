@@ -361,9 +361,11 @@ def plan_turn(hand, taken, tab, n_tm, seat, has_melded, mr, vals, goal, plan):
     the taken card cannot go into a new meld).  Should no turn be legal only because of
     ``goal``'s kept card or the joker-discard rule (a hand of jokers alone), both are waived
     [choice], so the engine always gets a turn."""
-    v = _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, 0)
+    # ``relax`` typed, never a bare constant: numba would compile the planner once per literal
+    # value (twice: 15 s of every open-melding game's cold start)
+    v = _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, np.int64(0))
     if v == NO_PLAN:
-        v = _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, 1)
+        v = _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, np.int64(1))
     return v
 
 
@@ -380,5 +382,5 @@ def can_take(hand, code, tab, n_tm, seat, has_melded, mr, vals):
     goal[GOAL_KEEP] = -1
     goal[GOAL_LAYOFF] = 1
     plan = np.zeros(PLAN_WIDTH, dtype=np.int64)
-    return _search(h, code, tab, n_tm, has_melded, mr, vals, goal, plan, 0) != NO_PLAN or \
-        _search(h, code, tab, n_tm, has_melded, mr, vals, goal, plan, 1) != NO_PLAN
+    return _search(h, code, tab, n_tm, has_melded, mr, vals, goal, plan, np.int64(0)) != NO_PLAN or \
+        _search(h, code, tab, n_tm, has_melded, mr, vals, goal, plan, np.int64(1)) != NO_PLAN

@@ -381,9 +381,10 @@ def deal(cfg, deck, dealer, hands, pile, state, deal_no):
 
 
 @njit(cache=True)
-def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debug, trace):
+def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debug, trace, search=None):
     """Deal ``deck`` (shuffled) to the seats in play ``seats`` with ``dealer`` (a seat in play)
-    as deal number ``deal_no`` and play the hand; fills ``row``."""
+    as deal number ``deal_no`` and play the hand; fills ``row``.  ``search``: omitted when no
+    seat searches (the search is then not compiled in: :mod:`sim.core.search_flag`)."""
     pack, vals, mrs = tabs
     m = seats.shape[0]
     local = local_seat(seats, dealer)
@@ -405,10 +406,13 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, deal_no, dst, st, row, debu
     plan = np.zeros(L.PLAN_WIDTH, dtype=np.int64)
     allowed = np.zeros(64, dtype=np.int64)
     counts = np.zeros(m, dtype=np.int64)
-    if OS.any_searching(strat, seats):     # a seat decides by search: sim.open.open_search
-        OS.play_on_search(cfg, strat, seats, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed, counts,
-                          dst, st, row, debug, trace)
-    else:
+    searched = False
+    if search is not None:      # pruned when omitted
+        if OS.any_searching(strat, seats):      # a seat decides by search: sim.open.open_search
+            OS.play_on_search(cfg, strat, seats, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed,
+                              counts, dst, st, row, debug, trace)
+            searched = True
+    if not searched:
         play_on(cfg, strat, seats, hands, deck, pile, state, tab, tabs, mr, goal, plan, allowed, counts, dst, st,
                 row, debug, trace)
     row[COL_DEALER] = dealer
@@ -436,7 +440,7 @@ def hand_deal_number(cfg, h):
 
 
 @njit(cache=True, nogil=True)
-def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
+def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace, search=None):
     """Hand rows ``first_hand ..``, every seat in play, each as deal :func:`hand_deal_number`:
     hand ``h``'s deck and generators from :func:`sim.core.deal.shuffle_hand`, dealer ``h % n``."""
     pack = tabs[0]
@@ -444,11 +448,11 @@ def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
     for k in range(out.shape[0]):
         h, dst = shuffle_hand(seed, first_hand + k, pack, deck, seats.shape[0] * cfg[C_HAND], st)
         play_hand(cfg, strat, seats, h % seats.shape[0], deck, tabs, hand_deal_number(cfg, h), dst, st, out[k], debug,
-                  trace)
+                  trace, search)
 
 
 @njit(cache=True, nogil=True)
-def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
+def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug, search=None):
     """Whole games ``first_game ..`` (the loop of :mod:`sim.core.games`): each hand is dealt to the
     seats still in play, as deal number 1 + the scoring hands before it."""
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
@@ -457,6 +461,6 @@ def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
         dst = games.begin_game(per, sc, st, seed, first_game + k)
         while games.next_hand(per, sc, layout, row, dst, tabs[0], deck):
             play_hand(cfg, strat, games.seats_in_play(per), sc[games.S_DEALER], deck, tabs, sc[games.S_SCORED] + 1,
-                      dst, st, row, debug, no_trace())
+                      dst, st, row, debug, no_trace(), search)
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[k])

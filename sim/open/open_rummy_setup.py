@@ -9,6 +9,7 @@ from typing import Callable
 import numpy as np
 
 from ..core import games
+from ..core import search_flag as SF
 from . import open_plan_layout as L
 from . import open_rummy as OR
 from ..core.cards import standard_pack
@@ -66,7 +67,7 @@ def hand_chunk(name: str, setup: Callable, extra_columns: tuple[str, ...]) -> Ca
         if out.ndim != 2 or out.shape[1] != width or out.dtype != np.int64:
             raise ValueError(f"out must be int64 (n_hands, {width})")
         OR.play_chunk_kernel(cfg, strat, np.int64(seed), np.int64(first_hand), out, tabs, bool(debug),
-                             NO_TRACE if trace is None else trace)
+                             NO_TRACE if trace is None else trace, *SF.search_arg(strat, S.P_SEARCH_WORLDS))
     return play_chunk
 
 
@@ -79,7 +80,8 @@ def game_chunks(name: str, setup: Callable, rules_cls, extra_columns: tuple[str,
         cfg, tabs = setup(rules_arr)
         check_cfg(name, cfg, tabs)
         strat = check_strategies_matrix(name, cfg, strat_mat)
-        OR.game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug)
+        OR.game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug,
+                             *SF.search_arg(strat, S.P_SEARCH_WORLDS))
 
     kernels = {k: games.game_kernel(chunk, (), g, rules_cls, extra_columns) for k, g in shapes.items()}
 

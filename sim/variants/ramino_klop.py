@@ -70,6 +70,7 @@ from .. import advice as A
 from ..wild import closed_wild as CW
 from ..advice import AdvisorSpec
 from ..core import games
+from ..core import search_flag as SF
 from ..core.cards import cards_text
 from ..core.errors import AdviceError
 from ..core.rules import RulesBase, option
@@ -126,8 +127,9 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
 
 def _game_chunk(rules_arr, strat_mat, layout, seed, first_game, out, ctx, debug):
     cfg, tabs = _setup(rules_arr)
-    CW.game_chunk_kernel(cfg, np.ascontiguousarray(strat_mat, dtype=np.float64), layout, seed,
-                         first_game, out, tabs, debug)
+    strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
+    CW.game_chunk_kernel(cfg, strat_mat, layout, seed, first_game, out, tabs, debug,
+                         *SF.search_arg(strat_mat, W.P_SEARCH_WORLDS))
 
 
 def check_strategies(rules, strategies) -> None:
@@ -180,7 +182,7 @@ VARIANT = wild_variant(
 # winner column).  Model "played": every opponent's dealt hand is replayed (sim.advice.replayed).
 
 RaminoWorld = namedtuple("RaminoWorld", "cfg strat tabs hand dw0 stock_size known turn replay c_winner deck pile "
-                                        "seats wss dw state row st layout")
+                                        "seats wss dw state row st layout search")
 
 
 def _advice_deal(g, perm, pos, ws):
@@ -255,7 +257,7 @@ def _advice_play_on(g, i, perm, pos, up, ws, debug):
     s[CW.S_TO_MOVE] = 1     # seat 1 moves, `up` (my discard) on top of the pile
     g.row[:] = 0
     CW.play_from_state(g.cfg, g.strat, g.seats, g.wss, g.deck, g.pile, s, g.tabs, ws, g.st, g.row, debug,
-                       no_trace())
+                       no_trace(), g.search)
     return A.net_vs_others(g.row, COL_SCORE, n), 1 if g.row[g.c_winner] == 0 else 0
 
 
@@ -284,7 +286,8 @@ def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
                         np.ascontiguousarray(known, dtype=np.int64), np.int64(turn), np.int64(replay),
                         np.int64(cols["winner"]), np.empty(n_cards, np.int64), np.empty(n_cards, np.int64),
                         np.arange(n), CW.new_hands(n, tabs), np.zeros(n, np.int64), np.zeros(CW.S_WIDTH, np.int64),
-                        np.zeros(len(cols), np.int64), np.empty((n, 1), np.uint64), layout)
+                        np.zeros(len(cols), np.int64), np.empty((n, 1), np.uint64), layout,
+                        SF.search_field(smat, W.P_SEARCH_WORLDS))
         return A.World(g, (layout,) if with_hands else ())
     return world
 

@@ -50,6 +50,7 @@ from ..core.trace import log, no_trace
 from ..core.columns import COL_DEALER, hand_columns
 from .wild_melds import game_rules, new_workspace, ws_deadwood
 from ..core import games
+from ..core import search_flag as SF
 from ..core.deal import chunk_buffers, local_seat, shuffle_hand, turn_upcard
 from .wild_decide import play_on_search, searching_seats
 from .wild_turn import (C_ACE_HIGH, C_GAME, C_HAND, C_KNOCK_BELOW, C_OUTCOME, C_PLAYERS,  # noqa: F401 (the engine's API)
@@ -91,7 +92,7 @@ def make_cfg(game: int, players: int, hand: int, knock_below: int, restock_shuff
 
 
 @njit(cache=True)
-def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, st, row, debug, trace):
+def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, st, row, debug, trace, search=None):
     """Play on from a position until the hand ends; fills ``row`` (all but ``dealer``).
 
     ``seats`` int64[m]: the seats in play (local seat i is seat ``seats[i]``); ``wss``
@@ -99,17 +100,19 @@ def play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, st, ro
     size] with the stock as ``deck[state[S_SP]:]`` (top first); ``pile`` the discards
     (``state[S_NPILE]`` of them, top last); ``state`` (S_*: S_TO_MOVE and S_OWN are local);
     ``dst`` the generator of restock shuffles; ``st`` uint64[n, 1] the seats' strategy
-    generators (drawn from by ``random_play`` only)."""
+    generators (drawn from by ``random_play`` only); ``search``: omitted when no seat searches
+    (the search is then not compiled in: :mod:`sim.core.search_flag`)."""
     m = seats.shape[0]
     for c in range(1, row.shape[0]):
         row[c] = 0
     dw = np.empty(m, dtype=np.int64)
     for i in range(m):
         dw[i] = ws_deadwood(wss[i])
-    if searching_seats(strat, seats):    # a seat decides by search (sim.wild.wild_decide)
-        play_on_search(cfg, strat, seats, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace)
-    else:
-        play_on(cfg, strat, seats, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace)
+    if search is not None:      # pruned when omitted
+        if searching_seats(strat, seats):    # a seat decides by search (sim.wild.wild_decide)
+            play_on_search(cfg, strat, seats, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace)
+            return
+    play_on(cfg, strat, seats, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace)
 
 
 @njit(cache=True)
@@ -137,7 +140,7 @@ def deal(cfg, deck, dealer, wss, pile, state):
 
 
 @njit(cache=True)
-def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, st, row, debug, trace):
+def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, st, row, debug, trace, search=None):
     """Deal ``deck`` (shuffled) to the seats in play ``seats`` with ``dealer`` (a seat in
     play) and play the hand; fills ``row``."""
     m = seats.shape[0]
@@ -151,23 +154,23 @@ def play_hand(cfg, strat, seats, dealer, deck, tabs, dst, st, row, debug, trace)
         for k in range(state[S_SP] - 1):
             log(trace, TR.E_DEAL, seats[(local + 1 + k) % m], deck[k], 0)
         log(trace, TR.E_UPCARD, -1, pile[0], 0)
-    play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, st, row, debug, trace)
+    play_from_state(cfg, strat, seats, wss, deck, pile, state, tabs, dst, st, row, debug, trace, search)
     row[COL_DEALER] = dealer
 
 
 @njit(cache=True, nogil=True)
-def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace):
+def play_chunk_kernel(cfg, strat, seed, first_hand, out, tabs, debug, trace, search=None):
     """Hand rows ``first_hand ..`` with every seat in play: hand ``h``'s deck and generators
     from :func:`sim.core.deal.shuffle_hand`, dealer ``h % n``."""
     pack = tabs[0]
     seats, deck, st = chunk_buffers(cfg[C_PLAYERS], pack)
     for k in range(out.shape[0]):
         h, dst = shuffle_hand(seed, first_hand + k, pack, deck, seats.shape[0] * cfg[C_HAND], st)
-        play_hand(cfg, strat, seats, h % seats.shape[0], deck, tabs, dst, st, out[k], debug, trace)
+        play_hand(cfg, strat, seats, h % seats.shape[0], deck, tabs, dst, st, out[k], debug, trace, search)
 
 
 @njit(cache=True, nogil=True)
-def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
+def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug, search=None):
     """Whole games ``first_game ..`` (the loop of :mod:`sim.core.games`): each hand is dealt to
     the seats still in play (``per[P_ACTIVE]``)."""
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
@@ -176,7 +179,7 @@ def game_chunk_kernel(cfg, strat, layout, seed, first_game, out, tabs, debug):
         dst = games.begin_game(per, sc, st, seed, first_game + k)
         while games.next_hand(per, sc, layout, row, dst, tabs[0], deck):
             play_hand(cfg, strat, games.seats_in_play(per), sc[games.S_DEALER], deck, tabs, dst, st, row, debug,
-                      no_trace())
+                      no_trace(), search)
             games.record_hand(per, sc, layout, row)
         games.finish_game(per, sc, layout, out[k])
 
@@ -206,7 +209,7 @@ def run_hands(name: str, cfg, tabs, strat_mat, seed, first_hand, out, width: int
     if out.ndim != 2 or out.shape[1] != width or out.dtype != np.int64:
         raise ValueError(f"out must be int64 (n_hands, {width})")
     play_chunk_kernel(cfg, strat_mat, np.int64(seed), np.int64(first_hand), out, tabs, bool(debug),
-                      TR.NO_TRACE if trace is None else trace)
+                      TR.NO_TRACE if trace is None else trace, *SF.search_arg(strat_mat, W.P_SEARCH_WORLDS))
 
 
 # ----------------------------------------------------------------------------------------
