@@ -54,15 +54,55 @@ def _interrupted() -> int:
 
 def run_demo(args) -> int:
     """Every study of the demo into ``args.out``, then the report ``args.html``."""
-    from .report import render_report
     from .store import claim
-    from .studies.tonk_deal import run_tonk_odds
     out = claim(args.out, ("gin-knock",), "demo run")   # a new folder or an earlier demo's (resumed)
     k = args.scale
     progress = None if not args.no_progress else False
     if k >= 1 and progress is None:
         print(f"demo: about {FULL_RUN} on 2 cores at --scale {k:g} (finished runs in {args.out} are reused); "
               "--scale 0.2 is a quicker, noisier look", file=sys.stderr, flush=True)
+    warmer = start_warmer(args) if k > SCALE_RANGE[0] else None
+    try:
+        return _run_studies(out, args, progress)
+    finally:
+        if warmer is not None and warmer.poll() is None:
+            warmer.terminate()
+
+
+def start_warmer(args):
+    """On a fresh install (Tonk's kernels not compiled yet), a second process that compiles the
+    kernels of the demo's later studies while the first ones run: it plays the whole demo at
+    the smallest scale, Gin's first sweep left out (this process compiles it), into a scratch
+    folder, printing nothing; its kernels land in the shared numba cache, where this process
+    finds them.  None when the cache is warm already."""
+    import os
+    import subprocess
+    from .coldstart import _marker
+    m = _marker("tonk.hands")
+    if m is None or m.exists():
+        return None
+    return subprocess.Popen([sys.executable, "-m", "analysis.demo", "--warm", str(args.seed)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ))
+
+
+def warm_main(seed: int) -> int:
+    """The warmer's run (:func:`start_warmer`): every study at the smallest scale, no report."""
+    import tempfile
+    from types import SimpleNamespace
+    with tempfile.TemporaryDirectory(prefix="rummylab-warm-") as d:
+        args = SimpleNamespace(out=Path(d) / "demo", html=None, scale=SCALE_RANGE[0], seed=seed, jobs=1,
+                               no_progress=True, warm=True)
+        _run_studies(args.out, args, False)
+    return 0
+
+
+def _run_studies(out: Path, args, progress) -> int:
+    """The demo's studies in order, each answer printed as it finishes; then the report
+    (``args.html``; None: none, the warmer)."""
+    from .report import render_report
+    from .studies.tonk_deal import run_tonk_odds
+    k = args.scale
     dirs = []
     for studies in (_knock_studies, _seat_runs):
         for name in studies(out, args, progress):
@@ -89,6 +129,8 @@ def run_demo(args) -> int:
     from .studies.balance import demo_balance
     print("== balance: every game at its default player count", flush=True)
     dirs.append(str(demo_balance(out, scale=k, seed=args.seed, jobs=args.jobs, progress=progress)))
+    if args.html is None:
+        return 0
     pngs = render_report(dirs, args.html)
     pages = sorted(p.name for p in Path(args.html).parent.glob("*.html"))
     print(f"report: {args.html}, the answers; {len(pages)} pages ({', '.join(pages)}) and {len(pngs)} figures "
@@ -119,6 +161,8 @@ def _knock_studies(out: Path, args, progress):
     # hands (no games)
     steps += [(f"{name}-vs-strong", replace(spec, opponent="strong", games=0, hands=max(1, spec.hands // 4)))
               for name, spec in steps]
+    if getattr(args, "warm", False):
+        steps = steps[1:]      # the warmer: Gin's first sweep compiles in the demo's own process
     for name, spec in steps:
         print(f"== {name}: {spec.variant} knock sweep, {spec.hands:,} hands per threshold", flush=True)
         res = run_sweep(spec, out_dir=out / name, jobs=args.jobs, progress=progress)
@@ -231,3 +275,9 @@ def _game_studies(out, args, progress):
             return
         print((format_sweep if sweep else format_compare)(res) + "\n", flush=True)
         yield name
+
+
+if __name__ == "__main__":     # the warmer: python -m analysis.demo --warm SEED
+    if sys.argv[1:2] == ["--warm"]:
+        sys.exit(warm_main(int(sys.argv[2])))
+    sys.exit("python -m analysis.demo is the demo's kernel warmer; run `rummylab demo`")

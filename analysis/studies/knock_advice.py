@@ -346,14 +346,17 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     from sim.advice import position_cards
     hand, upcard, discards = position_cards(v.advisor, hand, upcard, discards)
     from sim.advisors.advisor import prepare
-    prep = prepare(
-        v, hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
-        opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
-        first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
-        debug=bool(debug))
-    s, n, el, comp, stopped = _sample(prep.call, budget_s=float(budget_s), min_worlds=int(min_worlds),
-                                      max_worlds=max(int(max_worlds), int(min_worlds)),
-                                      worlds=None if worlds is None else int(worlds))
+
+    from ..coldstart import compiling
+    with compiling(v.name, "advisor"):
+        prep = prepare(
+            v, hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
+            opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
+            first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
+            debug=bool(debug))
+        s, n, el, comp, stopped = _sample(prep.call, budget_s=float(budget_s), min_worlds=int(min_worlds),
+                                          max_worlds=max(int(max_worlds), int(min_worlds)),
+                                          worlds=None if worlds is None else int(worlds))
     notes = list(prep.notes)
     ess = s["m"]["w"] ** 2 / s["m"]["w2"] if s["m"] is not None else float(n)
     if s["m"] is not None:

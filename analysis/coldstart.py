@@ -1,0 +1,80 @@
+"""The first run's notice: numba compiles a game's kernels the first time they run on a fresh
+install (an empty cache), and the terminal says so, once, with the expected time.
+
+A marker file per game and entry point (``<cache>/rummylab-compiled/<game>.<entry>``) records
+that the kernels have been compiled into this cache; the cache folder is keyed by the engine's
+source (:mod:`sim`), so an engine change starts without markers, as it starts without kernels.
+The notice goes to stderr (also when it is piped: a batch log shows why the first run waited).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+
+# Seconds of a cold compile (empty cache) per game and entry point, rounded up: measured on the
+# 2-core Intel Xeon with scripts/compile_times.py (BENCHMARKS.md, "Cold start").  An entry not
+# listed is announced without a time.
+EXPECTED_S = {
+    "gin.hands": 30, "gin.games": 35, "gin.advisor": 30,
+    "tonk.hands": 20, "tonk.advisor": 25,
+    "knock-rummy.hands": 20, "knock-rummy.games": 25, "knock-rummy.advisor": 30,
+    "ramino-klop.hands": 35, "ramino-klop.games": 40, "ramino-klop.advisor": 40,
+    "wildcard.hands": 35, "cincinnati.hands": 35,
+    "basic-rummy.hands": 40, "block-rummy.hands": 40, "wrotham.hands": 40,
+    "ramino-drift.hands": 45, "loba.hands": 45,
+}
+TITLES = {"gin": "Gin", "tonk": "Tonk", "knock-rummy": "Knock Rummy", "ramino-klop": "Ramino Klop",
+          "wildcard": "Wildcard Rummy", "cincinnati": "Cincinnati", "basic-rummy": "Basic Rummy",
+          "block-rummy": "Block Rummy", "wrotham": "Wrotham", "ramino-drift": "Ramino Drift", "loba": "Loba"}
+_said: set[str] = set()
+
+
+def spec_key(spec) -> tuple[str, str]:
+    """(game, entry) of a run's kernels (a :class:`sim.runner.RunSpec`): its mode (``hands``;
+    duplicate deals play hands too; ``games``), ``.search`` when a seat searches."""
+    from sim.runner import SEARCH_CHUNK
+    mode = "games" if spec.mode == "games" else "hands"
+    return spec.variant.name, mode + (".search" if spec.chunk == SEARCH_CHUNK else "")
+
+
+def _marker(key: str) -> Path | None:
+    d = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(d) / "rummylab-compiled" / key if d else None
+
+
+def notice(game: str, entry: str, seconds: int | None) -> str:
+    """The line printed before a first compile."""
+    about = f"about {seconds} s" if seconds else "up to a minute"
+    what = "" if entry in ("hands", "games") else f" ({entry})"
+    return (f"rummylab: compiling {TITLES.get(game, game)}'s kernels{what} for the first run, {about}; "
+            "later runs start at once")
+
+
+@contextmanager
+def compiling(game: str, entry: str):
+    """Around the first call of a game's kernels: says once per process that they compile when
+    this cache has not compiled them yet (``entry``: ``hands``, ``games``, ``advisor``, with
+    ``.search`` when a seat searches), and records that they are compiled when the block ends
+    without an error."""
+    key = f"{game}.{entry}"
+    m = _marker(key)
+    if m is not None and key not in _said and not m.exists():
+        _said.add(key)
+        print(notice(game, entry, EXPECTED_S.get(key)), file=sys.stderr, flush=True)
+    yield
+    if m is not None and not m.exists():
+        try:
+            m.parent.mkdir(parents=True, exist_ok=True)
+            m.touch()
+        except OSError:     # a read-only cache: the notice may show again, nothing else changes
+            pass
+
+
+def compiling_job(job):
+    """:func:`compiling` for an engine job (:mod:`analysis.engine`): its run spec's key, or its
+    first arm's; a job of another kind says nothing."""
+    spec = getattr(job, "spec", None) or (getattr(job, "arms", None) or [None])[0]
+    return compiling(*spec_key(spec)) if spec is not None and hasattr(spec, "mode") else nullcontext()
