@@ -47,6 +47,12 @@ def scale_arg(text: str) -> float:
     return v
 
 
+def _say(answer: list[str]) -> None:
+    """A study's answer as the landing page words it (:mod:`analysis.answers`), as it lands."""
+    from .answers import answer_lines
+    print("\n".join(answer_lines(answer)) + "\n", flush=True)
+
+
 def _interrupted() -> int:
     print("interrupted; rerun `make demo` to resume", file=sys.stderr)
     return 130
@@ -114,21 +120,28 @@ def _run_studies(out: Path, args, progress) -> int:
                            out_dir=out / "tonk-odds", jobs=args.jobs, progress=progress)
     if res is None or not res.complete:
         return 130
+    from .report.odds import stored_odds_answer
+    _say(stored_odds_answer(out / "tonk-odds"))
     dirs.append(str(out / "tonk-odds"))
     for name in _game_studies(out, args, progress):
         if name is None:
             return _interrupted()
         dirs.append(str(out / name))
-    from .studies.buyback import format_buyback, run_buyback_study
+    from .studies.buyback import run_buyback_study
     games = max(20, int(DEMO_GAMES["loba-buyback"] * k))
     print(f"== loba-buyback: what a Loba buy-back is worth, 4 players; {games:,} games per arm", flush=True)
     doc = run_buyback_study(out / "loba-buyback", "loba", players=4, games=games, seed=args.seed)
     import pandas as pd
-    print(format_buyback(pd.DataFrame(doc["table"])) + "\n", flush=True)
+    from .answers import buyback_answer
+    _say(buyback_answer({"variant": "loba"}, pd.DataFrame(doc["table"])))
     dirs.append(str(out / "loba-buyback"))
     from .studies.balance import demo_balance
     print("== balance: every game at its default player count", flush=True)
-    dirs.append(str(demo_balance(out, scale=k, seed=args.seed, jobs=args.jobs, progress=progress)))
+    balance = demo_balance(out, scale=k, seed=args.seed, jobs=args.jobs, progress=progress)
+    from .answers import balance_answer
+    from .studies.balance import load_balance
+    _say(balance_answer(load_balance(balance)))
+    dirs.append(str(balance))
     if args.html is None:
         return 0
     pngs = render_report(dirs, args.html)
@@ -205,7 +218,6 @@ def _seat_runs(out: Path, args, progress):
     from sim.runner import make_spec
 
     from .engine import run
-    from .summary import summarize as summarize_run
     k = args.scale
     for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
         spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)
@@ -214,9 +226,8 @@ def _seat_runs(out: Path, args, progress):
         if not res.complete:
             yield None
             return
-        first = summarize_run(spec, res.acc)["positions"][0]["mean_score"]
-        print(f"first to play (non-dealer): {first['value']:+.3f} [{first['ci95'][0]:+.3f}, {first['ci95'][1]:+.3f}] "
-              f"points per hand\n", flush=True)
+        from .report.run import stored_run_answer
+        _say(stored_run_answer(out / name))
         yield name
 
 
@@ -273,7 +284,7 @@ def _game_studies(out, args, progress):
         if not res.complete:
             yield None
             return
-        print((format_sweep if sweep else format_compare)(res) + "\n", flush=True)
+        print((format_sweep if sweep else format_compare)(res).split("\n\n")[0] + "\n", flush=True)   # the answer
         yield name
 
 

@@ -21,6 +21,11 @@ QUANTITY_LABELS = {
 ODDS_KEYS = ("players", "tonk_min", "quantity", "exact", "sim", "sim_lo", "sim_hi", "n", "ci_misses_exact")
 
 
+def stored_odds_answer(folder) -> list[str]:
+    """The landing page's answer for a stored tonk odds study (``rummylab demo`` prints it)."""
+    return tonk_odds_answer(read_study(Path(folder), "odds"), _default_tonk_min())
+
+
 @section(KIND, file="odds.json")
 def odds_section(folder: Path, anchor: str) -> RunSection:
     data = read_study(folder, "odds")

@@ -22,15 +22,30 @@ def _position_label(p: int, n: int) -> str:
     return "first to play" if p == 0 else f"{p + 1}{ {2: 'nd', 3: 'rd'}.get(p + 1, 'th')} to play"
 
 
+def _estimator(meta: dict):
+    mom = meta["total"]["moments"]
+
+    def est(name: str) -> Estimate:
+        c, s, ss = mom.get(name, (0, 0, 0))
+        return wilson(s, c) if name.startswith("rate:") else mean_from_moments(c, s, ss)
+    return est
+
+
+def stored_run_answer(folder) -> list[str]:
+    """The landing page's answer for a stored run (``rummylab demo`` prints it as it lands)."""
+    meta = load_meta(Path(folder))
+    if meta.get("mode", "hands") == "games" or "pos0_score" not in meta["total"]["moments"]:
+        return []
+    given = _given_rules(meta["variant"], meta.get("rules", {}))
+    return run_answer({**meta, "given_rules": given}, _estimator(meta)("pos0_score"))
+
+
 @section(KIND, file="meta.json", claims=lambda meta: "columns" in meta)
 def run_section(folder: Path, anchor: str) -> RunSection:
     meta = load_meta(folder)
     total = meta["total"]
     mom = total["moments"]
-
-    def est(name: str) -> Estimate:
-        c, s, ss = mom.get(name, (0, 0, 0))
-        return wilson(s, c) if name.startswith("rate:") else mean_from_moments(c, s, ss)
+    est = _estimator(meta)
 
     variant, mode = meta["variant"], meta.get("mode", "hands")
     unit = meta.get("score_unit", "points")
@@ -43,7 +58,7 @@ def run_section(folder: Path, anchor: str) -> RunSection:
     sec.question = (f"{variant}, {n_seats} players{' with ' + ', '.join(given) if given else ''}: "
                     f"how do the seats do ({', '.join(dict.fromkeys(strategies))})?")
     if mode != "games" and "pos0_score" in mom:
-        sec.answer = run_answer({**meta, "given_rules": given}, est("pos0_score"))
+        sec.answer = stored_run_answer(folder)
     body = sec.body
     body.append(f"<p>{esc(variant.capitalize())}, {n_seats} players, {meta['n']:,} {units}, seed "
                 f"{esc(meta['seed'])}; strategies by seat: {esc(', '.join(strategies))}. "
