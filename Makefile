@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup clean
+.PHONY: demo test bench setup clean wheel-smoke
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,3 +25,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .numba_cache runs reports/*.png reports/*.html
+
+# the wheel installed for real, every subcommand from outside the checkout (also part of `make test`)
+wheel-smoke: $(STAMP)
+	$(BIN)/python scripts/wheel_smoke.py

@@ -12,7 +12,7 @@ import math
 
 from sim.variants import get_variant
 
-from .studies.knob import acts_at, symbol, value_word, when
+from .studies.knob import acts_at, advice, all_hand, is_zero, symbol, value_word, when
 
 NOT_SIGNIFICANT = "not significant"
 STRONG = ("strong",)      # the presets an equilibrium answer names besides the base opponent
@@ -90,10 +90,30 @@ def _bucket_phrase(spec, b: str) -> str:
     return {"early": f"in your turns 1–{m - 1}", "mid": f"in turns {m}–{late - 1}", "late": f"from turn {late}"}[b]
 
 
+def _by_turn_phrase(spec, game, thresholds: dict) -> str:
+    """The chart's policy bucket by bucket: 'knock at deadwood ≤ 8 in your turns 1–4, ≤ 5 in
+    turns 5–8, ≤ 2 from turn 9'; a bucket at 0 in a player's words ('go for gin; never knock
+    in your turns 1–4, knock at deadwood ≤ 5 in turns 5–8, ...'); one value in every bucket
+    once ('go for gin; never knock in every turn')."""
+    from .studies.sweep_stats import BUCKETS
+    ts = [thresholds[b] for b in BUCKETS]
+    if len(set(ts)) == 1:
+        return f"{advice(game, ts[0], html=True)} in every turn"
+    parts, named = [], False
+    for b, t in zip(BUCKETS, ts):
+        if is_zero(t):
+            parts.append(f"{advice(game, t, html=True)} {_bucket_phrase(spec, b)}")
+            continue
+        lead = "" if named else f"{game.knob.action} at {value_word(game)} "
+        parts.append(f"{lead}{symbol(game.knob, html=True)} {t} {_bucket_phrase(spec, b)}")
+        named = True
+    return ", ".join(parts)
+
+
 def sweep_answer(res) -> list[str]:
     """A knock sweep's answer: the best single threshold against the runner-up, the thresholds
     the data cannot tell from it, and the chart's by-turn policy on fresh deals."""
-    from .studies.sweep_stats import BUCKETS, policy_summary, sweep_table
+    from .studies.sweep_stats import policy_summary, sweep_table
     spec = res.spec
     game = get_variant(spec.variant)
     unit = f"{game.score_unit} per hand" + (" against the average other seat" if spec.focus()[0] == "field0" else "")
@@ -102,31 +122,32 @@ def sweep_answer(res) -> list[str]:
     others = t[~t["best"]]
     head = f"{spec.variant}, {players_of(spec)} players, against {spec.opponent}"
     if others.empty:
-        return [f"{head}: {acts_at(game, int(best.threshold), html=True)} (the only threshold tried)."]
+        return [f"{head}: {advice(game, int(best.threshold), html=True)} (the only threshold tried)."]
     up = others.loc[others["mean"].idxmax()]
     d = decimals(up.diff_to_best, up.diff_lo, up.diff_hi)
     same = [int(x) for x in t.loc[t["indistinguishable"] & ~t["best"], "threshold"]]
-    out = [f"{head}: {acts_at(game, int(best.threshold), html=True)} all hand: the best of thresholds "
+    runner = (f" ({advice(game, 0, html=True)})" if is_zero(int(up.threshold))
+              else f", {when(game, int(up.threshold), html=True)}")
+    out = [f"{head}: {all_hand(game, int(best.threshold), html=True)}: the best of thresholds "
            f"{span([int(x) for x in t['threshold']])}, "
-           + (f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit, test=False)} over the runner-up, "
-              f"{when(game, int(up.threshold), html=True)}{_ns(-up.diff_hi, -up.diff_lo)} "
+           + (f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit, test=False)} over the runner-up"
+              f"{runner}{_ns(-up.diff_hi, -up.diff_lo)} "
               if int(up.hands_differing) else
-              f"tied with {when(game, int(up.threshold), html=True)}, which plays no hand differently ")
+              f"tied with the runner-up{runner}, which plays no hand differently ")
            + f"(same deals, n = {int(best.n):,} hands per threshold); "
            + (f"threshold{'s' if len(same) > 1 else ''} {span(same)} {'are' if len(same) > 1 else 'is'} not shown "
               f"worse than the best (MCB, family-wise 95%)."
               if same else "every other threshold is shown worse (MCB, family-wise 95%).")]
     if res.policy:
         p = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
-        per = ", ".join(f"{symbol(game.knob, html=True)} {p['thresholds'][b]} {_bucket_phrase(spec, b)}"
-                        for b in BUCKETS)
+        per = _by_turn_phrase(spec, game, p["thresholds"])
         d = decimals(p["diff"], p["diff_lo"], p["diff_hi"])
         diff = ci_text(p["diff"], p["diff_lo"], p["diff_hi"], d, unit, test=False) + _ns(p["diff_lo"], p["diff_hi"])
         verdict = {"better": f"on fresh deals this gains {diff} over the best single threshold",
                    "can't tell": f"on fresh deals it is not shown better than the best single threshold ({diff})",
                    "same": "the chart's calls do not change the best single threshold",
                    "worse": f"on fresh deals it loses {diff} to the best single threshold: not advice"}[p["verdict"]]
-        out.append(f"By turn, the chart reads {game.knob.action} at {value_word(game)} {per}; {verdict} (n = {p['n']:,} hands).")
+        out.append(f"By turn, the chart reads {per}; {verdict} (n = {p['n']:,} hands).")
     return out
 
 

@@ -419,6 +419,10 @@ def build_parser() -> Parser:
 
 def main(argv=None) -> int:
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):   # `rummylab` alone: the questions it answers
+        from .questions import overview
+        print(overview(parser))
+        return 0
     args = parser.parse_args(argv)
     try:
         with sigterm_as_interrupt():   # SIGTERM ends a run as Ctrl-C does: partial summary, resumable

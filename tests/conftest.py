@@ -12,3 +12,9 @@ import sim.strategies as S
 @pytest.fixture(autouse=True)
 def _presets_file_out_of_the_repository(tmp_path_factory, monkeypatch):
     monkeypatch.setattr(S, "TUNED_FILE", tmp_path_factory.getbasetemp() / "tuned_presets.json")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The wheel smoke (tests/test_wheel_smoke.py, minutes of one core) runs first: its
+    minutes then overlap the rest of the suite on the other worker instead of trailing it."""
+    items.sort(key=lambda item: item.path.name != "test_wheel_smoke.py")

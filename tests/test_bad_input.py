@@ -121,7 +121,6 @@ CASES = cli_cases("""
     bench --markdown '{tmp}/missing/bench.md' => its folder does not exist
     bench --bogus => unrecognized arguments: --bogus
     nope => invalid choice: 'nope'
-    => required: command
     simulate --variant wildcard --players 8 => players=8 is out of range
     simulate --variant wildcard --rule packs=3 => packs=3 is out of range
     simulate --variant wildcard --players 7 --rule packs=1 => 7 players play with two packs

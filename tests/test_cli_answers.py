@@ -308,3 +308,35 @@ def test_a_long_default_run_says_how_long_it_takes_and_how_to_shorten_it(monkeyp
               "--html", str(tmp_path / "r" / "index.html")])
         err = capsys.readouterr().err
         assert (f"demo: about {demo.FULL_RUN} on 2 cores at --scale 1" in err) == said, scale
+
+
+@pytest.mark.parametrize("variant, words, old", [
+    ("gin", "go for gin; never knock", "knock at deadwood"),
+    ("tonk", "drop only with a count of 0", "drop at count"),
+])
+def test_threshold_zero_reads_as_a_player_says_it_in_the_terminal_and_on_the_landing_page(
+        variant, words, old, tmp_path, capsys):
+    """One threshold, 0: the answer is that threshold whatever the deals (issue 31, part 5)."""
+    out = tmp_path / f"{variant}-zero"
+    argv = ["knock-sweep", "--variant", variant, "--thresholds", "0", "--hands", "200", "--games", "0",
+            *FAST, "--out", str(out)]
+    first = _run(capsys, argv).splitlines()[0]
+    assert first.endswith(f"players, against simple: {words} (the only threshold tried).")
+    page = tmp_path / "site" / "index.html"
+    assert main(["report", str(out), "--html", str(page)]) == 0
+    capsys.readouterr()
+    html = page.read_text(encoding="utf-8")
+    assert words in html
+    assert f"{old} ≤ 0" not in html and f"{old} &lt;= 0" not in html and f"{old} <= 0" not in html
+
+
+def test_the_chart_policy_reads_bucket_by_bucket_with_zero_in_words():
+    from analysis.answers import _by_turn_phrase
+    from analysis.studies.knock_sweep import SweepSpec
+    from sim.variants import get_variant
+    gin, spec = get_variant("gin"), SweepSpec(variant="gin", thresholds=tuple(range(11)))
+    assert (_by_turn_phrase(spec, gin, {"early": 0, "mid": 3, "late": 10})
+            == "go for gin; never knock in your turns 1–4, knock at deadwood ≤ 3 in turns 5–8, ≤ 10 from turn 9")
+    assert (_by_turn_phrase(spec, gin, {"early": 8, "mid": 5, "late": 2})
+            == "knock at deadwood ≤ 8 in your turns 1–4, ≤ 5 in turns 5–8, ≤ 2 from turn 9")
+    assert _by_turn_phrase(spec, gin, dict.fromkeys(("early", "mid", "late"), 0)) == "go for gin; never knock in every turn"

@@ -131,3 +131,16 @@ def test_an_elimination_sweep_counts_the_last_player_left(tmp_path):
     assert doc["overall"][0]["win_rate"] is None and doc["games"][0]["win_rate"] == games["win_rate"].iloc[0]
     html = report.report_html(report.build_report([str(tmp_path / "rk")]))
     assert "Games won: the last player left" in html and "deadwood ≤ d" in html
+
+
+def test_threshold_zero_in_a_players_words():
+    gin, tonk, ge = get_variant("gin"), get_variant("tonk"), _ge()
+    assert knob.advice(gin, 0) == "go for gin; never knock" == knob.all_hand(gin, 0)
+    assert knob.advice(tonk, 0) == "drop only with a count of 0" == knob.all_hand(tonk, 0)
+    assert knob.advice(ge, 0) == "go out as soon as you can"
+    assert knob.advice(gin, 6) == knob.acts_at(gin, 6) and knob.all_hand(gin, 6, html=True) == "knock at deadwood ≤ 6 all hand"
+    assert knob.advice(gin, "d") == "knock at deadwood <= d"          # a label's placeholder stays a threshold
+    for v in available():                                            # no game says "<= 0" at threshold 0
+        game = get_variant(v)
+        if game.knob is not None:
+            assert "0" not in knob.advice(game, 0).replace("of 0", "") and "all hand" not in knob.all_hand(game, 0)

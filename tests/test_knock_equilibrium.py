@@ -299,3 +299,54 @@ def test_three_players_iterate_best_responses(tmp_path, capsys):
         assert step["best"] in step["indistinguishable"]
     rep = report.build_report([str(out)])
     assert rep.sections[0].figures[0].axes[0]["ylabel"].startswith("mean net points")
+
+
+def _estimate(v: float, lo: float, hi: float, n: int = 2000) -> dict:
+    return {"value": v, "ci95": [lo, hi], "n": n}
+
+
+def _gin_answer_doc():
+    """An equilibrium summary written by hand (no simulation): the best response to simple is
+    threshold 0, to strong it is strong itself (a mirror match: 0 by construction)."""
+    from analysis.studies.equilibrium_text import answer
+    from analysis.studies.knock_equilibrium import EquilibriumSpec
+    spec = EquilibriumSpec(variant="gin", thresholds=(0, 5, 10), hands=10)
+    pols = spec.policies()
+    d = {"variant": "gin", "players": 2, "measure": "points per hand",
+         "best_responses": [
+             {"opponent": "simple", "field": "<=10 (simple)", "best": "<=0 (gin-hunter)",
+              "mean": _estimate(0.3, 0.1, 0.5), "indistinguishable": ["<=0 (gin-hunter)"]},
+             {"opponent": "strong", "field": "strong", "best": "strong",
+              "mean": _estimate(0.0, 0.0, 0.0), "indistinguishable": ["strong", "<=5"]}],
+         "equilibrium": {"weights": {"strong": 1.0},
+                         "best_reply": {"policy": "<=5", "gain": _estimate(-0.1, -0.3, 0.1), "beats_mix": False,
+                                        "policies": len(pols)}}}
+    d["answer"] = answer(spec, pols, d)
+    return d
+
+
+def test_a_policy_that_is_its_own_best_response_is_said_in_words_not_as_zero():
+    from analysis.answers import equilibrium_answer
+    from analysis.studies.equilibrium_text import _br_table
+    d = _gin_answer_doc()
+    for lines in (d["answer"], equilibrium_answer(d)):          # the terminal's and the landing page's
+        assert "Against strong, play strong: strong is the best reply to itself (n = 2,000 deals); " \
+               "cannot tell from <=5." in [s.replace("≤", "<=") for s in lines]
+        assert not any("+0.000 [+0.000, +0.000]" in s for s in lines)
+    table = _br_table(d["best_responses"], "against")
+    row = next(x for x in table if x.startswith("strong "))
+    assert "the best reply to itself" in row and "+0.000" not in row
+    assert "+0.300 [+0.100, +0.500]" in next(x for x in table if x.startswith("simple "))
+
+
+def test_the_mirror_row_of_the_report_table_is_in_words():
+    from analysis.report.equilibrium import _br_table
+    html = _br_table(_gin_answer_doc()["best_responses"], "opponent", "caption")
+    row = next(r for r in html.split("<tr") if "<td>strong</td>" in r)
+    assert "the best reply to itself" in row and "+0.000" not in row
+
+
+def test_threshold_zero_is_said_in_a_players_words():
+    d = _gin_answer_doc()
+    assert d["answer"][1].startswith("Against simple, go for gin; never knock (= gin-hunter): +0.300")
+    assert not any("deadwood <= 0" in s or "deadwood ≤ 0" in s for s in d["answer"])

@@ -14,10 +14,12 @@ import pytest
 from analysis import answers, report
 from analysis.cli import main as cli_main
 from analysis.report.html import SHOW_ROWS, html_table
+from analysis.studies import knob
 from analysis.studies.balance import load_balance
 from analysis.studies.knock_sweep import load_sweep
 from analysis.studies.sweep_stats import sweep_table
 from analysis.studies.tonk_odds import PROB_KEYS, exact_tonk_odds
+from sim.variants import get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PAGE = 1_500_000
@@ -144,9 +146,13 @@ def test_the_sweep_sentence_carries_the_stored_numbers(site, runs):
     gain, lo, hi = -up["diff_to_best"], -up["diff_hi"], -up["diff_lo"]
     d = answers.decimals(gain, lo, hi)
     sentence = next(s for s in answers.sweep_answer(res) if s.startswith("gin, 2 players"))
-    assert f"knock at deadwood ≤ {best} all hand" in sentence
+    game = get_variant("gin")
+    assert f"players, against simple: {knob.all_hand(game, best, html=True)}: the best of" in sentence
     assert f"{_num(gain, d)} [{_num(lo, d)}, {_num(hi, d)}] points per hand" in sentence
-    assert f"runner-up, deadwood ≤ {int(up['threshold'])}" in sentence and f"n = {res.spec.hands:,} hands" in sentence
+    runner = (f"runner-up ({knob.advice(game, 0, html=True)})" if int(up["threshold"]) == 0
+              else f"runner-up, deadwood ≤ {int(up['threshold'])}")
+    assert runner in sentence and f"n = {res.spec.hands:,} hands" in sentence
+    assert "deadwood ≤ 0" not in sentence and "go for gin; never knock all hand" not in sentence
     assert (answers.NOT_SIGNIFICANT in sentence.split("(same deals")[0]) == (lo <= 0 <= hi)
     assert report.esc(sentence) in site["index"]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.variants import get_variant
 
-from ..studies.equilibrium_text import summarize
+from ..studies.equilibrium_text import MIRROR, mirror, summarize
 from ..studies.knock_equilibrium import KIND, load_equilibrium
 from .figures import finish, label_axes, new_figure, yerr
 from .html import digits, esc, html_table, kv_table, params_text
@@ -165,7 +165,8 @@ def _est(e: dict, dg: int = 3) -> str:
 
 
 def _br_table(rows: list[dict], first: str, caption: str) -> str:
-    cells = [[esc(_tick(r.get("opponent", r["field"]))), esc(_tick(r["best"])), _est(r["mean"]), f"{r['mean']['n']:,}",
+    cells = [[esc(_tick(r.get("opponent", r["field"]))), esc(_tick(r["best"])),
+              MIRROR if mirror(r) else _est(r["mean"]), f"{r['mean']['n']:,}",
               esc(_tick(", ".join(n for n in r["indistinguishable"] if n != r["best"]) or "—"))] for r in rows]
     return html_table([first, "best response", "mean [95% CI]", "n deals", "cannot tell from best"], cells,
                       caption=caption, numeric={2, 3})

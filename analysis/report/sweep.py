@@ -9,7 +9,7 @@ from sim.variants import get_variant
 
 from ..stats import Estimate
 from ..store import load_meta
-from ..studies.knob import axis_label, games_heading, games_phrase, value_word, when, won_phrase
+from ..studies.knob import advice, all_hand, axis_label, games_heading, games_phrase, is_zero, value_word, when, won_phrase
 from .figures import FigureInfo, finish, new_figure
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
@@ -294,13 +294,15 @@ def _policy_part(res, anchor: str, unit: str) -> list:
     p = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
     d = digits([p["diff"], p["policy_mean"], p["best_mean"]], sig=2, lo=2, hi=5)
     one = p["best_single"]
-    per = "; ".join(f"{bucket_label(spec, b)}: {when(game, p['thresholds'][b], html=True)}" for b in BUCKETS)
+    per = "; ".join(f"{bucket_label(spec, b)}: "
+                    + (advice if is_zero(p['thresholds'][b]) else when)(game, p['thresholds'][b], html=True)
+                    for b in BUCKETS)
     verdict = {"better": "The chart's policy beats the best single threshold on fresh deals: it is the advice.",
                "can't tell": "The chart's policy is not shown better or worse than the best single threshold.",
                "same": "The chart's calls do not change the best single threshold: the policy is that threshold.",
                "worse": (f"<strong>Flagged, not advice:</strong> the chart's policy loses to the best single "
-                         f"threshold on fresh deals (95% CI of the difference below 0); play d = {one} "
-                         f"all hand instead.")}[p["verdict"]]
+                         f"threshold on fresh deals (95% CI of the difference below 0); "
+                         f"{esc(all_hand(game, one, html=True))} instead.")}[p["verdict"]]
     out = [f"<h3 id=\"{anchor}-policy\">The chart's policy, simulated</h3>",
            f"<p>Policy read off the chart: {esc(per)} ({esc(p['rule'])}). It played {p['n']:,} fresh hands "
            f"against the best single threshold d = {one}, the same deals for both (seed "

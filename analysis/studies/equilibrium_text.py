@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import json_text
 from ..errors import SweepError
-from .knob import acts_at
+from .knob import advice
 from .knock_equilibrium import (
     HANDS,
     KIND,
@@ -104,16 +104,25 @@ def _matrix_game(res: EquilibriumResult, brs: dict, names: list[str]) -> dict:
 # sentences
 
 def what(spec: EquilibriumSpec, pol: Policy) -> str:
-    """A policy in words: 'knock at deadwood <= 6 (= simple)' or its preset name."""
+    """A policy in words: 'knock at deadwood <= 6 (= simple)', 'go for gin; never knock' or its
+    preset name."""
     if pol.threshold is None:
         return pol.name
-    return (acts_at(spec.sweep().game, pol.threshold)
+    return (advice(spec.sweep().game, pol.threshold)
             + (f" (= {', '.join(pol.aliases)})" if pol.aliases else ""))
 
 
 def act(spec: EquilibriumSpec, pol: Policy) -> str:
     """What to do, in words: 'knock at deadwood <= 6' or 'play tracker'."""
     return what(spec, pol) if pol.threshold is not None else f"play {pol.name}"
+
+
+MIRROR = "the best reply to itself"   # a best response that is its own opponent: no number to give
+
+
+def mirror(r: dict) -> bool:
+    """Is the best response to this field the field's own policy (a mirror match, worth 0)?"""
+    return r["best"] == r["field"]
 
 
 def ci(e: dict, digits: int = 3) -> str:
@@ -131,7 +140,8 @@ def answer(spec: EquilibriumSpec, pols: list[Policy], d: dict) -> list[str]:
     for b in d["best_responses"]:
         same = [n for n in b["indistinguishable"] if n != b["best"]]
         lines.append((f"against {b['opponent']}, {act(spec, by_name[b['best']])}",
-                      f"{ci(b['mean'])} {unit}, n = {b['mean']['n']:,} deals"
+                      (f"{b['opponent']} is {MIRROR} (n = {b['mean']['n']:,} deals)" if mirror(b) else
+                       f"{ci(b['mean'])} {unit}, n = {b['mean']['n']:,} deals")
                       + (f"; cannot tell from {', '.join(same)}" if same else "")))
     if "equilibrium" in d:
         eq = d["equilibrium"]
@@ -197,7 +207,7 @@ def _br_table(rows: list[dict], first: str) -> list[str]:
     out = [f"{first:<26}{'best response':<22}{'mean [95% CI]':>34}{'n':>9}  cannot tell from best"]
     for r in rows:
         same = [n for n in r["indistinguishable"] if n != r["best"]]
-        out.append(f"{r.get('opponent', r['field']):<26}{r['best']:<22}{ci(r['mean']):>34}"
+        out.append(f"{r.get('opponent', r['field']):<26}{r['best']:<22}{MIRROR if mirror(r) else ci(r['mean']):>34}"
                    f"{r['mean']['n']:>9,}  {', '.join(same) or '-'}")
     return out
 

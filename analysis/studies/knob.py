@@ -45,6 +45,31 @@ def acts_at(game: Variant, t, html: bool = False) -> str:
     return f"{game.knob.action} at {when(game, t, html)}"
 
 
+def is_zero(t) -> bool:
+    """Threshold 0 (not the placeholder 'd' of a label)?"""
+    return not isinstance(t, str) and t == 0
+
+
+def advice(game: Variant, t, html: bool = False) -> str:
+    """What to do at threshold ``t`` in a player's words: 'knock at deadwood ≤ 6'; at 0 an
+    ``le`` knob acts only with nothing left in hand: the game's words (``Knob.at_zero``, Gin's
+    'go for gin; never knock'), else 'drop only with a count of 0'; a ``ge`` knob at 0 acts
+    with any melds: 'go out as soon as you can'.  The terminal and the report both word their
+    answers with it."""
+    if not is_zero(t):
+        return acts_at(game, t, html)
+    knob = game.knob
+    if compare(knob) == "ge":
+        return f"{knob.action} as soon as you can"
+    return knob.at_zero or f"{knob.action} only with a {game.hand_word} of 0"
+
+
+def all_hand(game: Variant, t, html: bool = False) -> str:
+    """One threshold the whole hand long: 'knock at deadwood ≤ 6 all hand'; at 0 the words of
+    :func:`advice` alone ('go for gin; never knock')."""
+    return advice(game, t, html) if is_zero(t) else f"{acts_at(game, t, html)} all hand"
+
+
 def when(game: Variant, t, html: bool = False) -> str:
     """The condition alone: 'deadwood <= 6'."""
     return f"{value_word(game)} {symbol(game.knob, html)} {t}"

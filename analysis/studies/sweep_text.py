@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.variants import get_variant
 
 from .. import json_text
-from .knob import acts_at, games_phrase, value_word, when, won_phrase
+from .knob import acts_at, all_hand, games_phrase, value_word, when, won_phrase
 from .knock_sweep import SweepResult
 from .sweep_stats import (
     BEST_METHOD,
@@ -120,7 +120,7 @@ def _policy_lines(res: SweepResult, game) -> list[str]:
                "can't tell": "not shown better or worse than the best single threshold",
                "same": "the chart's calls do not change the best single threshold",
                "worse": (f"FLAGGED, NOT ADVICE: the chart's policy loses to the best single threshold; "
-                         f"{acts_at(game, p['best_single'])} all hand")}[p["verdict"]]
+                         f"{all_hand(game, p['best_single'])}")}[p["verdict"]]
     return [line, f"  policy: {p['rule']}", f"  verdict: {verdict}"]
 
 

@@ -63,7 +63,10 @@ class Knob:
     ``limit_offset``: added to the ``limit_rule`` value to get the largest legal threshold
     (-1 when the rule is an exclusive bound such as Ramino's ``knock_below``);
     ``compare``: ``le`` the seat acts when its value is at or below the threshold (deadwood),
-    ``ge`` when at or above it (Cincinnati's meld value to go out with)."""
+    ``ge`` when at or above it (Cincinnati's meld value to go out with);
+    ``at_zero``: threshold 0 of an ``le`` knob in a player's words (acting only with nothing
+    left in hand: Gin's "go for gin; never knock"); None: "<action> only with a <hand_word>
+    of 0".  Words only: no kernel reads it."""
     param: str
     mid: str
     late: str
@@ -77,6 +80,7 @@ class Knob:
     bucket_by: str | None = None        # strategy parameter selecting stock buckets (value 1)
     limit_offset: int = 0
     compare: str = "le"
+    at_zero: str | None = None
 
 
 @dataclass(frozen=True)

@@ -174,7 +174,8 @@ def pick_shape(cls):
 
 
 KNOB = Knob("meld_at", "meld_at_mid", "meld_at_late", "mid_from", "late_from", same=-1,
-            default_range=(0, 30), action="meld", bucket_kinds=("turn",))
+            default_range=(0, 30), action="meld", bucket_kinds=("turn",),
+            at_zero="hold back for rummy; meld only to go out")
 
 
 def variant(name: str, cls, doc: str) -> Variant:

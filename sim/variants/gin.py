@@ -266,7 +266,7 @@ VARIANT = knock_variant(
     max_turns=MAX_TURNS, no_out_outcomes=("void",), game=GAME, game_kernel=play_game_chunk, rule_sets=RULE_SETS,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
-              bucket_by="bucket_by"),
+              bucket_by="bucket_by", at_zero="go for gin; never knock"),
 )
 
 

@@ -480,5 +480,5 @@ VARIANT = knock_variant(
     game=GAME, game_kernel=play_game_chunk,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 50), limit_rule=None, bucket_kinds=("turn", "stock"),
-              bucket_by="bucket_by"),
+              bucket_by="bucket_by", at_zero="go for rummy; never knock"),
 )

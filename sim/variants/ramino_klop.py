@@ -160,7 +160,8 @@ VARIANT = wild_variant(
         "below 7 or rummy; everyone scores its own deadwood as penalty; out at 101.",
     extra_columns=EXTRA_COLUMNS,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
-              default_range=(0, 6), limit_rule="knock_below", limit_offset=-1, bucket_kinds=("turn",)),
+              default_range=(0, 6), limit_rule="knock_below", limit_offset=-1, bucket_kinds=("turn",),
+              at_zero="go for rummy; never knock"),
     game=GAME,
     game_kernel=play_game_chunk,
     balance_scale=0.5,   # hand-strong beats simple: the docstring above
