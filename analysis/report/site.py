@@ -174,6 +174,7 @@ def methods_body(report: Report, pages: list[Page], pv) -> list[str]:
            f"<p>{esc(first)} The advisor (<code>rummylab knock</code>) uses the asymptotic confidence sequence of "
            "Waudby-Smith, Arnold, Wu, Ramdas &amp; Howard (2021), so its interval and its call stay valid "
            "whenever it stops (see <code>analysis/studies/sequential.py</code>).</p>",
+           *_demo_sizes(report),
            "<h2 id=\"provenance\">Seeds, rules versions and commits of the stored runs</h2>",
            f"<p>{esc(simulated_line(pv))}</p>"]
     rows = [[f"<code>{esc(r['folder'])}</code>", esc(", ".join(sorted(r["variants"]))), f"{r['hands']:,}",
@@ -189,6 +190,14 @@ def methods_body(report: Report, pages: list[Page], pv) -> list[str]:
         out.append(f"<p class=\"small\">Folder: <code>{esc(s.folder)}</code></p>")
         out.extend(s.methods)
     return out
+
+
+def _demo_sizes(report: Report) -> list[str]:
+    """The default study's sample-size note, when the report holds its first study."""
+    if not any(Path(s.folder).name == "gin-knock" for s in report.sections):
+        return []
+    from ..demo import sizes_note
+    return ["<h2 id=\"demo-sizes\">Sample sizes of the default study</h2>", f"<p>{esc(sizes_note())}</p>"]
 
 
 def write_figures(figures, out_dir: Path, write) -> list[str]:
