@@ -3,6 +3,7 @@
 real parser accepts (parsing only, no work done), and every module path and file they name
 exists.  Nothing is installed here: mkdocs and mkdocs-material come with the ``test`` extra."""
 
+import argparse
 import re
 import shlex
 import shutil
@@ -73,11 +74,25 @@ def test_docs_show_rummylab_commands():
     assert len(COMMANDS) >= 40
 
 
+def exact_parser():
+    """The CLI's own parser, but taking option names only in full: a page shows ``--simulate``,
+    never the abbreviation ``--simulat`` that argparse would also take."""
+    from analysis.cli import build_parser
+    parser = build_parser()
+    todo = [parser]
+    while todo:
+        p = todo.pop()
+        p.allow_abbrev = False
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo += list(action.choices.values())
+    return parser
+
+
 @pytest.mark.parametrize("where,argv", COMMANDS, ids=[w for w, _ in COMMANDS])
 def test_every_shown_command_line_parses(where, argv, monkeypatch, tmp_path):
-    from analysis.cli import build_parser
     monkeypatch.chdir(tmp_path)            # --out/--html are checked for writability, never written
-    parser = build_parser()
+    parser = exact_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:
@@ -85,6 +100,13 @@ def test_every_shown_command_line_parses(where, argv, monkeypatch, tmp_path):
             return
         pytest.fail(f"{where}: `rummylab {shlex.join(argv)}` is refused by the parser (exit {e.code})")
     assert callable(args.func), where
+    # names the parser leaves to the command, checked as the command checks them before any work
+    from analysis.args import apply_rule_set
+    from sim.variants import available
+    variants = getattr(args, "variant", None)
+    for name in [variants] if isinstance(variants, str) else variants or []:
+        assert name in available(), f"{where}: no game is called {name!r}"
+    apply_rule_set(args)                   # an unknown --rule-set raises here
 
 
 # Paths and modules named in the pages.  A path starting with one of these folders is a path in
