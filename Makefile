@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup clean wheel-smoke
+.PHONY: demo test bench docs setup clean wheel-smoke
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,20 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
+DOCS_STAMP := $(VENV)/.docs-installed
+
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)   # the reference site, built into site/ (open site/index.html)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --markdown BENCHMARKS.md
 
 clean:
-	rm -rf $(VENV) .numba_cache runs reports/*.png reports/*.html
+	rm -rf $(VENV) .numba_cache runs site reports/*.png reports/*.html
 
 # the wheel installed for real, every subcommand from outside the checkout (also part of `make test`)
 wheel-smoke: $(STAMP)

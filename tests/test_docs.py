@@ -1,0 +1,220 @@
+"""The README and the docs site say only what is true of the code: the site builds with
+``mkdocs build --strict``, every ``rummylab ...`` line in their code blocks is a command line the
+real parser accepts (parsing only, no work done), and every module path and file they name
+exists.  Nothing is installed here: mkdocs and mkdocs-material come with the ``test`` extra."""
+
+import argparse
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+FENCE = re.compile(r"^(\s*)(```|~~~)\s*(\w*)")
+
+
+def code_blocks(text: str, commands: bool = False) -> list[tuple[int, list[str]]]:
+    """The fenced code blocks of a markdown text: (first line number, lines) each; ``commands``:
+    only those that can show commands (a ```text block is output a command printed)."""
+    blocks, current, start, marker, lang = [], None, 0, None, ""
+    for no, line in enumerate(text.splitlines(), 1):
+        m = FENCE.match(line)
+        if current is None:
+            if m:
+                current, start, marker, lang = [], no + 1, m.group(2), m.group(3)
+        elif m and m.group(2) == marker and line.strip() == marker:
+            if not (commands and lang == "text"):
+                blocks.append((start, current))
+            current = None
+        else:
+            current.append(line)
+    assert current is None, f"a code block opened at line {start - 1} is never closed"
+    return blocks
+
+
+def shown_commands() -> list[tuple[str, list[str]]]:
+    """Every ``rummylab ...`` command line in a code block of the README or a docs page, as
+    (where, argv without the program name); shell comments, redirections and pipes dropped,
+    backslash continuations joined."""
+    found = []
+    for page in PAGES:
+        for start, lines in code_blocks(page.read_text(), commands=True):
+            joined, first = [], []
+            for i, line in enumerate(lines):
+                if joined and joined[-1].endswith("\\"):
+                    joined[-1] = joined[-1][:-1] + " " + line.strip()
+                else:
+                    joined.append(line.strip())
+                    first.append(start + i)
+            for no, line in zip(first, joined):
+                line = re.sub(r"^\$\s+", "", line)
+                if not re.match(r"(\S*/)?rummylab(\s|$)", line):
+                    continue
+                words = shlex.split(line, comments=True)
+                for stop, w in enumerate(words):
+                    if w in {">", ">>", "|", "2>", "&&", ";"} or w.startswith((">", "|")):
+                        words = words[:stop]
+                        break
+                found.append((f"{page.relative_to(ROOT)}:{no}", words[1:]))
+    return found
+
+
+COMMANDS = shown_commands()
+
+
+def test_docs_show_rummylab_commands():
+    pages = {where.split(":")[0] for where, _ in COMMANDS}
+    assert "README.md" in pages and "docs/commands.md" in pages
+    assert len(COMMANDS) >= 40
+
+
+def exact_parser():
+    """The CLI's own parser, but taking option names only in full: a page shows ``--simulate``,
+    never the abbreviation ``--simulat`` that argparse would also take."""
+    from analysis.cli import build_parser
+    parser = build_parser()
+    todo = [parser]
+    while todo:
+        p = todo.pop()
+        p.allow_abbrev = False
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo += list(action.choices.values())
+    return parser
+
+
+@pytest.mark.parametrize("where,argv", COMMANDS, ids=[w for w, _ in COMMANDS])
+def test_every_shown_command_line_parses(where, argv, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)            # --out/--html are checked for writability, never written
+    parser = exact_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        if e.code == 0 and {"--help", "-h", "--version"} & set(argv):
+            return
+        pytest.fail(f"{where}: `rummylab {shlex.join(argv)}` is refused by the parser (exit {e.code})")
+    assert callable(args.func), where
+    # names the parser leaves to the command, checked as the command checks them before any work
+    from analysis.args import apply_rule_set
+    from sim.variants import available
+    variants = getattr(args, "variant", None)
+    for name in [variants] if isinstance(variants, str) else variants or []:
+        assert name in available(), f"{where}: no game is called {name!r}"
+    apply_rule_set(args)                   # an unknown --rule-set raises here
+
+
+# Paths and modules named in the pages.  A path starting with one of these folders is a path in
+# the repository; sim's own folders (``knock/melds.py``) and analysis's (``studies/``) are
+# also read relative to those packages, as the layout page writes them.
+ROOTS = ("sim", "analysis", "tests", "scripts", "docs")
+SUBFOLDERS = ("core", "knock", "wild", "open", "strategies", "search", "variants", "advisors",
+              "studies", "report", "referee", "playthroughs", "regression", "tune-strong")
+PATH = re.compile(r"(?<![\w./~-])((?:%s)/[\w./*<>+-]*)" % "|".join(ROOTS + SUBFOLDERS))
+MODULE = re.compile(r"(?<![\w./])((?:sim|analysis)(?:\.\w+)+)")
+BARE_PY = re.compile(r"(?<![\w./*-])(\w+\.py)\b")
+
+
+def named_paths(text: str) -> set[str]:
+    out = set()
+    for m in PATH.finditer(text):
+        p = m.group(1).rstrip(".,;:")
+        if "<" in p or p.endswith("..."):
+            continue                       # a pattern (docs/search/<game>.json), not a file
+        out.add(p)
+    return out
+
+
+def path_exists(p: str) -> bool:
+    for base in (ROOT, ROOT / "sim", ROOT / "analysis", ROOT / "tests", ROOT / "docs"):
+        if any(ch in p for ch in "*?["):
+            if list(base.glob(p)):
+                return True
+        elif (base / p).exists():
+            return True
+    return False
+
+
+def module_exists(name: str) -> bool:
+    """``sim.core.rng`` names a module; ``sim.core.rng.rotate_deal`` a name defined in one."""
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        base = ROOT.joinpath(*parts[:cut])
+        src = base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+        if not src.exists():
+            continue
+        rest = parts[cut:]
+        if not rest:
+            return True
+        if len(rest) > 1:
+            return False
+        return re.search(r"^\s*(def |class )?%s\b|import .*\b%s\b" % (rest[0], rest[0]),
+                         src.read_text(), re.M) is not None
+    return False
+
+
+def named_in_pages():
+    paths, modules, bare = [], [], []
+    for page in PAGES:
+        text = page.read_text()
+        where = page.relative_to(ROOT)
+        paths += [(f"{where}", p) for p in sorted(named_paths(text))]
+        modules += [(f"{where}", m) for m in sorted(set(MODULE.findall(text)))]
+        for start, lines in code_blocks(text):
+            for line in lines:
+                m = re.match(r"\s*from ((?:sim|analysis)[\w.]*) import ([\w, ]+)", line)
+                if m:
+                    modules += [(f"{where}", f"{m.group(1)}.{n.strip()}") for n in m.group(2).split(",")]
+        bare += [(f"{where}", b) for b in sorted(set(BARE_PY.findall(text)))]
+    return paths, modules, bare
+
+
+PATHS, MODULES, BARE = named_in_pages()
+
+
+def test_pages_name_paths_and_modules():
+    assert len(PATHS) >= 50 and len(MODULES) >= 10
+
+
+@pytest.mark.parametrize("where,path", PATHS, ids=[f"{w}:{p}" for w, p in PATHS])
+def test_every_named_path_exists(where, path):
+    assert path_exists(path), f"{where} names {path}, which is not in the repository"
+
+
+@pytest.mark.parametrize("where,module", MODULES, ids=[f"{w}:{m}" for w, m in MODULES])
+def test_every_named_module_exists(where, module):
+    assert module_exists(module), f"{where} names {module}, which is not a module (or a name in one)"
+
+
+@pytest.mark.parametrize("where,name", BARE, ids=[f"{w}:{b}" for w, b in BARE])
+def test_every_named_python_file_exists(where, name):
+    assert list(ROOT.glob(f"**/{name}")), f"{where} names {name}, which is not in the repository"
+
+
+def test_readme_links_resolve():
+    text = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\(([^)#\s]+)", text)
+    assert links
+    missing = [t for t in links if not t.startswith(("http://", "https://", "mailto:"))
+               and not (ROOT / t).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"
+
+
+def test_readme_is_a_door():
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 150
+
+
+def test_mkdocs_build_strict(tmp_path):
+    mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
+    assert mkdocs, "mkdocs is missing: it comes with the test extra (pip install -e '.[test]')"
+    run = subprocess.run([mkdocs, "build", "--strict", "--site-dir", str(tmp_path / "site")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (tmp_path / "site" / "index.html").exists()
+    assert (tmp_path / "site" / "benchmarks" / "index.html").read_text().count("<table") >= 1
