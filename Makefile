@@ -6,18 +6,25 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench docs setup clean wheel-smoke
 
+TEST_STAMP := $(VENV)/.installed-test
+
+# the demo needs only the package; the tests add pytest, hypothesis, dask, mkdocs (the test extra)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e .
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
+
+setup: $(TEST_STAMP)
 
 demo: $(STAMP)
 	$(BIN)/rummylab demo --out runs/demo --html reports/index.html
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
 DOCS_STAMP := $(VENV)/.docs-installed
@@ -29,12 +36,12 @@ $(DOCS_STAMP): $(STAMP)
 docs: $(DOCS_STAMP)   # the reference site, built into site/ (open site/index.html)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python scripts/bench.py --markdown BENCHMARKS.md
 
 clean:
 	rm -rf $(VENV) .numba_cache runs site reports/*.png reports/*.html
 
 # the wheel installed for real, every subcommand from outside the checkout (also part of `make test`)
-wheel-smoke: $(STAMP)
+wheel-smoke: $(TEST_STAMP)
 	$(BIN)/python scripts/wheel_smoke.py

@@ -358,7 +358,7 @@ def _add_demo(sub) -> None:
             effects, knock equilibria, the tonk-on-the-deal odds, one study per wild-card and
             open-melding game, and the balance of every game.  Every run is stored under --out
             (rerun to resume; finished runs are reused), then --html gets the landing page of
-            answers and a page per game beside it.  About 7 minutes on 2 cores at --scale 1;
+            answers and a page per game beside it.  About 5 minutes on 2 cores at --scale 1;
             --scale 0.2 is a quicker, noisier look.""",
         epilog="""
             rummylab demo                                  # runs/demo + reports/index.html

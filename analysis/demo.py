@@ -33,7 +33,7 @@ DEMO_HANDS = {"gin": 30_000, "tonk": 25_000, "knock-rummy": 12_000, "knock-rules
               "wrotham": 2_000, "ramino-drift": 2_000, "loba": 1_000}                        # [5k, 4k, 2k]
 DEMO_GAMES = {"gin": 1000, "knock-rummy": 800, "ramino-klop": 400, "loba-buyback": 150}     # [5000, 2000, 1000, 400]
 DEMO_DEALS = 400_000                                                                        # [1,000,000]
-BALANCE_SCALE = 0.25        # of demo_balance's own sizes [1]
+BALANCE_SCALE = 0.2         # of demo_balance's own sizes [1]
 BEFORE = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
           "seats": 200_000, "ramino-klop": 20_000, "cincinnati": 10_000, "wildcard": 10_000,
           "basic-rummy": 10_000, "wrotham": 5_000, "ramino-drift": 4_000, "loba": 2_000}
