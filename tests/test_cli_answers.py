@@ -316,12 +316,19 @@ def test_a_long_default_run_says_how_long_it_takes_and_how_to_shorten_it(monkeyp
 ])
 def test_threshold_zero_reads_as_a_player_says_it_in_the_terminal_and_on_the_landing_page(
         variant, words, old, tmp_path, capsys):
-    """One threshold, 0: the answer is that threshold whatever the deals (issue 31, part 5)."""
+    """Thresholds 0 and 10: threshold 0 is the best or the runner-up whatever the deals, and is
+    named in words either way (issue 31, part 5)."""
+    from analysis.studies.knock_sweep import load_sweep
+    from analysis.studies.sweep_stats import sweep_table
     out = tmp_path / f"{variant}-zero"
-    argv = ["knock-sweep", "--variant", variant, "--thresholds", "0", "--hands", "200", "--games", "0",
+    argv = ["knock-sweep", "--variant", variant, "--thresholds", "0,10", "--hands", "200", "--games", "0",
             *FAST, "--out", str(out)]
-    first = _run(capsys, argv).splitlines()[0]
-    assert first.endswith(f"players, against simple: {words} (the only threshold tried).")
+    head = " ".join(_run(capsys, argv).split("\n\n")[0].split())
+    t = sweep_table(load_sweep(out).spec, load_sweep(out).overall)
+    best = int(t.loc[t["best"], "threshold"].iloc[0])
+    assert (f"players, against simple: {words}: the best of thresholds 0, 10" in head) == (best == 0)
+    assert (f"over the runner-up ({words})" in head or f"tied with the runner-up ({words})" in head) == (best == 10)
+    assert f"{old} ≤ 0" not in head and f"{old} <= 0" not in head
     page = tmp_path / "site" / "index.html"
     assert main(["report", str(out), "--html", str(page)]) == 0
     capsys.readouterr()

@@ -201,7 +201,11 @@ def test_numbers_trace_to_the_stored_runs(rendered, runs):
     assert text.count('<tr class="knock">') == int((chart["decision"] == "knock").sum())
     assert len(chart) == len(BUCKETS) * (len(res.spec.thresholds) - 1)
     p = policy_summary(res.spec, res.policy, res.policy_thresholds, res.best_overall)
-    assert report.esc(f"{bucket_label(res.spec, 'late')}: deadwood ≤ {p['thresholds']['late']}") in text
+    late = p["thresholds"]["late"]
+    from analysis.studies.knob import advice
+    from sim.variants import get_variant
+    words = advice(get_variant("gin"), late, html=True) if late == 0 else f"deadwood ≤ {late}"
+    assert report.esc(f"{bucket_label(res.spec, 'late')}: {words}") in text
     odds = runs["odds_data"]
     flagged = sum(r["ci_misses_exact"] for r in odds["rows"])
     assert text.count('<tr class="flag">') == flagged
