@@ -348,12 +348,12 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     from sim.advisors.advisor import prepare
 
     from ..coldstart import compiling
-    with compiling(v.name, "advisor"):
-        prep = prepare(
-            v, hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
-            opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
-            first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
-            debug=bool(debug))
+    prep = prepare(
+        v, hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
+        opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
+        first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
+        debug=bool(debug))
+    with compiling(v.name, "advisor"):     # after the position is checked: bad input is one line
         s, n, el, comp, stopped = _sample(prep.call, budget_s=float(budget_s), min_worlds=int(min_worlds),
                                           max_worlds=max(int(max_worlds), int(min_worlds)),
                                           worlds=None if worlds is None else int(worlds))
