@@ -76,3 +76,9 @@ def compiling_job(job):
     first arm's; a job of another kind says nothing."""
     spec = getattr(job, "spec", None) or (getattr(job, "arms", None) or [None])[0]
     return compiling(*spec_key(spec)) if spec is not None and hasattr(spec, "mode") else nullcontext()
+
+
+def warm_up(job) -> None:
+    """``job.warm_up()`` (compile or load its kernels) under :func:`compiling_job`."""
+    with compiling_job(job):
+        job.warm_up()

@@ -26,8 +26,7 @@ import numpy as np
 
 from sim.runner import CHUNK, Accumulator, RunSpec, accumulate, chunk_ranges, run_chunk
 
-from . import lock, store
-from .coldstart import compiling_job
+from . import coldstart, lock, store
 from .errors import BackendError
 from .integrity import warn
 
@@ -64,6 +63,7 @@ class Job:
 
     def warm_up(self) -> None:
         raise NotImplementedError
+
     @staticmethod
     def merge(total: dict | None, part: dict) -> dict:
         raise NotImplementedError
@@ -100,6 +100,7 @@ class SimJob(Job):
 
     def warm_up(self):
         run_chunk(self.spec, 0, 1)
+
     def chunk_files(self, out_dir, a, b):
         return [store.rows_path(out_dir, a, b)]
 
@@ -133,6 +134,7 @@ class ArmsJob(Job):
 
     def warm_up(self):
         run_chunk(self.arms[0], 0, 1)
+
     def meta(self):
         return {"focus": list(focus_names(self.arms[0]))}
 
@@ -273,8 +275,7 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
     compile_s = 0.0
     if n_todo:
         t = time.perf_counter()
-        with compiling_job(job):
-            job.warm_up()
+        coldstart.warm_up(job)
         compile_s = time.perf_counter() - t
     show = (True if sys.stderr.isatty() else "lines") if progress is None else progress
     bar = _STUDY.stage(job, n_done) if _STUDY is not None else _bar(job, show, n_done)
