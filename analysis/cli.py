@@ -408,10 +408,12 @@ def build_parser() -> Parser:
 
     from . import trace_cmd
     from .report import add_parser as add_report_parser
+    from .serve.cmd import add_parser as add_serve_parser
     from .studies import balance, buyback, knock_advice_cmd, meld_plan, tonk_odds_cmd, tune_cmd
     for add in (_add_simulate, _add_knock_sweep, _add_knock_rules, _add_compare, tonk_odds_cmd.add_parser,
                 _add_demo, knock_advice_cmd.add_parser, balance.add_parser, meld_plan.add_parser,
-                buyback.add_parser, tune_cmd.add_parser, trace_cmd.add_parser, add_report_parser):
+                buyback.add_parser, tune_cmd.add_parser, trace_cmd.add_parser, add_report_parser,
+                add_serve_parser):
         add(sub)
     _add_listings(sub)
     return top

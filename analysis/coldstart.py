@@ -51,6 +51,13 @@ def notice(game: str, entry: str, seconds: int | None) -> str:
             "later runs start at once")
 
 
+def first_compile(game: str, entry: str) -> str | None:
+    """The notice for ``game``'s ``entry`` when this cache has not compiled it yet, else None
+    (the web app shows it on the page)."""
+    m = _marker(f"{game}.{entry}")
+    return None if m is None or m.exists() else notice(game, entry, EXPECTED_S.get(f"{game}.{entry}"))
+
+
 @contextmanager
 def compiling(game: str, entry: str):
     """Around the first call of a game's kernels: says once per process that they compile when

@@ -164,7 +164,7 @@ class Advice:
 # sampling
 
 def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worlds: int,
-            max_worlds: int, worlds: int | None, batch: int = BATCH):
+            max_worlds: int, worlds: int | None, batch: int = BATCH, progress=None):
     """Run ``call(first_world, n)`` (rows: knock pts, play pts, knock win, play win, tries)
     and return exact moments, counts and timing.
 
@@ -176,7 +176,9 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
     knock - play on = 0 ("no difference", no call); stop on the time
     budget ("budget", checked after every call, whose size follows the speed so far) or at
     ``max_worlds``.  The sequence covers at every time at once, so the interval reported at
-    any of these stopping times is valid."""
+    any of these stopping times is valid.  ``progress(s, n, seconds)``, when given, is called
+    after every call (it reads the moments, it changes nothing; an exception it raises, such
+    as a cancelled job's, ends the sampling)."""
     t0 = time.perf_counter()
     call(0, 0)  # compile or load the kernel from the numba cache
     compile_s = time.perf_counter() - t0
@@ -193,6 +195,8 @@ def _sample(call: Callable[[int, int], np.ndarray], *, budget_s: float, min_worl
         res = call(n, k)
         _accumulate(s, *(res if isinstance(res, tuple) else (res, None)))
         n += k
+        if progress is not None:
+            progress(s, n, time.perf_counter() - t0)
         if worlds is not None or n >= target:
             continue
         if n == look:
@@ -300,6 +304,17 @@ def _verdict(s: dict, n: int, unit: str, stopped: str, scale: float = 1.0):
     return ev_k, ev_p, diff, wk, wp, p, rec, conf
 
 
+def snapshot(s: dict, n: int, seconds: float, *, sequential: bool, scale: float = 1.0) -> dict:
+    """Where the sampling stands after ``n`` worlds: each choice's expected points, the paired
+    difference and the win rates with their 95% intervals (confidence sequences while the
+    run may stop on them, so every snapshot is valid when it is shown), as ``Advice.as_dict``
+    writes them."""
+    est = {k: _interval(s, x, n, sequential=sequential, scale=scale).as_dict()
+           for k, x in (("ev_knock", "a"), ("ev_play", "b"), ("diff", "d"), ("win_knock", "wa"),
+                        ("win_play", "wb"))}
+    return {"worlds": n, "seconds": round(seconds, 3), **est}
+
+
 def _p(p: float) -> str:
     if p < 0.0001:
         return "p < 0.0001"
@@ -313,7 +328,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
            opponent: str = "simple", strategy: str = "simple", rules=None, stock: int | None = None,
            opp_cards=None, first_upcard=None, history: str | None = None, budget_s: float = 3.0,
            min_worlds: int = 2000, max_worlds: int = 2_000_000, worlds: int | None = None,
-           seed: int = 0, opp_model: str | None = None, debug: bool = False) -> Advice:
+           seed: int = 0, opp_model: str | None = None, debug: bool = False, progress=None) -> Advice:
     """Knock now or play on?  See the module docstring for the model and its assumptions.
 
     ``hand``/``upcard``/``discards``: card text or codes; ``spreads`` (Tonk): card texts
@@ -324,7 +339,8 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     (Gin, Knock Rummy): every turn since the deal, e.g. ``"up 7D; 0:draw discard KD; 1:take KD
     discard 9H"`` (:mod:`sim.advisors.history`); ``opp_model``: ``uniform`` or (Gin, Knock
     Rummy, Ramino Klop) ``played`` (see the module docstring).  The cards are read by the
-    game's pack (:func:`sim.advice.position_cards`).
+    game's pack (:func:`sim.advice.position_cards`).  ``progress(snapshot)``: called as the worlds
+    come in with :func:`snapshot`'s dict (the web app streams it); it changes no number.
     """
     from sim.variants import available, get_variant
     v = get_variant(variant)
@@ -353,10 +369,13 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
         opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,
         first_upcard=first_upcard, history=history, seed=int(seed), opp_model=opp_model,
         debug=bool(debug))
+    seq = worlds is None
+    look = None if progress is None else (
+        lambda s, n, t: progress(snapshot(s, n, t, sequential=seq, scale=prep.scale)))
     with compiling(v.name, "advisor"):     # after the position is checked: bad input is one line
         s, n, el, comp, stopped = _sample(prep.call, budget_s=float(budget_s), min_worlds=int(min_worlds),
                                           max_worlds=max(int(max_worlds), int(min_worlds)),
-                                          worlds=None if worlds is None else int(worlds))
+                                          worlds=None if worlds is None else int(worlds), progress=look)
     notes = list(prep.notes)
     ess = s["m"]["w"] ** 2 / s["m"]["w2"] if s["m"] is not None else float(n)
     if s["m"] is not None:

@@ -124,15 +124,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
+def advise_args(args, progress=None):
+    """The advice for the parsed command line ``args`` (the web app's asks too)."""
+    return advise(args.variant, args.hand, turn=args.turn, upcard=args.upcard,
+                  discards=args.discards, spreads=args.spread, players=args.players,
+                  opponent=args.opponent, strategy=args.strategy, rules=args.rule,
+                  stock=args.stock, opp_cards=args.opp_cards, first_upcard=args.first_upcard,
+                  history=args.history, budget_s=args.budget, worlds=args.worlds, seed=args.seed,
+                  opp_model=args.opp_model, progress=progress)
+
+
 def cmd(args) -> int:
     fmt = output_format(args)
     try:
-        adv = advise(args.variant, args.hand, turn=args.turn, upcard=args.upcard,
-                     discards=args.discards, spreads=args.spread, players=args.players,
-                     opponent=args.opponent, strategy=args.strategy, rules=args.rule,
-                     stock=args.stock, opp_cards=args.opp_cards, first_upcard=args.first_upcard,
-                     history=args.history, budget_s=args.budget, worlds=args.worlds, seed=args.seed,
-                     opp_model=args.opp_model)
+        adv = advise_args(args)
     except AdviceError as e:
         print(f"rummylab: error: {e}", file=sys.stderr)
         return 2

@@ -1,0 +1,157 @@
+"""The JSON API: start a job and stream its events (server-sent events), or ask and wait.
+
+* ``POST /api/jobs/{kind}`` (``knock``, ``meld``, ``trace``) with the command's fields as JSON:
+  202 ``{"job": id, "place": k}``, or 422 ``{"detail": one sentence, "field": name}`` when the
+  command line's parser refuses them;
+* ``GET /api/jobs/{id}/events``: ``queued`` (``place``), ``started``, ``note`` (a first compile),
+  ``progress`` (the advisor's interval as the worlds come in), then ``result`` or ``error``;
+  closing the stream cancels the job;
+* ``POST /api/knock``, ``/api/meld``, ``/api/trace``: the same, waiting for the answer: 200 with
+  the result (``advice`` is ``rummylab knock --json``'s document), 422 for bad input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from . import argv as AV
+from .pool import DONE
+
+router = APIRouter()
+KINDS = AV.COMMANDS
+UNHEARD_S = 15.0          # a job whose events nobody opens within this long is cancelled
+KEEPALIVE_S = 10.0
+
+
+def _bad(message: str, field: str | None = None, status: int = 422) -> JSONResponse:
+    return JSONResponse({"detail": message, "field": field}, status_code=status)
+
+
+async def _params(request: Request) -> dict | JSONResponse:
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return _bad("the request body is not JSON")
+    if not isinstance(body, dict):
+        return _bad("the request body is not a JSON object of fields")
+    return body
+
+
+def _start(request: Request, kind: str, params: dict):
+    """The job of ``params`` (checked by the command's parser first), or a 422."""
+    if kind not in KINDS:
+        return _bad(f"no job kind {kind!r}; the kinds are {', '.join(KINDS)}", None, 404)
+    try:
+        AV.parse(kind, params)
+    except AV.FieldError as e:
+        return _bad(str(e), e.field)
+    return request.app.state.pool.submit(kind, params)
+
+
+@router.post("/api/jobs/{kind}")
+async def start_job(request: Request, kind: str):
+    params = await _params(request)
+    if isinstance(params, JSONResponse):
+        return params
+    job = _start(request, kind, params)
+    if isinstance(job, JSONResponse):
+        return job
+    pool = request.app.state.pool
+    asyncio.get_running_loop().call_later(UNHEARD_S, lambda: None if job.heard else pool.cancel_job(job))
+    return JSONResponse({"job": job.id, "place": pool.place(job)}, status_code=202)
+
+
+@router.get("/api/jobs/{job_id}/events")
+async def job_events(request: Request, job_id: int):
+    pool = request.app.state.pool
+    job = pool.jobs.get(job_id)
+    if job is None:
+        return _bad(f"no job {job_id} (it finished, or was cancelled)", None, 404)
+    job.heard = True
+
+    async def stream():
+        try:
+            yield _sse("queued", {"place": pool.place(job)}) if pool.place(job) else ""
+            while True:
+                try:
+                    event, data = await asyncio.wait_for(job.events.get(), KEEPALIVE_S)
+                except asyncio.TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                yield _sse(event, data)
+                if event in DONE:
+                    return
+        finally:
+            pool.cancel_job(job)        # the page has gone (a finished job: nothing to do)
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _sse(event: str, data) -> str:
+    from analysis.json_text import dumps
+    return f"event: {event}\ndata: {dumps(data, compact=True)}\n\n"
+
+
+async def _wait(request: Request, kind: str):
+    params = await _params(request)
+    if isinstance(params, JSONResponse):
+        return params
+    job = _start(request, kind, params)
+    if isinstance(job, JSONResponse):
+        return job
+    job.heard = True
+    try:
+        while True:
+            event, data = await job.events.get()
+            if event == "result":
+                return JSONResponse(_strict(data))
+            if event == "error":
+                return _bad(data["message"], data["field"])
+            if event == "failed":
+                return _bad(data, None, 500)
+    finally:
+        request.app.state.pool.cancel_job(job)     # the client left before the answer
+
+
+def _strict(doc):
+    from analysis.json_text import finite
+    return finite(doc)
+
+
+@router.post("/api/knock")
+async def knock(request: Request):
+    return await _wait(request, "knock")
+
+
+@router.post("/api/meld")
+async def meld(request: Request):
+    return await _wait(request, "meld")
+
+
+@router.post("/api/trace")
+async def trace(request: Request):
+    return await _wait(request, "trace")
+
+
+@router.get("/api/status")
+async def status(request: Request):
+    pool = request.app.state.pool
+    return {"workers": pool.n, "ready": len(pool.ready), "running": sum(j is not None for j in pool.busy),
+            "waiting": len(pool.waiting)}
+
+
+def pack_of(game: str) -> list[str]:
+    """The distinct card texts of ``game``'s pack, suit by suit, then ``X`` where the game has
+    jokers (the advisor's pack; an open game's joker has a value), for the card picker."""
+    from sim.core.cards import JOKER, RANK_CHARS, SUIT_CHARS
+    from sim.variants import get_variant
+    v = get_variant(game)
+    if v.advisor is not None:
+        jokers = v.advisor.jokers > 0
+    else:
+        jokers = v.meld_setup is not None and v.meld_setup(v.rules_cls.from_options([])).vals[JOKER] > 0
+    return [r + s for s in SUIT_CHARS for r in RANK_CHARS] + (["X"] if jokers else [])
