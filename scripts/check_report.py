@@ -174,7 +174,7 @@ def watch_errors(page) -> list[str]:
     rejections, ``console.error`` and Chromium's error log (blocked or missing resources), failed
     requests.  Call it before ``page.goto``."""
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+    page.on("pageerror", lambda e: errors.append(f"uncaught: {getattr(e, 'name', '') or 'Error'}: {e.message}"))
     page.on("console", lambda m: errors.append(f"console.error: {m.text[:160]}") if m.type == "error" else None)
     page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url[:80]} ({r.failure})"))
     return errors
