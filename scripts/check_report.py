@@ -256,7 +256,7 @@ def _probe_problems(probe: dict, outside: list[str], n_img: int, at: str, first:
 
 
 def _visit(b, site: Path, page_uri: str, width: int, height: int, shot: Path | None):
-    """The page at one viewport: (problems, probe, title); a screenshot into ``shot``."""
+    """The page at one viewport: (problems, probe, what sticks out, title); a screenshot into ``shot``."""
     with page_at(b, width, height, allow=(site.as_uri() + "/",)) as page:
         errors = watch_errors(page)
         page.add_init_script(EAGER)
