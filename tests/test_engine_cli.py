@@ -260,7 +260,7 @@ def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, ca
     mod = importlib.util.spec_from_file_location("check_report", path)
     checker = importlib.util.module_from_spec(mod)
     mod.loader.exec_module(checker)
-    if checker.find_browser() is None and not checker.browser_required():
+    if checker.missing_browser() and not checker.browser_required():
         return
     for page in checker.pages([str(tmp_path / "reports")]):
         ok, msg = checker.check_html(page)

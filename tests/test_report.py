@@ -252,8 +252,8 @@ def test_cli_subcommand_writes_html_and_pngs(tmp_path, runs, capsys):
 
 def test_report_loads_in_headless_chromium(rendered, tmp_path):
     checker = _load_checker()
-    if checker.find_browser() is None and not checker.browser_required():
-        pytest.skip("no Chromium installed (apt-get install chromium): browser check skipped")
+    if checker.missing_browser() and not checker.browser_required():
+        pytest.skip(checker.missing_browser() + ": browser check skipped")
     shot = tmp_path / "shot.png"
     ok, msg = checker.check_html(rendered["html"], str(shot))
     assert ok, msg
@@ -280,6 +280,16 @@ def test_checker_skips_cleanly_without_a_browser(monkeypatch, tmp_path, capsys):
     ok, msg = checker.check_html(page)
     assert not ok and "no Chromium installed" in msg
     assert checker.main([str(tmp_path)]) == 1
+    with pytest.raises(checker.NoBrowser, match="no Chromium installed"):
+        with checker.browser():
+            pass
+    monkeypatch.setattr(checker, "find_browser", lambda: "/usr/bin/chromium")   # a browser, but no playwright
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "playwright" else real(name, *a))
+    ok, msg = checker.check_html(page)
+    assert not ok and "no playwright module" in msg
+    monkeypatch.delenv(checker.REQUIRE_ENV)
+    assert checker.check_html(page) == (True, checker.SKIP_PLAYWRIGHT)
 
 
 def test_every_registered_section_kind_renders(rendered):

@@ -32,6 +32,14 @@ def _checker():
     return mod
 
 
+def _browser_checker():
+    """The checker, or a skip when no Chromium (or no playwright) is installed and CI does not require one."""
+    checker = _checker()
+    if checker.missing_browser() and not checker.browser_required():
+        pytest.skip(checker.missing_browser() + ": browser check skipped")
+    return checker
+
+
 def _tonk_odds(folder: Path) -> None:
     """An odds folder with the exact values and a simulation that equals them (n deals)."""
     from analysis.store import write_study
@@ -199,9 +207,7 @@ def test_self_contained_is_one_file_with_embedded_figures(site, runs, tmp_path):
 
 
 def test_every_page_passes_the_browser_check(site):
-    checker = _checker()
-    if checker.find_browser() is None and not checker.browser_required():
-        pytest.skip("no Chromium installed (apt-get install chromium): browser check skipped")
+    checker = _browser_checker()
     for page in checker.pages([str(site["dir"])]):
         ok, msg = checker.check_html(page)
         assert ok, msg
@@ -211,9 +217,7 @@ def test_every_page_passes_the_browser_check(site):
 
 
 def test_the_checker_catches_overflow_bad_links_and_a_buried_answer(tmp_path):
-    checker = _checker()
-    if checker.find_browser() is None and not checker.browser_required():
-        pytest.skip("no Chromium installed (apt-get install chromium): browser check skipped")
+    checker = _browser_checker()
     page = tmp_path / "index.html"
     page.write_text("<!DOCTYPE html><html><head><meta name=\"viewport\" content=\"width=device-width\">"
                     "<title>T</title></head><body><div style=\"width:700px\">wide</div>"
@@ -223,3 +227,54 @@ def test_the_checker_catches_overflow_bad_links_and_a_buried_answer(tmp_path):
     assert not ok
     assert "stick out past the viewport (390 px)" in msg and "no such page" in msg and "no id 'nowhere'" in msg
     assert "below the first screen" in msg
+
+
+CLEAN = ("<!DOCTYPE html><html><head><meta name=\"viewport\" content=\"width=device-width\"><title>T</title>"
+         "</head><body><p id=\"top\">ok</p><a href=\"#top\">up</a><table><tr><td>1</td></tr></table>{}</body></html>")
+DEFECTS = {   # one defect each, on an otherwise clean page: what the check must say
+    "overflow": ("<div style=\"width:700px\">wide</div>", "stick out past the viewport (390 px)"),
+    "broken link": ("<a href=\"gone.html#x\">gone</a>", "link 'gone.html#x': no such page"),
+    "external src": ("<img src=\"https://example.com/x.png\" alt=\"ext\">", "not self-contained"),
+    "js error": ("<script>nope();</script>", "uncaught: ReferenceError: nope is not defined"),
+    "console.error": ("<script>console.error('boom')</script>", "console.error: boom"),
+    "network call": ("<script>fetch('http://127.0.0.1:9/x').catch(() => null)</script>", "request failed: http://127.0.0.1:9/x"),
+    "file outside the copy": ("<img src=\"pic.svg\" alt=\"svg\">", "image(s) did not decode: ['svg']"),
+    "file outside the folder": ("<script src=\"{outside}\"></script>", "request failed: file://"),
+}
+
+
+@pytest.mark.parametrize("defect", DEFECTS)
+def test_the_checker_fails_each_defect_and_passes_the_clean_page(tmp_path, defect):
+    checker = _browser_checker()
+    outside = tmp_path / "outside.js"
+    outside.write_text("document.title = 'ran';")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>')
+    clean, bad = tmp_path / "site" / "clean.html", tmp_path / "site" / "bad.html"
+    clean.write_text(CLEAN.format(""))
+    ok, msg = checker.check_html(clean)
+    assert ok and "1280x900 and 390x900" in msg, msg
+    html, said = DEFECTS[defect]
+    bad.write_text(CLEAN.format(html.format(outside=outside.as_uri())))
+    ok, msg = checker.check_html(bad)
+    assert not ok and said in msg, msg
+    assert checker.main([str(bad)]) == 1
+
+
+def test_the_browser_pieces_for_other_tests(tmp_path):
+    checker = _browser_checker()
+    page_file = tmp_path / "p.html"
+    page_file.write_text(CLEAN.format("<div style=\"overflow-x:auto\"><div style=\"width:900px\">scrolls</div></div>"
+                                      "<div id=\"wide\" style=\"width:500px\">wide</div>"))
+    with checker.browser() as b:
+        with checker.page_at(b, 390, 900) as page:
+            errors = checker.watch_errors(page)
+            page.goto(page_file.as_uri())
+            assert page.viewport_size == {"width": 390, "height": 900}
+            assert checker.sticking_out(page) == ['div#wide "wide"']
+            page.evaluate("() => { console.error('late'); fetch('https://example.com/').catch(() => null); }")
+            page.wait_for_timeout(200)
+        assert errors[0] == "console.error: late" and errors[1].startswith("request failed: https://example.com/")
+        with checker.page_at(b, 1280, 900) as page:
+            page.goto(page_file.as_uri())
+            assert checker.sticking_out(page) == []
