@@ -75,13 +75,17 @@ async def job_events(request: Request, job_id: int):
 
     async def stream():
         try:
-            yield _sse("queued", {"place": pool.place(job)}) if pool.place(job) else ""
+            yield "retry: 86400000\n\n"     # the stream ends after the last event: no reconnecting
+            if pool.place(job):
+                yield _sse("queued", {"place": pool.place(job)})
             while True:
                 try:
                     event, data = await asyncio.wait_for(job.events.get(), KEEPALIVE_S)
                 except asyncio.TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
+                if event == "result" and job.kind == "knock":
+                    data = await _with_chart(request, data)
                 yield _sse(event, data)
                 if event in DONE:
                     return
@@ -108,6 +112,8 @@ async def _wait(request: Request, kind: str):
         while True:
             event, data = await job.events.get()
             if event == "result":
+                if kind == "knock":
+                    data = await _with_chart(request, data)
                 return JSONResponse(_strict(data))
             if event == "error":
                 return _bad(data["message"], data["field"])
@@ -115,6 +121,17 @@ async def _wait(request: Request, kind: str):
                 return _bad(data, None, 500)
     finally:
         request.app.state.pool.cancel_job(job)     # the client left before the answer
+
+
+async def _with_chart(request: Request, data: dict) -> dict:
+    """A knock answer with what the stored knock chart says for its turn and deadwood."""
+    from .chart import chart_says
+    cfg = request.app.state.config
+    try:
+        chart = await asyncio.to_thread(chart_says, cfg.runs, cfg.reports, data["advice"])
+    except Exception as e:    # noqa: BLE001 - a damaged store: the answer stands, the chart is left out
+        chart = {"error": f"the stored knock chart could not be read: {e}"}
+    return {**data, "chart": chart}
 
 
 def _strict(doc):
@@ -155,3 +172,10 @@ def pack_of(game: str) -> list[str]:
     else:
         jokers = v.meld_setup is not None and v.meld_setup(v.rules_cls.from_options([])).vals[JOKER] > 0
     return [r + s for s in SUIT_CHARS for r in RANK_CHARS] + (["X"] if jokers else [])
+
+
+def presets_of(game: str) -> list[str]:
+    """The strategy presets ``game`` offers (the opponent and strategy fields' choices)."""
+    from sim.strategies import PRESETS, has_preset
+    has_preset(game, "simple")       # loads the families and the tuned presets
+    return sorted(n for v, n in PRESETS if v == game)

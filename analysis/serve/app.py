@@ -24,6 +24,13 @@ HERE = Path(__file__).parent
 MAX_BODY = 64 * 1024              # a form's JSON body
 MAX_UPLOAD = 4 * 1024 * 1024      # an uploaded trace (JSON lines)
 ASK_GAMES = ("gin", "knock-rummy", "ramino-klop", "tonk")
+# each Ask page opens on a position the advisor takes (the README's and `knock --help`'s examples)
+ASK_EXAMPLES = {
+    "gin": {"hand": "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C", "turn": 6, "upcard": "5C", "seed": 1},
+    "knock-rummy": {"hand": "AS 2S 3S 7H 7D 7C 9S", "turn": 3, "players": 4},
+    "ramino-klop": {"hand": "AS 2S 3S X 7H 7D 5C", "turn": 3, "players": 4},
+    "tonk": {"hand": "AS 2D 3C 5H", "turn": 4, "players": 3, "spread": "7S 7H 7D"},
+}
 MELD_GAMES = ("basic-rummy", "block-rummy", "wrotham", "ramino-drift", "loba")
 
 
@@ -85,7 +92,11 @@ def _pages(app: FastAPI) -> None:
         if game not in ASK_GAMES:
             return t.TemplateResponse(request, "missing.html", {"what": f"no Ask page for {game!r}"},
                                       status_code=404)
-        return t.TemplateResponse(request, "ask.html", {"game": game, "pack": api.pack_of(game)})
+        from sim.variants import get_variant
+        v = get_variant(game)
+        return t.TemplateResponse(request, "ask.html", {
+            "game": game, "pack": api.pack_of(game), "presets": api.presets_of(game),
+            "models": v.advisor.opp_models, "players": v.default_players, "example": ASK_EXAMPLES[game]})
 
     @app.get("/meld", response_class=HTMLResponse)
     async def meld(request: Request, game: str = "basic-rummy"):

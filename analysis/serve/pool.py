@@ -16,6 +16,7 @@ import asyncio
 import itertools
 import multiprocessing as mp
 import os
+import sys
 import threading
 import traceback
 from collections import deque
@@ -84,6 +85,7 @@ class Pool:
         self.jobs: dict[int, Job] = {}
         self.ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
         self.log: list[str] = []          # tracebacks of failed jobs (the server prints them)
 
     # -- life cycle ------------------------------------------------------------------------
@@ -101,6 +103,7 @@ class Pool:
         self.procs[slot] = p
 
     def stop(self) -> None:
+        self.stopping = True
         for q in self.inboxes:
             if q is not None:
                 q.put(None)
@@ -182,6 +185,7 @@ class Pool:
             return
         if event == "failed":
             self.log.append(data)
+            print(f"rummylab serve: job {job_id} ({job.kind}) failed:\n{data}", file=sys.stderr, flush=True)
             data = "the server failed on this request (its log has the details)"
         job.events.put_nowait((event, data))
         if event in DONE:
@@ -190,6 +194,8 @@ class Pool:
             self._tell_places()
 
     def _check_workers(self) -> None:
+        if self.stopping:
+            return
         for slot, p in enumerate(self.procs):
             if p is not None and not p.is_alive() and p.exitcode is not None:
                 job = self.busy[slot]

@@ -15,9 +15,19 @@ BadInput = AV.FieldError     # a request the game cannot take: one sentence and 
 
 
 def warm() -> None:
-    """Import the engine before the first job (a worker's start, not the server's)."""
+    """Before the first job (a worker's start, not the server's): import the engine and load the
+    advisors' kernels that this cache has compiled (a kernel never compiled here is not compiled
+    now: the first ask that needs it says so on its page)."""
+    from analysis.coldstart import first_compile
     from analysis.studies import knock_advice, meld_plan  # noqa: F401
     from analysis import trace_cmd  # noqa: F401
+    from .app import ASK_EXAMPLES
+    for game, example in ASK_EXAMPLES.items():
+        if first_compile(game, "advisor") is None:
+            try:
+                knock(dict(example, variant=game, worlds=1), lambda *a: None)
+            except Exception:    # noqa: BLE001 - a warm-up only: the real ask reports any problem
+                pass
 
 
 def run(kind: str, params: dict, emit) -> None:
@@ -33,14 +43,15 @@ def _first_compile(game: str, entry: str, emit) -> None:
 
 
 def knock(params: dict, emit) -> None:
-    from analysis.studies.knock_advice import AdviceError, format_advice
+    from analysis.studies.knock_advice import format_advice
     from analysis.studies.knock_advice_cmd import advise_args
+    from sim.core.errors import UserInputError
     from analysis.answers import advice_answer
     args = AV.parse("knock", params)
     _first_compile(AV.game_name(args.variant), "advisor", emit)
     try:
         adv = advise_args(args, progress=lambda snap: emit("progress", snap))
-    except AdviceError as e:
+    except UserInputError as e:
         raise BadInput(str(e), AV.field_of(str(e))) from None
     doc = adv.as_dict()
     emit("result", {"advice": doc, "answer": advice_answer(adv), "text": format_advice(adv),
@@ -48,12 +59,12 @@ def knock(params: dict, emit) -> None:
 
 
 def meld(params: dict, emit) -> None:
-    from analysis.studies.meld_plan import MeldInputError, format_meld, plan_position
+    from analysis.studies.meld_plan import format_meld, plan_position
     from sim.core.errors import UserInputError
     args = AV.parse("meld", params)
     try:
         doc = plan_position(args)
-    except (MeldInputError, UserInputError) as e:
+    except UserInputError as e:
         raise BadInput(str(e), AV.field_of(str(e))) from None
     emit("result", {"plan": doc, "text": format_meld(doc), "argv": AV.argv("meld", params)})
 
