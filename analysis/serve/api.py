@@ -61,7 +61,7 @@ async def start_job(request: Request, kind: str):
     if isinstance(job, JSONResponse):
         return job
     pool = request.app.state.pool
-    asyncio.get_running_loop().call_later(UNHEARD_S, lambda: None if job.heard else pool.cancel_job(job))
+    asyncio.get_running_loop().call_later(UNHEARD_S, lambda: None if job.heard else pool.forget(job))
     return JSONResponse({"job": job.id, "place": pool.place(job)}, status_code=202)
 
 
@@ -90,7 +90,7 @@ async def job_events(request: Request, job_id: int):
                 if event in DONE:
                     return
         finally:
-            pool.cancel_job(job)        # the page has gone (a finished job: nothing to do)
+            pool.forget(job)        # read to the end, or the page has gone: a running job is cancelled
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -120,7 +120,7 @@ async def _wait(request: Request, kind: str):
             if event == "failed":
                 return _bad(data, None, 500)
     finally:
-        request.app.state.pool.cancel_job(job)     # the client left before the answer
+        request.app.state.pool.forget(job)     # answered, or the client left before the answer
 
 
 async def _with_chart(request: Request, data: dict) -> dict:

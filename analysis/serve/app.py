@@ -31,7 +31,15 @@ ASK_EXAMPLES = {
     "ramino-klop": {"hand": "AS 2S 3S X 7H 7D 5C", "turn": 3, "players": 4},
     "tonk": {"hand": "AS 2D 3C 5H", "turn": 4, "players": 3, "spread": "7S 7H 7D"},
 }
-MELD_GAMES = ("basic-rummy", "block-rummy", "wrotham", "ramino-drift", "loba")
+# each Meld page opens on a position (`meld --help`'s examples)
+MELD_EXAMPLES = {
+    "basic-rummy": {"hand": "4S 5S 9H 9D 9C KD 2C", "table": "AS 2S 3S | 7H 7D 7C"},
+    "block-rummy": {"hand": "4S 5S 9H 9D 9C KD 2C", "table": "AS 2S 3S | 7H 7D 7C"},
+    "wrotham": {"hand": "6H 8S 9S", "table": "5H X 7H"},
+    "ramino-drift": {"hand": "5S 6S 7S X 9D 9H 9C 2D", "table": ""},
+    "loba": {"hand": "5D 6D 7D 8D 2C 9S", "taken": "8D", "table": "X 9S TS JS"},
+}
+MELD_GAMES = tuple(MELD_EXAMPLES)
 
 
 @dataclass(frozen=True)
@@ -102,7 +110,10 @@ def _pages(app: FastAPI) -> None:
     async def meld(request: Request, game: str = "basic-rummy"):
         if game not in MELD_GAMES:
             game = "basic-rummy"
-        return t.TemplateResponse(request, "meld.html", {"game": game, "pack": api.pack_of(game)})
+        from sim.variants import get_variant
+        return t.TemplateResponse(request, "meld.html", {
+            "game": game, "pack": api.pack_of(game), "players": get_variant(game).default_players,
+            "example": MELD_EXAMPLES[game]})
 
     @app.get("/watch", response_class=HTMLResponse)
     async def watch(request: Request):

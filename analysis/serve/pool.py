@@ -156,9 +156,14 @@ class Pool:
         for k, job in enumerate(self.waiting):
             job.events.put_nowait(("queued", {"place": k + 1}))
 
-    def _finish(self, job: Job) -> None:
-        job.done = True
+    def forget(self, job: Job) -> None:
+        """Its events have been read (or nobody came for them): the job is dropped (a running
+        one is cancelled first)."""
+        self.cancel_job(job)
         self.jobs.pop(job.id, None)
+
+    def _finish(self, job: Job) -> None:
+        job.done = True          # its last event waits in its queue for the page to read it
         if job.slot is not None and self.busy[job.slot] is job:
             self.busy[job.slot] = None
 
@@ -180,8 +185,8 @@ class Pool:
                 self.ready.add(data)
                 self._dispatch()
             return
-        job = self.jobs.get(job_id)
-        if job is None:
+        job = self.jobs.get(job_id) or next((j for j in self.busy if j is not None and j.id == job_id), None)
+        if job is None:          # a dropped job's late message
             return
         if event == "failed":
             self.log.append(data)

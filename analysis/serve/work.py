@@ -35,11 +35,14 @@ def run(kind: str, params: dict, emit) -> None:
     {"knock": knock, "meld": meld, "trace": trace, "sleep": sleep}[kind](params, emit)
 
 
-def _first_compile(game: str, entry: str, emit) -> None:
-    from analysis.coldstart import first_compile
+def _first_compile(game: str, entry: str, emit):
+    """Says on the page when ``game``'s ``entry`` kernels compile for the first time; the
+    context that records it (:func:`analysis.coldstart.compiling`)."""
+    from analysis.coldstart import compiling, first_compile
     text = first_compile(game, entry)
     if text is not None:
         emit("note", text.removeprefix("rummylab: "))
+    return compiling(game, entry)
 
 
 def knock(params: dict, emit) -> None:
@@ -48,9 +51,9 @@ def knock(params: dict, emit) -> None:
     from sim.core.errors import UserInputError
     from analysis.answers import advice_answer
     args = AV.parse("knock", params)
-    _first_compile(AV.game_name(args.variant), "advisor", emit)
     try:
-        adv = advise_args(args, progress=lambda snap: emit("progress", snap))
+        with _first_compile(AV.game_name(args.variant), "advisor", emit):
+            adv = advise_args(args, progress=lambda snap: emit("progress", snap))
     except UserInputError as e:
         raise BadInput(str(e), AV.field_of(str(e))) from None
     doc = adv.as_dict()
@@ -63,7 +66,8 @@ def meld(params: dict, emit) -> None:
     from sim.core.errors import UserInputError
     args = AV.parse("meld", params)
     try:
-        doc = plan_position(args)
+        with _first_compile(AV.game_name(args.variant), "meld", emit):
+            doc = plan_position(args)
     except UserInputError as e:
         raise BadInput(str(e), AV.field_of(str(e))) from None
     emit("result", {"plan": doc, "text": format_meld(doc), "argv": AV.argv("meld", params)})
@@ -79,8 +83,8 @@ def trace(params: dict, emit) -> None:
                          n=args.hand + 1, seed=args.seed, players=args.players)
     except UserInputError as e:
         raise BadInput(str(e), AV.field_of(str(e))) from None
-    _first_compile(spec.variant.name, "hands", emit)
-    events = next(trace_stream(spec, range(args.hand, args.hand + 1)))
+    with _first_compile(spec.variant.name, "trace", emit):
+        events = next(trace_stream(spec, range(args.hand, args.hand + 1)))
     emit("result", {"events": events, "argv": AV.argv("trace", params)})
 
 

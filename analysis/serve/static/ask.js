@@ -39,10 +39,12 @@
     if (!f) return;
     if (name === "upcard") {
       f.value = f.value.trim().toUpperCase() === card ? "" : card;
-    } else if (name === "spread") {
-      const lines = f.value.split("\n");
-      lines[lines.length - 1] = (lines[lines.length - 1] + " " + card).trim();
-      f.value = lines.join("\n");
+    } else if (name === "spread" || name === "table") {
+      const sep = name === "table" ? "|" : "\n";
+      const lines = f.value.split(sep);
+      const part = (lines[lines.length - 1] + " " + card).trim();
+      lines[lines.length - 1] = sep === "|" && lines.length > 1 ? " " + part : part;
+      f.value = lines.join(sep).trim();
     } else {
       let have = words(f.value);
       const copies = have.filter((c) => c === card).length;
