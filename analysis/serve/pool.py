@@ -184,6 +184,7 @@ class Pool:
             if event == "ready":
                 self.ready.add(data)
                 self._dispatch()
+                self._tell_places()
             return
         job = self.jobs.get(job_id) or next((j for j in self.busy if j is not None and j.id == job_id), None)
         if job is None:          # a dropped job's late message

@@ -1,0 +1,110 @@
+"""The Ask and Meld pages in a real browser (Playwright driving the system Chromium; never skipped
+where CI requires the browser): cards clicked on the pack, the answer read off the page and held
+against the command line's on the same seed; both viewports with nothing sticking out and no
+console error; bad input shown beside its field."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from serve_helpers import browser_or_skip, checker, loadtest
+
+HAND = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C".split()
+VIEWPORTS = ((1280, 900), (390, 900))
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory):
+    runs = tmp_path_factory.mktemp("runs")
+    with loadtest.server(workers=2, runs=str(runs), reports=str(runs)) as u:
+        yield u
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser_or_skip() as b:
+        yield b
+
+
+def _cli(*args) -> dict:
+    out = subprocess.run([sys.executable, "-m", "analysis.cli", *args, "--json"], capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout)
+
+
+def _num(x: float) -> str:
+    return f"{x:+.2f}".replace("-", "−")
+
+
+def _est(e: dict) -> str:
+    return f"{_num(e['value'])} [{_num(e['ci95'][0])}, {_num(e['ci95'][1])}]"
+
+
+def _clean(pg, errors, width, name, tmp_path):
+    assert checker.sticking_out(pg) == [], (width, checker.sticking_out(pg))
+    assert errors == [], errors
+    shot = tmp_path / f"{name}-{width}.png"
+    pg.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == checker.PNG_MAGIC
+
+
+@pytest.mark.parametrize("width,height", VIEWPORTS)
+def test_ask_by_clicking_the_cards(url, chromium, width, height, tmp_path):
+    cli = _cli("knock", "--variant", "gin", "--hand", " ".join(HAND), "--turn", "6", "--upcard", "5C", "--seed", "1")
+    with checker.page_at(chromium, width, height, allow=(url + "/",)) as pg:
+        errors = checker.watch_errors(pg)
+        pg.goto(url + "/ask/gin")
+        pg.fill("#f-hand", "")
+        pg.fill("#f-upcard", "")
+        for c in HAND:
+            pg.click(f"#pack .card[data-card='{c}']")
+        pg.check("input[name=pick][value=upcard]")
+        pg.click("#pack .card[data-card='5C']")
+        assert pg.input_value("#f-hand") == " ".join(HAND) and pg.input_value("#f-upcard") == "5C"
+        assert pg.locator("#pack .card.picked").count() == 10
+        pg.fill("#f-turn", "6")
+        pg.fill("#f-seed", "1")
+        pg.click("#go")
+        pg.wait_for_selector("#call:not(:empty)", timeout=120_000)
+        want = {"knock": "Knock", "play on": "Play on"}.get(cli["recommendation"], "Too close to call")
+        assert pg.inner_text("#call") == want
+        assert pg.inner_text("#diff").startswith(_est(cli["diff"]))
+        assert f"n = {cli['worlds']:,}" in pg.inner_text("#diff")
+        assert pg.inner_text("#ev_knock") == _est(cli["ev_knock"])
+        assert "No stored knock chart" in pg.inner_text("#chart")
+        _clean(pg, errors, width, "ask", tmp_path)
+
+
+def test_bad_input_shows_beside_its_field(url, chromium):
+    with checker.page_at(chromium, 1280, 900, allow=(url + "/",)) as pg:
+        errors = checker.watch_errors(pg)
+        pg.goto(url + "/ask/gin")
+        pg.fill("#f-hand", "AS 2S 3S 7H 7D 7C 9S 9D 9H 9H")
+        pg.click("#go")
+        msg = pg.wait_for_selector(".field-error[data-for=hand]:not(:empty)", timeout=60_000)
+        assert "9H" in msg.inner_text() and "Traceback" not in pg.content()
+        assert "invalid" in pg.get_attribute("#f-hand", "class")
+        pg.fill("#f-hand", " ".join(HAND))
+        pg.fill("#f-budget", "0")
+        pg.click("#go")
+        assert "budget" in pg.wait_for_selector(".field-error[data-for=budget]:not(:empty)").inner_text()
+        assert errors == [] or all("422" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("game", ["basic-rummy", "wrotham", "loba"])
+def test_meld_page_plans_as_the_command_line(url, chromium, game, tmp_path):
+    with checker.page_at(chromium, 390 if game == "loba" else 1280, 900, allow=(url + "/",)) as pg:
+        errors = checker.watch_errors(pg)
+        pg.goto(f"{url}/meld?game={game}")
+        args = {"hand": pg.input_value("#f-hand"), "table": pg.input_value("#f-table"),
+                "taken": pg.input_value("#f-taken")}
+        pg.click("#go")
+        pg.wait_for_selector("#plan li", timeout=120_000)
+        cli = _cli("meld", "--variant", game, *[f"--{k}={v}" for k, v in args.items() if v])
+        assert pg.locator("#plan li").all_inner_texts() == (cli["plan"] or ["lay nothing down"])
+        assert [c.get_attribute("data-card") for c in pg.locator("#left .card").all()] == cli["left_in_hand"]
+        _clean(pg, errors, 1280, f"meld-{game}", tmp_path)
