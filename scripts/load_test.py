@@ -26,6 +26,7 @@ from contextlib import contextmanager
 
 import httpx
 
+STARTUP: dict[str, float] = {}     # the last started server: seconds to its first answer, to every worker ready
 ASK = {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C", "turn": 6, "upcard": "5C", "seed": 1}
 
 
@@ -42,16 +43,18 @@ def server(workers: int = 2, runs: str = "runs", reports: str = "reports", timeo
     port = free_port()
     cmd = [sys.executable, "-m", "analysis.cli", "serve", "--port", str(port), "--workers", str(workers),
            "--runs", runs, "--reports", reports]
+    t0 = time.time()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        t0 = time.time()
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"rummylab serve exited: {proc.stdout.read()}")
             try:
                 st = httpx.get(url + "/api/status", timeout=2).json()
+                STARTUP.setdefault("up_s", round(time.time() - t0, 3))
                 if st["ready"] == st["workers"]:
+                    STARTUP["ready_s"] = round(time.time() - t0, 3)
                     break
             except httpx.HTTPError:
                 pass
@@ -92,6 +95,25 @@ async def load(url: str, asks: int, worlds: int, timeout: float) -> dict:
             "errors": sorted({str(r[1])[:200] for r in res if r[0] != 200})}
 
 
+def timings(url: str, asks: int = 5) -> dict:
+    """Warm latencies of the Ask page's request at the default budget, as the page makes it (start
+    the job, read its event stream): to the first figures (the first ``progress``) and to the answer."""
+    first, answer = [], []
+    for k in range(asks):
+        t0 = time.perf_counter()
+        job = httpx.post(url + "/api/jobs/knock", json=dict(ASK, seed=k), timeout=60).json()["job"]
+        seen = False
+        with httpx.stream("GET", f"{url}/api/jobs/{job}/events", timeout=60) as s:
+            for line in s.iter_lines():
+                if line == "event: progress" and not seen:
+                    seen = True
+                    first.append(time.perf_counter() - t0)
+                if line == "event: result":
+                    answer.append(time.perf_counter() - t0)
+                    break
+    return {"timed_asks": asks, "first_figures_s": [round(x, 3) for x in first], "answer_s": [round(x, 3) for x in answer]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -101,18 +123,26 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="the started server's workers (default 2)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds before an ask counts as lost")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--timings", action="store_true",
+                    help="also: the server's start-up and 5 warm asks' time to first figures and to the answer")
     a = ap.parse_args(argv)
     if a.url:
         out = asyncio.run(load(a.url, a.asks, a.worlds, a.timeout))
     else:
         with server(a.workers, runs=os.devnull, reports=os.devnull) as url:
             out = asyncio.run(load(url, a.asks, a.worlds, a.timeout))
+            if a.timings:
+                out.update(STARTUP, **timings(url))
     if a.json:
         print(json.dumps(out, indent=2))
     else:
         print(f"{out['answered']}/{out['asks']} answered ({out['failed']} failed, {out['lost']} lost), same answer: "
               f"{out['same_answer']}; {out['worlds']} worlds each; wall {out['wall_s']} s; latency p50 "
               f"{out['p50_s']} s, p95 {out['p95_s']} s, max {out['max_s']} s")
+        if "answer_s" in out:
+            print(f"server: answering after {out.get('up_s')} s, every worker ready after {out.get('ready_s')} s; "
+                  f"warm asks at the default budget: first figures {out['first_figures_s']} s, answers "
+                  f"{out['answer_s']} s")
     return 0 if out["answered"] == out["asks"] and out["same_answer"] else 1
 
 
