@@ -4,6 +4,7 @@ terminal takes, refuses what it refuses with the same sentence, and gives the sa
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import re
@@ -20,11 +21,24 @@ class FieldError(Exception):
         self.field = field
 
 
+class _Parser(argparse.ArgumentParser):
+    """The commands' own parsers, refusing with the sentence instead of exiting."""
+
+    def error(self, message):
+        raise FieldError(*_sentence(message))
+
+
 def _top():
+    """A parser of the three commands a request may run, each added by its own ``add_parser``
+    (the functions ``rummylab``'s parser adds them with)."""
     global _parser
     if _parser is None:
-        from analysis.cli import build_parser
-        _parser = build_parser()
+        from analysis import trace_cmd
+        from analysis.studies import knock_advice_cmd, meld_plan
+        _parser = _Parser(prog="rummylab", add_help=False)
+        sub = _parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+        for add in (knock_advice_cmd.add_parser, meld_plan.add_parser, trace_cmd.add_parser):
+            add(sub)
     return _parser
 
 
@@ -69,12 +83,11 @@ def parse(command: str, params: dict):
     """``params`` read by the CLI's parser into its namespace; a :class:`FieldError` (the CLI's
     sentence, without its ``rummylab: error:`` and ``--help`` pointer) when it refuses them."""
     line = argv(command, params)
-    err = io.StringIO()
     try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             args = _top().parse_args(line)
-    except SystemExit:
-        raise FieldError(*_sentence(err.getvalue())) from None
+    except SystemExit:      # --help or --version cannot be asked (every value is --name=value)
+        raise FieldError(f"{command}: the request asked for help, not an answer") from None
     from analysis.args import apply_rule_set
     from sim.core.errors import UserInputError
     try:
@@ -84,10 +97,8 @@ def parse(command: str, params: dict):
     return args
 
 
-def _sentence(text: str) -> tuple[str, str | None]:
-    line = next((x for x in reversed(text.strip().splitlines()) if "error:" in x), text.strip())
-    msg = line.split("error:", 1)[-1].strip()
-    msg = re.sub(r"\s*\(see '.*--help'\)$", "", msg)
+def _sentence(msg: str) -> tuple[str, str | None]:
+    """argparse's message as one sentence, and the field it names."""
     m = re.match(r"argument --([a-z-]+)(?:/[^:]*)?: (.*)", msg)
     if m:
         return m.group(2)[:1].upper() + m.group(2)[1:], m.group(1).replace("-", "_")
