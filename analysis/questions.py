@@ -35,6 +35,8 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
      "rummylab buyback"),
     ("What happened in a hand?",
      "rummylab trace --variant gin --seed 7 --hand 1234"),
+    ("Can I ask by clicking my cards, and watch a hand, in the browser?",
+     "rummylab serve"),
     ("All of it at once, with an HTML report?",
      "rummylab demo"),
 )
