@@ -41,7 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("pyproject.toml", "README.md", "sim", "analysis")
-DATA = ("*.json", "*.html", "*.css", "*.js")   # the package data pyproject.toml ships
+DATA = ("*.json", "*.html", "*.css", "*.js", "*.svg")   # the package data pyproject.toml ships
 FAST = ["--jobs", "1", "--no-progress"]
 
 # one small run per subcommand, in order (later runs read what earlier ones stored in runs/)
@@ -72,7 +72,31 @@ RUNS: dict[str, list[list[str]]] = {
                 "runs/tune-tonk", "runs/loba-buyback", "--html", "reports/index.html"]],
     "demo": [],    # every game: --help only (the report it ends with: `report` above)
     "bench": [],   # every game: --help only
+    "serve": [],   # runs until stopped: --help, then SERVE_PROBE
 }
+# `rummylab serve` from the wheel: its pages and static files (package data), then one ask
+SERVE_PROBE = r"""
+import json, socket, subprocess, sys, time, urllib.request
+s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+p = subprocess.Popen([sys.argv[1], "serve", "--port", str(port), "--workers", "1"])
+url = f"http://127.0.0.1:{port}"
+try:
+    for _ in range(600):
+        try:
+            if json.load(urllib.request.urlopen(url + "/api/status"))["ready"]:
+                break
+        except OSError:
+            pass
+        time.sleep(0.2)
+    for page in ("/", "/ask/tonk", "/meld", "/watch", "/runs", "/static/app.css", "/static/ask.js"):
+        assert urllib.request.urlopen(url + page).status == 200, page
+    body = json.dumps({"variant": "tonk", "players": 3, "hand": "AS 2D 3C 5H", "turn": 4, "spread": ["7S 7H 7D"],
+                       "worlds": 20}).encode()
+    req = urllib.request.Request(url + "/api/knock", body, {"Content-Type": "application/json"})
+    print(json.load(urllib.request.urlopen(req, timeout=600))["advice"]["recommendation"])
+finally:
+    p.terminate(); p.wait(10)
+"""
 WRITTEN = ("reports/index.html",)      # files the runs must leave in the working folder
 
 
@@ -187,6 +211,7 @@ def smoke(work: Path) -> int:
         step(f"{name} --help", [rl, name, "--help"], cwd, env)
         for args in RUNS.get(name, []):
             step(" ".join([name, *(f'"{a}"' if " " in a else a for a in args)]), [rl, name, *args], cwd, env)
+    step("serve: pages, static files, an ask", [str(python), "-c", SERVE_PROBE, rl], cwd, env)
     for f in WRITTEN:
         if not (cwd / f).is_file():
             log(f"FAIL: {f} was not written")
