@@ -41,8 +41,11 @@ async def _params(request: Request) -> dict | JSONResponse:
     return body
 
 
-def _start(request: Request, kind: str, params: dict):
-    """The job of ``params`` (checked by the command's parser first), or a 422."""
+async def _start(request: Request, kind: str):
+    """The job of the request's fields (checked by the command's parser first), or a 422."""
+    params = await _params(request)
+    if isinstance(params, JSONResponse):
+        return params
     if kind not in KINDS:
         return _bad(f"no job kind {kind!r}; the kinds are {', '.join(KINDS)}", None, 404)
     try:
@@ -54,10 +57,7 @@ def _start(request: Request, kind: str, params: dict):
 
 @router.post("/api/jobs/{kind}")
 async def start_job(request: Request, kind: str):
-    params = await _params(request)
-    if isinstance(params, JSONResponse):
-        return params
-    job = _start(request, kind, params)
+    job = await _start(request, kind)
     if isinstance(job, JSONResponse):
         return job
     pool = request.app.state.pool
@@ -101,10 +101,7 @@ def _sse(event: str, data) -> str:
 
 
 async def _wait(request: Request, kind: str):
-    params = await _params(request)
-    if isinstance(params, JSONResponse):
-        return params
-    job = _start(request, kind, params)
+    job = await _start(request, kind)
     if isinstance(job, JSONResponse):
         return job
     job.heard = True
