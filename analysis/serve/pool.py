@@ -16,6 +16,7 @@ import asyncio
 import itertools
 import multiprocessing as mp
 import os
+import queue
 import sys
 import threading
 import traceback
@@ -172,9 +173,11 @@ class Pool:
         while True:
             try:
                 msg = self.outbox.get(timeout=1.0)
-            except Exception:    # noqa: BLE001 - queue.Empty: look for dead workers
+            except queue.Empty:          # a quiet second: look for dead workers
                 self.loop.call_soon_threadsafe(self._check_workers)
                 continue
+            except (EOFError, OSError, ValueError):   # the server is shutting down
+                return
             if msg[1] == "stop":
                 return
             self.loop.call_soon_threadsafe(self._on_message, *msg)
