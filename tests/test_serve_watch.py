@@ -10,14 +10,8 @@ CI (``RUMMYLAB_REQUIRE_BROWSER=1``), where they fail."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -25,10 +19,9 @@ import httpx
 import pytest
 
 from analysis.cli import main as cli_main
+from serve_helpers import browser_or_skip, checker, loadtest
 from sim.variants import available
 
-ROOT = Path(__file__).resolve().parent.parent
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TRACE_WAIT_MS = 300_000          # a cold engine compiles on the first hand of each game
 # one hand per game: (form fields, as the page's form takes them); the hands have the game's plays
 HANDS = {
@@ -44,16 +37,6 @@ HANDS = {
     "ramino-drift": {"seed": 1, "hand": 45},
     "loba": {"seed": 1, "hand": 52},
 }
-
-
-def _load_checker():
-    spec = importlib.util.spec_from_file_location("check_report", ROOT / "scripts" / "check_report.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-checker = _load_checker()
 
 
 def test_every_game_has_a_hand():
@@ -102,43 +85,16 @@ def derive(events: list[dict]) -> list[tuple[list[list[str]], int]]:
 
 
 # ---- the server and the browser ------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server():
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-m", "analysis.cli", "serve", "--port", str(port), "--workers", "1"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/api/status", timeout=2).json()["ready"] >= 1:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+def server(tmp_path_factory):
+    runs = tmp_path_factory.mktemp("runs")
+    with loadtest.server(workers=1, runs=str(runs), reports=str(runs)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if checker.missing_browser() and not checker.browser_required():
-        pytest.skip(checker.missing_browser() + ": the Watch page's browser tests skipped")
-    with checker.browser() as b:         # CI: no browser raises here, a failure
+    with browser_or_skip() as b:          # CI (RUMMYLAB_REQUIRE_BROWSER=1): no browser fails here
         yield b
 
 
@@ -168,7 +124,7 @@ def check_step(page, k: int, want, follow: int, show_all: bool) -> None:
 def check_screen(page, shot: Path) -> None:
     assert not checker.sticking_out(page), checker.sticking_out(page)
     page.screenshot(path=str(shot), full_page=True)
-    assert shot.read_bytes()[:8] == PNG_MAGIC
+    assert shot.read_bytes()[:8] == checker.PNG_MAGIC
 
 
 def check_outcome(page, events) -> None:

@@ -135,6 +135,7 @@
     var box = $('table-melds');
     box.textContent = '';
     $('table-box').classList.toggle('hidden', !s.table.length && !W.openGame);
+    if (!s.table.length) { box.appendChild(el('span', 'status', 'no melds yet')); }
     s.table.forEach(function (meld, i) {
       var m = el('div', 'meld'), notes = standsFor(meld, s.kinds[i]);
       m.dataset.meld = i;
@@ -270,6 +271,7 @@
   function clearErrors() {
     document.querySelectorAll('.field-error').forEach(function (x) { x.textContent = ''; });
     document.querySelectorAll('.invalid').forEach(function (x) { x.classList.remove('invalid'); });
+    $('note').classList.add('hidden');
   }
 
   function showError(detail, field) {       // the sentence beside its field (else above the form)
@@ -293,20 +295,35 @@
 
   function answer(r) { return r.json().then(function (d) { return {ok: r.ok, d: d}; }); }
 
-  // POST /api/trace waits for the hand.  (The jobs stream, POST /api/jobs/trace then its events,
-  // would show the place in line and a first compile's note, but a hand traced before the page
-  // opens its events is gone from the pool: a 404.)
-  function trace(ev) {
+  function listen(job, place) {             // the job's events: its place in line, a compile note, the hand
+    var source = new EventSource('/api/jobs/' + job + '/events'), over = false;
+    function on(event, f) { source.addEventListener(event, function (m) { f(m.data && JSON.parse(m.data)); }); }
+    function finish(text) { over = true; $('trace').disabled = false; status(text); }
+    status(place ? 'waiting in line: place ' + place : 'tracing the hand\u2026');
+    on('queued', function (d) { status('waiting in line: place ' + d.place); });
+    on('started', function () { status('tracing the hand\u2026'); });
+    on('note', function (d) { $('note').textContent = d; $('note').classList.remove('hidden'); });
+    on('result', function (d) { finish(''); $('note').classList.add('hidden'); W.load(d.events, d.argv); });
+    on('failed', function (d) { finish(d); });
+    on('error', function (d) {              // the job's error (with data), or the stream's end
+      if (d) { finish(''); showError(d.message, d.field); return; }
+      source.close();                       // the server ends the stream after the last event
+      if (!over) { finish('the connection to the server closed; trace again'); }
+    });
+  }
+
+  function trace(ev) {                      // POST /api/jobs/trace, then its events
     ev.preventDefault();
     clearErrors();
     $('trace').disabled = true;
-    status('tracing the hand\u2026 (the first hand of a game compiles its engine: up to a minute)');
-    fetch('/api/trace', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                         body: JSON.stringify(fields(ev.target))})
+    status('sending\u2026');
+    fetch('/api/jobs/trace', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                              body: JSON.stringify(fields(ev.target))})
       .then(answer).then(function (a) {
+        if (a.ok) { listen(a.d.job, a.d.place); return; }
         $('trace').disabled = false;
         status('');
-        if (a.ok) { W.load(a.d.events, a.d.argv); } else { showError(a.d.detail, a.d.field); }
+        showError(a.d.detail, a.d.field);
       }).catch(function () { $('trace').disabled = false; status('the server did not answer'); });
   }
 
