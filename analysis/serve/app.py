@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from . import api, files
+from . import api, files, watch
 from .pool import Pool
 
 HERE = Path(__file__).parent
@@ -75,6 +75,7 @@ def create_app(config: Config = Config()) -> FastAPI:
     app.middleware("http")(_cap_body)
     app.include_router(api.router)
     app.include_router(files.router)
+    app.include_router(watch.router)
     _pages(app)
     return app
 
