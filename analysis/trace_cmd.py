@@ -46,6 +46,25 @@ games and Tonk; the hand ends); the turn counter counts turns as the outcome's "
 "table" comes "kinds": ["run" or "set" per meld, as the engine holds it].  A set
 is written naturals in suit order (S H D C), then its jokers; the plays of a turn come in the
 order they were made.
+
+The arrangements shown (Gin and Knock Rummy at the knock, Gin's gin and big gin, Knock Rummy's
+stock-out end; Ramino Klop at the knock or rummy; Wildcard and Cincinnati at the going out):
+the knock line (the end line where the hand ends without one) carries
+  "melds": [[card, ...], ...]  the knocker's (the ender's) melds in the engine's order, each
+      meld's cards as they lie (a run low to high, a set naturals by suit then its wilds, a
+      joker "X" and a Wildcard 2 played wild WHERE IT STANDS);
+  "deadwood_cards": [card, ...]  its cards in no meld;
+  "defenders": [{"seat": s, "melds": [...], "deadwood_cards": [...],
+                 "lay_offs": [{"card": c, "meld": k}, ...]}, ...]  every other seat in play
+      order from the knocker's left: its own melds, what it keeps as deadwood, and (Gin) the
+      cards it lays off, in the order laid, onto the knocker's meld k (index into "melds").
+The seat's cards are exactly its melds + deadwood_cards + lay-off cards.  They are the
+arrangements the engine settled: the Gin knocker's melds as it showed them (its strategy's
+choice: first, fewest lay-off spots or random minimum arrangement) with the defender's
+lay-offs onto them; elsewhere the score counts only each seat's minimum deadwood, and the
+trace shows the minimum arrangement the engine's own search found (wild games: the search
+behind the engine's deadwood; Gin without lay-offs and Knock Rummy: a minimum arrangement of
+the single-pack search), checked to count the deadwood the row holds.
 """
 
 from __future__ import annotations

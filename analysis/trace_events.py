@@ -23,6 +23,7 @@ import numpy as np
 from sim.core.cards import JOKER, card_text, from_mask, is_card
 from sim.open.open_plan_layout import RUN
 from sim.core.trace import all_events, new_trace
+from sim.knock.shown import LAID
 
 NAMES = {"draw_stock": "draw", "take_pile": "take", "spread": "meld", "hit": "lay_off"}
 TURN_STARTS = ("draw_stock", "take_pile", "pass", "drop")
@@ -162,17 +163,48 @@ def hand_events(spec, hand: int, rows, outcome_row) -> list[dict]:
           pack={card_text(c): pack[c] for c in sorted(pack)}, hand_word=v.hand_word)
     for s in sorted(dealt):
         h.add("deal", s, sorted(dealt[s]))
+    shown: dict[int, dict] = {}
     for kind, seat, a, b in plays:
         if kind == "table":
             _table_row(h, seat, a, b)
+            continue
+        if kind == "show":
+            _show_row(shown, seat, a, b)
             continue
         h.step_turn(kind, seat, a)
         if kind == "end":
             h.add("end", seat, [], outcome_name=v.outcomes[a])
         else:
             _play(h, kind, seat, a, b)
+    if shown:
+        _show(h.events, shown)
     h.add("outcome", -1, [], outcome=col, outcome_name=v.outcomes[col["outcome"]])
     return h.events
+
+
+def _show_row(shown: dict[int, dict], seat: int, code: int, slot: int) -> None:
+    """One ``show`` row (:mod:`sim.knock.shown`): card ``code`` of ``seat`` in its own meld
+    ``slot`` (>= 0), its deadwood (-1) or laid off onto the knocker's meld ``slot - 16``."""
+    s = shown.setdefault(seat, {"seat": seat, "melds": [], "deadwood_cards": [], "lay_offs": []})
+    card = card_text(code)
+    if slot >= LAID:
+        s["lay_offs"].append({"card": card, "meld": slot - LAID})
+    elif slot >= 0:
+        while len(s["melds"]) <= slot:
+            s["melds"].append([])
+        s["melds"][slot].append(card)
+    else:
+        s["deadwood_cards"].append(card)
+
+
+def _show(events: list[dict], shown: dict[int, dict]) -> None:
+    """The arrangements shown onto the knock line (else the end line): the knocker's (the
+    first seat logged) as ``melds`` and ``deadwood_cards``, the others' as ``defenders``."""
+    at = next((e for e in reversed(events) if e["event"] == "knock"), None) or next(
+        e for e in reversed(events) if e["event"] == "end")
+    first, *others = shown.values()
+    at["melds"], at["deadwood_cards"] = first["melds"], first["deadwood_cards"]
+    at["defenders"] = others
 
 
 # ----------------------------------------------------------------------------------------

@@ -250,3 +250,35 @@ def test_every_help_example_runs(capsys):
         assert args[:2] == ["rummylab", "trace"]
         assert main(args[1:]) == 0, line
         assert capsys.readouterr().out
+
+
+@pytest.mark.parametrize("variant,n,rules", [("ramino-klop", 4, ()), ("wildcard", 7, ()), ("cincinnati", 4, ()),
+                                             ("ramino-klop", 3, ("set_duplicates=on",))])
+def test_wild_arrangement_shown_is_the_engine_search_s(variant, n, rules):
+    """The wild games' shown arrangement (placed by the kernel, sim/wild/wild_shown.py) holds
+    the melds and deadwood of the Python API's arrangement of the same search
+    (sim.wild.wild_melds.min_deadwood), meld by meld; each seat's cards are its hand."""
+    from analysis.trace_cmd import trace_stream
+    from sim.wild.wild_melds import min_deadwood
+    spec = make_spec(variant, rules=list(rules), players=n, strategies="simple", n=40, seed=3)
+    packs = int(spec.rules.as_dict().get("packs", 0)) or (2 if n == 7 else 1)      # 0: by the table
+    options = {"packs": None if variant == "ramino-klop" else packs,
+               "set_duplicates": bool(spec.rules.as_dict().get("set_duplicates", False))}
+    seen = 0
+    for events in trace_stream(spec, range(40)):
+        line = next((e for e in events if "melds" in e), None)
+        if line is None:
+            continue
+        for s in [line] + line["defenders"]:
+            hand = [c for m in s["melds"] for c in m] + s["deadwood_cards"]
+            arr = min_deadwood(" ".join(hand), variant, **options)
+            want = [Counter(_text(m)) for m in arr.melds]
+            assert [Counter(m) for m in s["melds"]] == want, (s, arr)
+            assert Counter(s["deadwood_cards"]) == Counter(_text(arr.deadwood_cards))
+            seen += 1
+    assert seen > 20
+
+
+def _text(codes) -> list[str]:
+    from sim.core.cards import card_text
+    return [card_text(c) for c in codes]

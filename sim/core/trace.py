@@ -14,13 +14,15 @@ from numba import njit
 
 
 EVENTS = ("deal", "upcard", "draw_stock", "take_pile", "pass", "discard", "knock", "spread",
-          "hit", "drop", "end", "restock", "swap", "move", "turn_over", "pack", "table")
+          "hit", "drop", "end", "restock", "swap", "move", "turn_over", "pack", "table", "show")
 (E_DEAL, E_UPCARD, E_DRAW_STOCK, E_TAKE_PILE, E_PASS, E_DISCARD, E_KNOCK, E_SPREAD, E_HIT, E_DROP,
- E_END, E_RESTOCK, E_SWAP, E_MOVE, E_TURN_OVER, E_PACK, E_TABLE) = range(len(EVENTS))
+ E_END, E_RESTOCK, E_SWAP, E_MOVE, E_TURN_OVER, E_PACK, E_TABLE, E_SHOW) = range(len(EVENTS))
 # bookkeeping rows, not plays: ``pack`` (a: one card of the shuffled pack, logged before the
 # deal) and ``table`` (seat: a table row, a and b: that meld as it stands after a play, see
-# :func:`sim.open.open_rummy_plays.log_row`); :func:`events` leaves them out
-BOOKKEEPING = ("pack", "table")
+# :func:`sim.open.open_rummy_plays.log_row`) and ``show`` (seat, a: a card, b: where it lies in
+# the arrangement shown at a knock or going out, see :mod:`sim.knock.shown`); :func:`events`
+# leaves them out
+BOOKKEEPING = ("pack", "table", "show")
 NO_TRACE = np.zeros((0, 4), dtype=np.int64)
 TRACE_ROWS = 4096
 

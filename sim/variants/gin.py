@@ -310,7 +310,7 @@ def _advice_end_now(g, i):
     g.hands[1] = g.dealt[1]
     g.row[:] = 0
     showdown(g.rules, g.strat, g.hands, np.int64(0), g.knock_dw, g.big, g.T_value, g.T_cover, g.T_starts, g.T_total,
-             g.T_rank, g.row, g.st)
+             g.T_rank, g.row, g.st, no_trace())
     return _advice_mine(g.row)
 
 

@@ -18,6 +18,7 @@ from ..core.bits import check_closed_hands
 from ..knock.layoffs import arrangement_fewest_spots, layoff_deadwood
 from ..knock.meld_choice import arrangement_random
 from ..knock.melds import MAX_MELDS, arrangement, best_discards, deadwood
+from ..knock.shown import log_knock, log_seats
 from ..core.rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from ..core import trace as TR
@@ -97,9 +98,11 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 
 @njit(cache=True)
 def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
-              T_total, T_rank, row, st):
+              T_total, T_rank, row, st, trace):
     """Score a knock; fills score/deadwood/winner/points columns; returns the outcome code.
     ``st``: the seats' strategy generators (``arrange=2`` draws arrangements from them).
+    ``trace``: the arrangements shown, as ``show`` rows (:mod:`sim.knock.shown`; where no
+    lay-off is made, gin or big gin included, each seat's first minimum arrangement).
     Callers pass ``knocker``, ``dw_knocker`` and ``big`` typed (``np.int64(0)``, ``np.bool_``),
     never as bare constants: numba compiles a call with a constant argument for that literal
     value, and showdown then compiled three times (5 s of Gin's cold start)."""
@@ -117,7 +120,7 @@ def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_
         dd = dd_raw
     else:
         if strat[d, K.P_LAYOFF] != 0:
-            dd = _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st)
+            dd = _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st, trace)
         else:
             dd = dd_raw
         if dd < dw_knocker or (dd == dw_knocker and rules[R_UNDERCUT_TIE] != 0):
@@ -132,6 +135,10 @@ def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_
             pts = dd - dw_knocker
             winner = knocker
             outcome = O_KNOCK
+    if trace.shape[0] > 0 and (big or dw_knocker == 0 or strat[d, K.P_LAYOFF] == 0):
+        dws = np.zeros(2, dtype=np.int64)
+        dws[knocker], dws[d] = dw_knocker, dd
+        log_seats(trace, hands, knocker, dws, T_value, T_total, T_rank)
     row[C_SCORE + max(winner, 0)] = pts
     row[C_SCORE + 1 - max(winner, 0)] = -pts
     row[C_DW + knocker] = dw_knocker
@@ -143,11 +150,12 @@ def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_
 
 
 @njit(cache=True)
-def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st):
+def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st, trace):
     """The defender's deadwood after laying off onto the knocker's shown melds.  ``arrange=2``
     (the knocker's): it shows a random minimum arrangement (:mod:`sim.knock.meld_choice`); the
     defender's ``arrange=2`` with ``layoff_mode=seed``: it arranges its own cards by the same
-    random draw and lays off that arrangement's deadwood cards."""
+    random draw and lays off that arrangement's deadwood cards.  ``trace``: the melds used and
+    the lay-offs made (:func:`sim.knock.shown.log_knock`)."""
     d = 1 - knocker
     melds = np.zeros((MAX_MELDS, 4), dtype=np.int64)
     ka = strat[knocker, K.P_ARRANGE]
@@ -159,12 +167,18 @@ def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total,
     else:
         _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
     seed_mode = rules[R_LAYOFF_SEED] != 0
+    own, n_own, dead = melds, 0, np.uint64(0)      # the defender's own arrangement, where computed
     if seed_mode and strat[d, K.P_ARRANGE] == 2:
         own = np.zeros((MAX_MELDS, 4), dtype=np.int64)
-        _, _, dead = arrangement_random(hands[d], T_value, T_cover, T_starts, T_total, T_rank, own, st[d])
-        dd, _ = layoff_deadwood(dead, melds, n, T_value, T_total, T_rank, 13, np.bool_(False))
-        return dd
-    dd, _ = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13, seed_mode)
+        _, n_own, dead = arrangement_random(hands[d], T_value, T_cover, T_starts, T_total, T_rank, own, st[d])
+        dd, laid = layoff_deadwood(dead, melds, n, T_value, T_total, T_rank, 13, np.bool_(False))
+    else:
+        dd, laid = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13, seed_mode)
+        if trace.shape[0] > 0:     # the defender's own melds: a minimum arrangement of what it keeps
+            own = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+            _, n_own, dead = arrangement(hands[d] & ~laid, T_value, T_cover, T_starts, T_total, T_rank, own)
+    if trace.shape[0] > 0:
+        log_knock(trace, knocker, hands[knocker], melds, n, d, own, n_own, dead & ~laid, laid, dd, T_total, 13)
     return dd
 
 
@@ -214,7 +228,7 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
         hands[p] = hand
         _end(row, p, state[S_TURNS], stock_left, own_turn)
         row[COL_OUTCOME] = showdown(rules, strat, hands, p, np.int64(0), np.bool_(True), T_value, T_cover, T_starts,
-                                     T_total, T_rank, row, st)
+                                     T_total, T_rank, row, st, trace)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     no_repeat = strat[p, K.P_NO_REPEAT] != 0
@@ -241,7 +255,7 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
         log(trace, TR.E_KNOCK, p, dwa, 0)
         _end(row, p, state[S_TURNS], stock_left, own_turn)
         row[COL_OUTCOME] = showdown(rules, strat, hands, p, dwa, np.bool_(False), T_value, T_cover, T_starts, T_total,
-                                     T_rank, row, st)
+                                     T_rank, row, st, trace)
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     # the wall (openspiel_wall): after a stock draw the next player may still knock with the upcard

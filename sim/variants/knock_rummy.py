@@ -79,6 +79,7 @@ from ..core.bits import check_closed_hands
 from ..core.deal import turn_upcard
 from ..core.cards import standard_pack
 from ..knock.melds import deadwood, meld_tables
+from ..knock.shown import log_seats
 from ..core.rules import RulesBase, option
 from ..strategies import knock as K
 from ..strategies.knock import choose_discard, knock_threshold_opp, wants_upcard
@@ -403,6 +404,8 @@ def play_hand(rules, strat, deck, dealer, T_value, T_total, T_rank, st, row, deb
     play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank,
                     st, row, debug, trace, search)
     row[COL_DEALER] = dealer
+    if trace.shape[0] > 0:     # every seat's arrangement at the showdown, the ender's first
+        log_seats(trace, hands, row[COL_ENDER], row[_COL_DW[n]:_COL_DW[n] + n], T_value, T_total, T_rank)
 
 
 @njit(cache=True, nogil=True)

@@ -19,6 +19,7 @@ from ..core.trace import log
 from ..core.columns import COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS
 from ..core.deal import S_NPILE, S_SP, S_TO_MOVE, S_TURNS
 from .wild_melds import ws_deadwood
+from .wild_shown import log_seats
 
 GAME_RAMINO, GAME_WILDCARD, GAME_CINCINNATI = range(3)
 END_KNOCK, END_OUT, END_OUT_NO_DISCARD, END_TURN_LIMIT = range(4)
@@ -342,6 +343,8 @@ def take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, r
         row[cx + cfg[C_X_END_DW]] = dw[i] if kind != END_TURN_LIMIT else -1
     if cfg[C_X_END_TURN] >= 0:
         row[cx + cfg[C_X_END_TURN]] = own if kind != END_TURN_LIMIT else -1
+    if trace.shape[0] > 0 and kind != END_TURN_LIMIT:
+        log_seats(trace, seats, wss, dw, i, P, vals)     # the arrangements shown
     log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
     return True
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from .core import Arranger, HandTrace, MeldRules, Mismatch, Values, Walker, read_hands, standard_pack
+from .shown import expect_min, read_shown
 
 # outcome code -> name of each game's hand row (the meaning of its ``outcome`` column)
 OUTCOMES = {
@@ -119,6 +120,8 @@ class ClosedWalker(Walker):
         self.upcard = None
         self.end_seat = self.end_name = None
         self.knocked = None             # (seat, traced deadwood) of a knock
+        self.shown_line = None          # the line showing the arrangements (.shown)
+        self._shown = False
         self.check_start()
 
     # ---- start and turns -------------------------------------------------------------------
@@ -179,12 +182,23 @@ class ClosedWalker(Walker):
 
     def on_knock(self, ev) -> None:
         self.knocked = (int(ev["seat"]), ev.get("deadwood"))
+        if "melds" in ev:
+            self.shown_line = ev
         if ev.get("deadwood") is not None:
             self.expect(f"seat {ev['seat']} knocks: deadwood", self.deadwood(ev["seat"]),
                         ev["deadwood"])
 
     def on_end(self, ev) -> None:
         self.end_seat, self.end_name = int(ev["seat"]), ev.get("outcome_name")
+        if "melds" in ev:
+            self.shown_line = ev
+
+    def shown(self):
+        """The arrangements shown at the end (:func:`.shown.read_shown`, checked once), or None
+        for a trace that does not show them."""
+        if self._shown is False:
+            self._shown = None if self.shown_line is None else read_shown(self, self.shown_line)
+        return self._shown
 
     def shuffled(self) -> bool:
         return bool(getattr(self.p, "restock_shuffle", False))
@@ -222,7 +236,13 @@ class ClosedWalker(Walker):
         return self.arr.min_deadwood(list(self.hands[int(seat)].elements()))
 
     def all_deadwood(self) -> list[int]:
-        return [self.deadwood(s) for s in range(self.n)]
+        """Every seat's deadwood: as shown (checked to be its minimum) where the trace shows
+        the arrangements, else its minimum."""
+        shown = self.shown()
+        if shown is None:
+            return [self.deadwood(s) for s in range(self.n)]
+        return [expect_min(self, shown[s], "its minimum") if s in shown else self.deadwood(s)
+                for s in range(self.n)]
 
     # ---- the outcome row -------------------------------------------------------------------
     def finish(self) -> None:

@@ -58,4 +58,5 @@ class CincinnatiWalker(GoOutWalker):
     (2-10 face, J Q K 10, aces 11, jokers 15), the others nothing."""
 
     def points(self, w, kept, dws) -> int:
-        return self.p.values.total(kept)
+        shown = self.shown()
+        return self.p.values.total(kept if shown is None else [c for m in shown[w].melds for c in m])

@@ -7,6 +7,7 @@ import itertools
 
 from .cards import rank, suit
 from .closed import ClosedWalker, MAX_TURNS, deadwoods_for, scores_for
+from .shown import dead_value, expect_min
 
 # presets whose defender does not lay off (``rummylab strategies``: openspiel-simple has
 # layoff=0); a spec naming layoff=0 does the same
@@ -101,6 +102,8 @@ class GinWalker(ClosedWalker):
             return self.settle_void_or_big_gin()
         k = self.knocked[0]
         e = 1 - k
+        if self.shown() is not None:
+            return self.settle_shown(k, e)
         dk = self.deadwood(k)
         if dk == 0:
             de = self.deadwood(e)
@@ -113,6 +116,47 @@ class GinWalker(ClosedWalker):
         if de == dk:
             return self.row(k, -1, dk, options, 0, "knock", de)
         return self.row(k, k, dk, options, de - dk, "knock", de)
+
+    def settle_shown(self, k: int, e: int) -> dict:
+        """The showdown settled exactly from the arrangements shown: the knocker's minimum
+        deadwood, the defender's deadwood after its lay-offs onto the knocker's shown melds."""
+        shown = self.shown()
+        dk = expect_min(self, shown[k], "the knocker shows its minimum")
+        de = self.defender_deadwood(shown, k, e, dk)
+        if dk == 0:
+            return self.row(k, k, dk, de, de + self.p.gin_bonus, "gin")
+        if de < dk or (de == dk and self.p.undercut_on_tie):
+            return self.row(k, e, dk, de, dk - de + self.p.undercut_bonus, "undercut")
+        if de == dk:
+            return self.row(k, -1, dk, de, 0, "knock")
+        return self.row(k, k, dk, de, de - dk, "knock")
+
+    def defender_deadwood(self, shown, k: int, e: int, dk: int) -> int:
+        """The defender's shown deadwood, checked: its minimum where it may not lay off (a gin,
+        a strategy that declines); else the best its rules allow onto the shown melds
+        (``joint``: arrangement and lay-offs together; ``seed``: a minimum arrangement of its
+        own cards first, then its deadwood cards laid off; with ``arrange=2`` that arrangement
+        is the one shown, else the best one)."""
+        sh, melds = shown[e], shown[k].melds
+        if dk == 0 or self.declines_layoffs(e):
+            if sh.lay_offs:
+                self.fail(f"seat {e} lays off", "no lay-off (gin, or its strategy declines)", sh.lay_offs)
+            return expect_min(self, sh, "no lay-offs")
+        value = dead_value(self, sh)
+        defender = list(self.hands[e].elements())
+        if self.p.layoff_mode == "seed":
+            own_dead = sh.dead + sh.laid()
+            self.expect(f"seat {e}'s own arrangement before laying off (layoff_mode=seed: a minimum one)",
+                        self.deadwood(e), self.p.values.total(own_dead))
+            if self.any_arrangement(e):
+                layable_dead = [c for c in own_dead if c in lay_closure(melds, own_dead, self.arr.rules)]
+                best = self.p.values.total(own_dead) - _best_layoff(melds, layable_dead, self.arr)
+            else:
+                best = min(seed_layoffs(melds, defender, self.arr))
+        else:
+            best = layoff_deadwood(melds, defender, self.arr, "joint")
+        self.expect(f"seat {e}'s deadwood after its lay-offs (the best onto the shown melds)", best, value)
+        return value
 
     def row(self, k, winner, dk, de, points, name, de_value=None) -> dict:
         e = 1 - k
@@ -127,7 +171,10 @@ class GinWalker(ClosedWalker):
         s = self.end_seat if self.end_seat is not None else self.seat
         hand = list(self.hands[s].elements()) if 0 <= s < 2 else []
         if self.p.big_gin and len(hand) == 11 and self.arr.all_melded(hand):
-            de = self.deadwood(1 - s)
+            shown = self.shown()
+            if shown is not None:
+                expect_min(self, shown[s], "big gin: every card melded")
+            de = self.deadwood(1 - s) if shown is None else expect_min(self, shown[1 - s], "its minimum")
             out = self.row(s, s, 0, de, de + self.p.big_gin_bonus, "big_gin")
             return out
         if not self.void_due:
@@ -139,7 +186,7 @@ class GinWalker(ClosedWalker):
 
     def defender_options(self, k: int, e: int) -> set[int]:
         """The defender's deadwood after its lay-offs, for each minimum-deadwood arrangement
-        the knocker may show (the trace does not say which one it showed)."""
+        the knocker may show (a trace that does not show the arrangements)."""
         knocker = list(self.hands[k].elements())
         defender = list(self.hands[e].elements())
         out = {layoff_deadwood(melds, defender, self.arr, self.p.layoff_mode)
