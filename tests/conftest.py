@@ -18,3 +18,19 @@ def pytest_collection_modifyitems(session, config, items):
     """The wheel smoke (tests/test_wheel_smoke.py, minutes of one core) runs first: its
     minutes then overlap the rest of the suite on the other worker instead of trailing it."""
     items.sort(key=lambda item: item.path.name != "test_wheel_smoke.py")
+
+
+# ---- the web app's tests: one server (2 workers, empty runs) and one browser per test module ----
+@pytest.fixture(scope="module")
+def serve_url(tmp_path_factory):
+    from serve_helpers import loadtest
+    runs = tmp_path_factory.mktemp("runs")
+    with loadtest.server(workers=2, runs=str(runs), reports=str(runs)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from serve_helpers import browser_or_skip
+    with browser_or_skip() as b:          # CI (RUMMYLAB_REQUIRE_BROWSER=1): no browser fails here
+        yield b

@@ -19,13 +19,6 @@ GIN = {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C", "turn": 6, "up
 TIMING = ("elapsed", "compile_s")
 
 
-@pytest.fixture(scope="module")
-def url(tmp_path_factory):
-    runs = tmp_path_factory.mktemp("runs")
-    with loadtest.server(workers=2, runs=str(runs), reports=str(runs)) as u:
-        yield u
-
-
 def _cli(*args) -> dict:
     out = subprocess.run([sys.executable, "-m", "analysis.cli", *args, "--json"], capture_output=True, text=True,
                          check=True)
@@ -37,9 +30,9 @@ def _same(a: dict, b: dict) -> None:
 
 
 @pytest.mark.parametrize("extra", [{"worlds": 3000}, {}])
-def test_an_ask_gives_the_command_lines_numbers(url, extra):
+def test_an_ask_gives_the_command_lines_numbers(serve_url, extra):
     body = dict(GIN, **extra)
-    r = httpx.post(url + "/api/knock", json=body, timeout=120)
+    r = httpx.post(serve_url + "/api/knock", json=body, timeout=120)
     assert r.status_code == 200, r.text
     doc = r.json()
     cli = _cli(*AV.argv("knock", body))
@@ -62,27 +55,27 @@ BAD = [
 
 
 @pytest.mark.parametrize("change,field,word", BAD)
-def test_bad_input_is_a_422_beside_its_field(url, change, field, word):
-    r = httpx.post(url + "/api/knock", json=dict(GIN, **change), timeout=120)
+def test_bad_input_is_a_422_beside_its_field(serve_url, change, field, word):
+    r = httpx.post(serve_url + "/api/knock", json=dict(GIN, **change), timeout=120)
     assert r.status_code == 422, r.text
     doc = r.json()
     assert doc["field"] in (field if isinstance(field, tuple) else (field,)), doc
     assert word.lower() in doc["detail"].lower() and "\n" not in doc["detail"] and "Traceback" not in doc["detail"]
 
 
-def test_a_body_that_is_not_fields_or_too_big(url):
-    assert httpx.post(url + "/api/knock", content=b"{not json", timeout=30).status_code == 422
-    assert httpx.post(url + "/api/knock", json=[1, 2], timeout=30).status_code == 422
-    big = httpx.post(url + "/api/knock", json=dict(GIN, history="x" * 100_000), timeout=30)
+def test_a_body_that_is_not_fields_or_too_big(serve_url):
+    assert httpx.post(serve_url + "/api/knock", content=b"{not json", timeout=30).status_code == 422
+    assert httpx.post(serve_url + "/api/knock", json=[1, 2], timeout=30).status_code == 422
+    big = httpx.post(serve_url + "/api/knock", json=dict(GIN, history="x" * 100_000), timeout=30)
     assert big.status_code == 413 and "KB" in big.json()["detail"]
-    assert httpx.post(url + "/api/jobs/nothing", json={}, timeout=30).status_code == 404
+    assert httpx.post(serve_url + "/api/jobs/nothing", json={}, timeout=30).status_code == 404
 
 
-def test_the_stream_narrows_then_answers(url):
-    r = httpx.post(url + "/api/jobs/knock", json=dict(GIN, budget=1.0), timeout=30)
+def test_the_stream_narrows_then_answers(serve_url):
+    r = httpx.post(serve_url + "/api/jobs/knock", json=dict(GIN, budget=1.0), timeout=30)
     assert r.status_code == 202
     events = []
-    with httpx.stream("GET", f"{url}/api/jobs/{r.json()['job']}/events", timeout=60) as s:
+    with httpx.stream("GET", f"{serve_url}/api/jobs/{r.json()['job']}/events", timeout=60) as s:
         name = None
         for line in s.iter_lines():
             if line.startswith("event: "):
@@ -96,21 +89,21 @@ def test_the_stream_narrows_then_answers(url):
     assert events[-1][1]["advice"]["diff"] == [d for e, d in events if e == "progress"][-1]["diff"]
 
 
-def test_a_meld_and_a_trace(url):
-    r = httpx.post(url + "/api/meld", json={"variant": "wrotham", "hand": "6H 8S 9S", "table": "5H X 7H"}, timeout=120)
+def test_a_meld_and_a_trace(serve_url):
+    r = httpx.post(serve_url + "/api/meld", json={"variant": "wrotham", "hand": "6H 8S 9S", "table": "5H X 7H"}, timeout=120)
     assert r.status_code == 200 and r.json()["plan"] == _cli("meld", "--variant", "wrotham", "--hand", "6H 8S 9S",
                                                              "--table", "5H X 7H")
-    r = httpx.post(url + "/api/trace", json={"variant": "gin", "seed": 7, "hand": 12}, timeout=120)
+    r = httpx.post(serve_url + "/api/trace", json={"variant": "gin", "seed": 7, "hand": 12}, timeout=120)
     assert r.status_code == 200
     lines = subprocess.run([sys.executable, "-m", "analysis.cli", "trace", "--variant", "gin", "--seed", "7",
                             "--hand", "12", "--json"], capture_output=True, text=True, check=True).stdout
     assert r.json()["events"] == [json.loads(x) for x in lines.splitlines()]
-    bad = httpx.post(url + "/api/meld", json={"variant": "gin", "hand": "AS"}, timeout=60)
+    bad = httpx.post(serve_url + "/api/meld", json={"variant": "gin", "hand": "AS"}, timeout=60)
     assert bad.status_code == 422 and "open-melding" in bad.json()["detail"]
 
 
-def test_the_load_test_loses_nothing(url):
-    out = asyncio.run(loadtest.load(url, asks=50, worlds=300, timeout=300))
+def test_the_load_test_loses_nothing(serve_url):
+    out = asyncio.run(loadtest.load(serve_url, asks=50, worlds=300, timeout=300))
     assert out["answered"] == 50 and out["lost"] == 0 and out["failed"] == 0 and out["same_answer"], out
 
 

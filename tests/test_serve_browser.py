@@ -11,23 +11,10 @@ import sys
 
 import pytest
 
-from serve_helpers import browser_or_skip, checker, loadtest
+from serve_helpers import checker
 
 HAND = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C".split()
 VIEWPORTS = ((1280, 900), (390, 900))
-
-
-@pytest.fixture(scope="module")
-def url(tmp_path_factory):
-    runs = tmp_path_factory.mktemp("runs")
-    with loadtest.server(workers=2, runs=str(runs), reports=str(runs)) as u:
-        yield u
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with browser_or_skip() as b:
-        yield b
 
 
 def _cli(*args) -> dict:
@@ -53,11 +40,11 @@ def _clean(pg, errors, width, name, tmp_path):
 
 
 @pytest.mark.parametrize("width,height", VIEWPORTS)
-def test_ask_by_clicking_the_cards(url, chromium, width, height, tmp_path):
+def test_ask_by_clicking_the_cards(serve_url, chromium, width, height, tmp_path):
     cli = _cli("knock", "--variant", "gin", "--hand", " ".join(HAND), "--turn", "6", "--upcard", "5C", "--seed", "1")
-    with checker.page_at(chromium, width, height, allow=(url + "/",)) as pg:
+    with checker.page_at(chromium, width, height, allow=(serve_url + "/",)) as pg:
         errors = checker.watch_errors(pg)
-        pg.goto(url + "/ask/gin")
+        pg.goto(serve_url + "/ask/gin")
         pg.fill("#f-hand", "")
         pg.fill("#f-upcard", "")
         for c in HAND:
@@ -79,10 +66,10 @@ def test_ask_by_clicking_the_cards(url, chromium, width, height, tmp_path):
         _clean(pg, errors, width, "ask", tmp_path)
 
 
-def test_bad_input_shows_beside_its_field(url, chromium):
-    with checker.page_at(chromium, 1280, 900, allow=(url + "/",)) as pg:
+def test_bad_input_shows_beside_its_field(serve_url, chromium):
+    with checker.page_at(chromium, 1280, 900, allow=(serve_url + "/",)) as pg:
         errors = checker.watch_errors(pg)
-        pg.goto(url + "/ask/gin")
+        pg.goto(serve_url + "/ask/gin")
         pg.fill("#f-hand", "AS 2S 3S 7H 7D 7C 9S 9D 9H 9H")
         pg.click("#go")
         msg = pg.wait_for_selector(".field-error[data-for=hand]:not(:empty)", timeout=60_000)
@@ -96,10 +83,10 @@ def test_bad_input_shows_beside_its_field(url, chromium):
 
 
 @pytest.mark.parametrize("game", ["basic-rummy", "wrotham", "loba"])
-def test_meld_page_plans_as_the_command_line(url, chromium, game, tmp_path):
-    with checker.page_at(chromium, 390 if game == "loba" else 1280, 900, allow=(url + "/",)) as pg:
+def test_meld_page_plans_as_the_command_line(serve_url, chromium, game, tmp_path):
+    with checker.page_at(chromium, 390 if game == "loba" else 1280, 900, allow=(serve_url + "/",)) as pg:
         errors = checker.watch_errors(pg)
-        pg.goto(f"{url}/meld?game={game}")
+        pg.goto(f"{serve_url}/meld?game={game}")
         args = {"hand": pg.input_value("#f-hand"), "table": pg.input_value("#f-table"),
                 "taken": pg.input_value("#f-taken")}
         pg.click("#go")

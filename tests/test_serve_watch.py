@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from analysis.cli import main as cli_main
-from serve_helpers import browser_or_skip, checker, loadtest
+from serve_helpers import checker
 from sim.variants import available
 
 TRACE_WAIT_MS = 300_000          # a cold engine compiles on the first hand of each game
@@ -84,18 +84,7 @@ def derive(events: list[dict]) -> list[tuple[list[list[str]], int]]:
     return steps
 
 
-# ---- the server and the browser ------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    runs = tmp_path_factory.mktemp("runs")
-    with loadtest.server(workers=1, runs=str(runs), reports=str(runs)) as url:
-        yield url
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with browser_or_skip() as b:          # CI (RUMMYLAB_REQUIRE_BROWSER=1): no browser fails here
-        yield b
 
 
 SHOWN = """() => Array.from(document.querySelectorAll('#seats .seat')).map((s) => ({
@@ -144,16 +133,16 @@ def fill_form(page, game: str, fields: dict) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(HANDS))
-def test_watch_every_game(server, browser, game, tmp_path):
+def test_watch_every_game(serve_url, chromium, game, tmp_path):
     fields = HANDS[game]
     text = trace_text(game, fields)
     events = [json.loads(x) for x in text.splitlines()]
     steps = derive(events)
     last = len(steps) - 1
     assert events[-1]["event"] == "outcome" and last >= 8
-    with checker.page_at(browser, 1280, 900, allow=(server,)) as page:
+    with checker.page_at(chromium, 1280, 900, allow=(serve_url,)) as page:
         errors = checker.watch_errors(page)
-        page.goto(server + "/watch")
+        page.goto(serve_url + "/watch")
         fill_form(page, game, fields)
         page.click("#trace")
         page.wait_for_selector("#player:not(.hidden)", timeout=TRACE_WAIT_MS)
@@ -182,9 +171,9 @@ def test_watch_every_game(server, browser, game, tmp_path):
         check_step(page, last // 2, steps[last // 2], 1, False)
         assert not errors, errors
 
-    with checker.page_at(browser, 390, 900, allow=(server,)) as page:   # the same hand as a file, on a phone
+    with checker.page_at(chromium, 390, 900, allow=(serve_url,)) as page:   # the same hand as a file, on a phone
         errors = checker.watch_errors(page)
-        page.goto(server + "/watch")
+        page.goto(serve_url + "/watch")
         page.set_input_files("#upload", files=[{"name": f"{game}.jsonl", "mimeType": "application/json",
                                                 "buffer": text.encode()}])
         page.wait_for_selector("#player:not(.hidden)")
@@ -207,10 +196,10 @@ def _refused(errors: list[str]) -> list[str]:
     return [e for e in errors if "status of 422" not in e]
 
 
-def test_bad_input_shows_beside_its_field(server, browser):
-    with checker.page_at(browser, 390, 900, allow=(server,)) as page:
+def test_bad_input_shows_beside_its_field(serve_url, chromium):
+    with checker.page_at(chromium, 390, 900, allow=(serve_url,)) as page:
         errors = checker.watch_errors(page)
-        page.goto(server + "/watch")
+        page.goto(serve_url + "/watch")
         page.select_option("#variant", "gin")
         page.fill("#players", "5")
         page.click("#trace")
@@ -225,7 +214,7 @@ def test_bad_input_shows_beside_its_field(server, browser):
         assert not checker.sticking_out(page)
 
 
-def test_the_arrangement_keys_are_drawn(server, browser):
+def test_the_arrangement_keys_are_drawn(serve_url, chromium):
     """A knock's arrangement (keys another branch adds) is drawn as cards, whatever its shape."""
     events = [json.loads(x) for x in trace_text("gin", HANDS["gin"]).splitlines()]
     knock = next(e for e in events if e["event"] == "knock")
@@ -233,9 +222,9 @@ def test_the_arrangement_keys_are_drawn(server, browser):
     knock.update(melds=[hand[:3], hand[3:6]], deadwood_cards=hand[6:])
     next(e for e in events if e["event"] == "end")["layoffs"] = {"seat 1": [hand[0]]}
     body = "\n".join(json.dumps(e) for e in events)
-    with checker.page_at(browser, 1280, 900, allow=(server,)) as page:
+    with checker.page_at(chromium, 1280, 900, allow=(serve_url,)) as page:
         errors = checker.watch_errors(page)
-        page.goto(server + "/watch")
+        page.goto(serve_url + "/watch")
         page.set_input_files("#upload", files=[{"name": "gin.jsonl", "mimeType": "text/plain", "buffer": body.encode()}])
         page.wait_for_selector("#player:not(.hidden)")
         assert page.is_hidden("#arrangement-box")
@@ -256,8 +245,8 @@ def _upload(base: str, body: bytes):
     return httpx.post(base + "/api/trace/upload", content=body, timeout=30)
 
 
-def test_upload_a_valid_file(server, gin_lines):
-    r = _upload(server, ("\n".join(gin_lines) + "\n").encode())
+def test_upload_a_valid_file(serve_url, gin_lines):
+    r = _upload(serve_url, ("\n".join(gin_lines) + "\n").encode())
     assert r.status_code == 200
     assert r.json()["events"] == [json.loads(x) for x in gin_lines]
 
@@ -282,7 +271,7 @@ def _first(lines, kind):
 
 @pytest.mark.parametrize("case", ["not json", "not an object", "no cards", "bad card", "unknown event",
                                   "not held", "not the top", "cut short", "two hands", "no start"])
-def test_upload_a_broken_line_names_it(server, gin_lines, case):
+def test_upload_a_broken_line_names_it(serve_url, gin_lines, case):
     discard = _first(gin_lines, "discard")
     edits = {
         "not json": (5, '{"hand": 0, "event": "draw"'),
@@ -307,7 +296,7 @@ def test_upload_a_broken_line_names_it(server, gin_lines, case):
         words = {"not json": "not JSON", "not an object": "JSON object", "no cards": "'cards'",
                  "bad card": "not a card", "unknown event": "no event 'sneeze'", "not held": "does not hold",
                  "two hands": "one hand", "no start": "'start'"}[case]
-    r = _upload(server, body)
+    r = _upload(serve_url, body)
     assert r.status_code == 422, r.text
     doc = r.json()
     assert doc["line"] == line and doc["field"] == "upload"
@@ -315,17 +304,17 @@ def test_upload_a_broken_line_names_it(server, gin_lines, case):
     assert doc["detail"].count(". ") == 0                 # one sentence
 
 
-def test_upload_empty_not_utf8_and_too_big(server):
-    r = _upload(server, b"")
+def test_upload_empty_not_utf8_and_too_big(serve_url):
+    r = _upload(serve_url, b"")
     assert r.status_code == 422 and r.json()["detail"].startswith("line 1:")
-    r = _upload(server, b'{"a": 1}\n\xff\xfe\n')
+    r = _upload(serve_url, b'{"a": 1}\n\xff\xfe\n')
     assert r.status_code == 422 and r.json()["line"] == 2
     from analysis.serve.app import MAX_UPLOAD
-    r = _upload(server, b" " * (MAX_UPLOAD + 1))
+    r = _upload(serve_url, b" " * (MAX_UPLOAD + 1))
     assert r.status_code == 413
 
     def chunks():                       # no Content-Length: the route counts as it reads
         for _ in range(MAX_UPLOAD // 65536 + 2):
             yield b" " * 65536
-    r = httpx.post(server + "/api/trace/upload", content=chunks(), timeout=30)
+    r = httpx.post(serve_url + "/api/trace/upload", content=chunks(), timeout=30)
     assert r.status_code == 413
