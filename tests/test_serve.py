@@ -140,3 +140,15 @@ def test_jobs_wait_in_line_and_a_closed_page_cancels():
         finally:
             pool.stop()
     asyncio.run(go())
+
+
+def test_a_first_compile_says_so_once(tmp_path, monkeypatch):
+    from analysis.serve import work
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))      # a cache that has compiled nothing
+    said = []
+    with work._first_compile("gin", "advisor", lambda *e: said.append(e)):
+        pass
+    assert said and said[0][0] == "note" and "compiling Gin's kernels" in said[0][1] and "about" in said[0][1]
+    with work._first_compile("gin", "advisor", lambda *e: said.append(e)):
+        pass
+    assert len(said) == 1                                       # recorded: the next ask starts at once
