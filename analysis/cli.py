@@ -234,7 +234,7 @@ def _add_simulate(sub) -> None:
     mode.add_argument("--duplicate", action="store_true",
                       help="duplicate deals: each deal played once per position (hands h*n .. h*n+n-1), so "
                            "position effects come free of deal luck")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON (keys in the README)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON (its keys: docs/store-and-api.md)")
     p.add_argument("--out", type=OUT_DIR, default=None, metavar="DIR",
                    help="store outcome rows + metadata in DIR (re-running resumes or reuses it)")
     p.set_defaults(func=cmd_simulate)
@@ -353,7 +353,7 @@ def _add_demo(sub) -> None:
     p = add_command(
         sub, "demo", help="the default study: knock sweeps, equilibria, tonk odds, the wild-card games, variant balance, HTML report",
         description="""\
-            Run the default study of the README and render its report: Gin, 3-player Tonk and
+            Run the default study (`make demo`) and render its report: Gin, 3-player Tonk and
             4-player Knock Rummy knock sweeps by turn with their knock charts, Knock Rummy's rule
             effects, knock equilibria, the tonk-on-the-deal odds, one study per wild-card and
             open-melding game, and the balance of every game.  Every run is stored under --out

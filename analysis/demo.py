@@ -1,4 +1,4 @@
-"""``rummylab demo`` (``make demo``): the README's main job, sized to run in about ten minutes on
+"""``rummylab demo`` (``make demo``): the README's main job, sized to run in about five minutes on
 two cores, numba compilation included.
 
 Knock sweeps for Gin, 3-player Tonk and 4-player Knock Rummy; how Knock Rummy's penalty and

@@ -1,4 +1,4 @@
-"""The run summary: a JSON-ready dict (stable keys, documented in the README) and its table.
+"""The run summary: a JSON-ready dict (stable keys, documented in docs/store-and-api.md) and its table.
 
 Every estimate is ``{"value", "ci95": [lo, hi], "n"}``: rates with Wilson intervals, means
 with t intervals from the exact moments of the accumulator.

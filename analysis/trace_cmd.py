@@ -131,7 +131,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             and print every draw, take, discard, meld, lay-off, joker swap or move, knock and
             going out, then the hand's outcome row.  The open-melding games print the whole
             table after every change (melds split by '|', runs low to high, each joker X where
-            it stands).  --json: one JSON object per event per line (keys in the README).""",
+            it stands).  --json: one JSON object per event per line (keys: docs/trace-and-referee.md).""",
         epilog="""
             rummylab trace --variant gin --seed 7 --hand 1234
             rummylab trace --variant loba --players 5 --seed 1 --hand 3 --json

@@ -3,7 +3,7 @@ event stream of ``rummylab trace --json`` and into the readable lines of the pla
 
 :func:`play_traced` plays hand ``h`` of a run spec with a trace (the same row as ``simulate``
 gives for that hand); :func:`hand_events` turns the trace into event dicts (the schema is in
-:mod:`analysis.trace_cmd` and the README); :func:`text_lines` writes them as text.
+:mod:`analysis.trace_cmd` and docs/trace-and-referee.md); :func:`text_lines` writes them as text.
 
 The table of the open-melding games is rebuilt from the kernel's ``table`` rows (each play
 is followed by the row it changed, as it stands); Tonk's spreads from its ``spread`` and
