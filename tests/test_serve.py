@@ -98,6 +98,13 @@ def test_a_meld_and_a_trace(serve_url):
     lines = subprocess.run([sys.executable, "-m", "analysis.cli", "trace", "--variant", "gin", "--seed", "7",
                             "--hand", "12", "--json"], capture_output=True, text=True, check=True).stdout
     assert r.json()["events"] == [json.loads(x) for x in lines.splitlines()]
+    hand, table = "4S 5S 9H 9D 9C KD 2C", "AS 2S 3S | 7H 7D 7C"
+    doc = httpx.post(serve_url + "/api/meld", json={"hand": hand, "table": table}, timeout=120).json()
+    points = [o["points_left"] for o in doc["others"]]
+    assert doc["others"] and points == sorted(points) and min(points) >= doc["plan"]["points_left"]
+    for o in doc["others"]:                          # each: the command line's plan keeping that card
+        cli = _cli("meld", "--hand", hand, "--table", table, "--keep", o["keep"])
+        assert (o["plan"], o["points_left"]) == (cli["plan"], cli["points_left"])
     bad = httpx.post(serve_url + "/api/meld", json={"variant": "gin", "hand": "AS"}, timeout=60)
     assert bad.status_code == 422 and "open-melding" in bad.json()["detail"]
 

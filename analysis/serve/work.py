@@ -62,7 +62,7 @@ def knock(params: dict, emit) -> None:
 
 
 def meld(params: dict, emit) -> None:
-    from analysis.studies.meld_plan import format_meld, plan_position
+    from analysis.studies.meld_plan import format_meld, plan_position, ranked_plays
     from sim.core.errors import UserInputError
     args = AV.parse("meld", params)
     try:
@@ -70,7 +70,8 @@ def meld(params: dict, emit) -> None:
             doc = plan_position(args)
     except UserInputError as e:
         raise BadInput(str(e), AV.field_of(str(e))) from None
-    emit("result", {"plan": doc, "text": format_meld(doc), "argv": AV.argv("meld", params)})
+    others = [] if args.keep else ranked_plays(args, doc)
+    emit("result", {"plan": doc, "others": others, "text": format_meld(doc), "argv": AV.argv("meld", params)})
 
 
 def trace(params: dict, emit) -> None:

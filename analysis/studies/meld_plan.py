@@ -92,6 +92,24 @@ def plan_position(args) -> dict:
     return doc
 
 
+def ranked_plays(args, best: dict) -> list[dict]:
+    """The other plays, ranked: for each card of the hand, the best plan that keeps it (the
+    planner's ``--keep``), distinct plans only, fewest points left first (then after the best
+    discard); ``best`` (:func:`plan_position`'s answer for ``args``) is not repeated."""
+    seen = {(tuple(best["plan"]), best["finish"])}
+    out = []
+    for card in dict.fromkeys(best["hand"]):
+        try:
+            doc = plan_position(argparse.Namespace(**{**vars(args), "keep": card}))
+        except UserInputError:
+            continue
+        key = (tuple(doc["plan"]), doc["finish"])
+        if key not in seen:
+            seen.add(key)
+            out.append({k: doc[k] for k in ("keep", "plan", "finish", "points_left", "points_after_best_discard")})
+    return sorted(out, key=lambda d: (d["points_left"], d["points_after_best_discard"]))
+
+
 def format_meld(doc: dict) -> str:
     """The plan as text: the answer sentence and the rules first, then the position and the steps."""
     from ..answers import answer_lines, meld_answer, rules_lines

@@ -38,6 +38,23 @@
       m.split(/\s+/).forEach((c) => d.appendChild(card(c)));
       $("after").appendChild(d);
     });
+    const body = document.querySelector("#others tbody");
+    body.textContent = "";
+    (doc.others || []).forEach((o) => {
+      const tr = document.createElement("tr");
+      const keep = document.createElement("td");
+      keep.appendChild(card(o.keep));
+      tr.appendChild(keep);
+      [`${(o.plan.length ? o.plan : ["lay nothing down"]).join("; ")}; then ${o.finish}`, o.points_left,
+        o.points_after_best_discard].forEach((v, k) => {
+        const td = document.createElement("td");
+        td.textContent = v;
+        if (k) td.className = "n";
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    ["others-h", "others"].forEach((id) => $(id).classList.toggle("hidden", !(doc.others || []).length));
     ["left-h", "after-h", "details"].forEach((id) => $(id).classList.remove("hidden"));
     $("text").textContent = doc.text;
     $("argv").textContent = "rummylab " + doc.argv.map((w) => /[\s;"'|]/.test(w) ? `'${w}'` : w).join(" ");
