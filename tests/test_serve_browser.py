@@ -95,3 +95,41 @@ def test_meld_page_plans_as_the_command_line(serve_url, chromium, game, tmp_path
         assert pg.locator("#plan li").all_inner_texts() == (cli["plan"] or ["lay nothing down"])
         assert [c.get_attribute("data-card") for c in pg.locator("#left .card").all()] == cli["left_in_hand"]
         _clean(pg, errors, 1280, f"meld-{game}", tmp_path)
+
+
+HISTORY = ("up 3H; 0:take 3H discard KC; 1:take KC discard QH; 0:draw discard QS; 1:draw discard TD; "
+           "0:draw discard JD; 1:draw discard 9S; 0:draw discard JS; 1:draw discard 8D; 0:draw discard 7C; "
+           "1:draw discard QC; 0:draw discard 6S; 1:draw discard 8H")      # `knock --help`'s example
+
+
+def test_the_turns_you_saw_built_by_clicks(serve_url, chromium):
+    hand = "4S 2H 3H 4H 5H 8H 9H TH JH AD"
+    cli = _cli("knock", "--variant", "gin", "--hand", hand, "--turn", "7", "--upcard", "TC", "--history", HISTORY,
+               "--worlds", "400")
+    with checker.page_at(chromium, 1280, 900, allow=(serve_url + "/",)) as pg:
+        errors = checker.watch_errors(pg)
+        pg.goto(serve_url + "/ask/gin")
+        pg.fill("#f-hand", hand)
+        pg.fill("#f-upcard", "TC")
+        pg.fill("#f-turn", "7")
+        pg.fill("#f-seed", "0")
+        pg.fill("#f-worlds", "400")
+        pg.check("input[name=pick][value=builder]")
+        pg.click("#b-up")
+        pg.click("#pack .card[data-card='3H']")
+        for turn in HISTORY.split(";")[1:]:
+            seat, rest = turn.strip().split(":")
+            words = rest.split()
+            pg.fill("#b-seat", seat)
+            pg.select_option("#b-how", words[0])
+            if words[0] == "take":
+                pg.click("#b-took")
+                pg.click(f"#pack .card[data-card='{words[1]}']")
+            pg.click("#b-threw")
+            pg.click(f"#pack .card[data-card='{words[-1]}']")
+            pg.click("#b-add")
+        assert pg.input_value("#f-history") == HISTORY
+        pg.click("#go")
+        pg.wait_for_selector("#call:not(:empty)", timeout=120_000)
+        assert pg.inner_text("#diff").startswith(_est(cli["diff"]))
+        assert errors == []

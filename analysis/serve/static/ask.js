@@ -33,8 +33,30 @@
       pack.appendChild(row);
     }
   }
+  // the history builder: a turn as the table saw it, appended to the history field
+  let builderField = "b-took";
+  document.querySelectorAll("[data-pick]").forEach((el) => el.addEventListener("focus", () => (builderField = el.id)));
+  function addTurn() {
+    const h = field("history");
+    const up = $("b-up").value.trim().toUpperCase();
+    const took = $("b-took").value.trim().toUpperCase();
+    const threw = $("b-threw").value.trim().toUpperCase();
+    const parts = h.value.split(";").map((x) => x.trim()).filter(Boolean);
+    if (up && !parts.some((x) => x.startsWith("up "))) parts.unshift(`up ${up}`);
+    if (threw) parts.push(`${$("b-seat").value}:${$("b-how").value === "take" ? `take ${took}` : "draw"} discard ${threw}`);
+    h.value = parts.join("; ");
+    $("b-took").value = $("b-threw").value = "";
+    builderField = "b-took";
+  }
+  if ($("b-add")) $("b-add").addEventListener("click", addTurn);
+
   function pick(card) {
     const name = target();
+    if (name === "builder") {
+      $(builderField).value = card;
+      builderField = builderField === "b-took" && $("b-how").value === "take" ? "b-threw" : builderField === "b-up" ? "b-took" : "b-threw";
+      return;
+    }
     const f = field(name);
     if (!f) return;
     if (name === "upcard") {
