@@ -133,3 +133,18 @@ def test_the_turns_you_saw_built_by_clicks(serve_url, chromium):
         pg.wait_for_selector("#call:not(:empty)", timeout=120_000)
         assert pg.inner_text("#diff").startswith(_est(cli["diff"]))
         assert errors == []
+
+
+@pytest.mark.parametrize("game", ["knock-rummy", "ramino-klop", "tonk"])
+def test_every_ask_page_answers_its_own_game(serve_url, chromium, game):
+    from analysis.serve.app import ASK_EXAMPLES
+    ex = ASK_EXAMPLES[game]
+    args = ["knock", "--variant", game, *[f"--{k}={v}" for k, v in ex.items()]]
+    cli = _cli(*args)
+    with checker.page_at(chromium, 390, 900, allow=(serve_url + "/",)) as pg:
+        errors = checker.watch_errors(pg)
+        pg.goto(f"{serve_url}/ask/{game}")
+        pg.click("#go")
+        pg.wait_for_selector("#call:not(:empty)", timeout=300_000)
+        assert pg.inner_text("#diff").startswith(_est(cli["diff"]))
+        assert checker.sticking_out(pg) == [] and errors == []

@@ -59,7 +59,7 @@ def chart_says(runs: Path, reports: Path, advice: dict) -> dict | None:
             continue
         r = row.iloc[0]
         page = Path(reports) / f"{slug(advice['variant'])}.html"
-        return {"decision": str(r["decision"]), "margin": float(r["margin"]), "ci95": [float(r["lo"]), float(r["hi"])],
+        return {"word": advice["hand_word"], "decision": str(r["decision"]), "margin": float(r["margin"]), "ci95": [float(r["lo"]), float(r["hi"])],
                 "n": int(r["n"]), "cell": str(r["cell"]), "bucket": bucket_label(spec, b),
                 "sweep": str(folder), "strategy": spec.strategy, "opponent": spec.opponent,
                 "hands": spec.hands, "report": f"/report/{page.name}#{folder.name}-chart" if page.exists() else None}

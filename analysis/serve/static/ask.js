@@ -218,7 +218,7 @@
     if (c.error) { p.textContent = c.error; return; }
     const said = c.decision === "can't tell" ? "cannot tell" : `says ${c.decision}`;
     p.append(`The stored knock chart (${c.strategy} against ${c.opponent}, ${c.hands.toLocaleString("en")} hands per threshold) ` +
-      `${said} at ${c.bucket}, deadwood ${c.cell}: margin ${est({ value: c.margin, ci95: c.ci95 })} per hand. `);
+      `${said} at ${c.bucket}, ${c.word} ${c.cell}: margin ${est({ value: c.margin, ci95: c.ci95 })} per hand. `);
     if (c.report) { const l = document.createElement("a"); l.href = c.report; l.textContent = "See the chart in the report."; p.append(l); }
   }
 })();
