@@ -17,6 +17,9 @@ TONK = ["knock", "--variant", "tonk", "--hand", "AS 2S 3S 4S 5S", "--turn", "2"]
 
 # (arguments, words the error line must contain); {tmp} holds the folder `empty` and the file `file`
 CASES = cli_cases("""
+    serve --port 0 => --port must be >= 1
+    serve --port 70000 => --port must be at most 65,535
+    serve --workers 0 => --workers must be >= 1
     simulate --variant knock-rummy --players 6 => players=6 is out of range
     simulate --variant knock-rummy --players 1 => players=1 is out of range
     simulate --variant knock-rummy --rule knocker_penalty=-1 => knocker_penalty=-1 is out of range
