@@ -176,3 +176,16 @@ def presets_of(game: str) -> list[str]:
     from sim.strategies import PRESETS, has_preset
     has_preset(game, "simple")       # loads the families and the tuned presets
     return sorted(n for v, n in PRESETS if v == game)
+
+
+def ask_form(game: str) -> dict:
+    """What ``game``'s Ask form shows, read from its advisor declaration (``ADVISOR``): the
+    position at the start of the turn or after the discard, the options it takes (the ones it
+    does not refuse), a players field unless it has one opponent, the copies of a card in its pack."""
+    import importlib
+    from sim.variants import get_variant
+    spec = get_variant(game).advisor
+    g = importlib.import_module(spec.module).ADVISOR
+    refused = {r[0] for r in g.refuses}
+    return {"start_of_turn": g.start_of_turn, "players": not g.single_opponent, "copies": spec.packs,
+            "takes": {o for o in ("spreads", "first_upcard", "opp_cards", "history") if o not in refused}}

@@ -105,7 +105,8 @@ def _pages(app: FastAPI) -> None:
         v = get_variant(game)
         return t.TemplateResponse(request, "ask.html", {
             "game": game, "pack": api.pack_of(game), "presets": api.presets_of(game),
-            "models": v.advisor.opp_models, "players": v.default_players, "example": ASK_EXAMPLES[game]})
+            "models": v.advisor.opp_models, "players": v.default_players, "example": ASK_EXAMPLES[game],
+            "form": api.ask_form(game)})
 
     @app.get("/meld", response_class=HTMLResponse)
     async def meld(request: Request, game: str = "basic-rummy"):
