@@ -58,6 +58,16 @@ def first_compile(game: str, entry: str) -> str | None:
     return None if m is None or m.exists() else notice(game, entry, EXPECTED_S.get(f"{game}.{entry}"))
 
 
+def prestart(game: str, entry: str) -> None:
+    """Before a command's own checks: when this cache has not compiled ``game``'s ``entry``,
+    start the second compile process now (:func:`analysis.compile_plan.start`); says nothing
+    (a bad input still gets its one line)."""
+    m = _marker(f"{game}.{entry}")
+    if m is not None and not m.exists():
+        from .compile_plan import start
+        start(f"{game}.{entry}")
+
+
 @contextmanager
 def compiling(game: str, entry: str):
     """Around the first call of a game's kernels: says once per process that they compile when
@@ -69,6 +79,8 @@ def compiling(game: str, entry: str):
     if m is not None and key not in _said and not m.exists():
         _said.add(key)
         print(notice(game, entry, EXPECTED_S.get(key)), file=sys.stderr, flush=True)
+        from .compile_plan import precompile
+        precompile(key)
     yield
     if m is not None and not m.exists():
         try:

@@ -4,9 +4,15 @@
 ``--presets-file``; here that default points into each test's own temporary folder (reading
 the repository's file, as every preset lookup does, is unchanged)."""
 
+import os
+
 import pytest
 
 import sim.strategies as S
+
+# A first compile here stays in its own process (analysis.compile_plan: a second compile process
+# would race the suite's workers for the two cores); tests/test_compile_plan.py turns it on.
+os.environ["RUMMYLAB_SPLIT_COMPILE"] = "0"
 
 
 @pytest.fixture(autouse=True)

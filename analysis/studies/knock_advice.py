@@ -347,6 +347,8 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     if v.advisor is None:
         raise AdviceError(f"{v.name} has no knock advisor; it exists for "
                           + ", ".join(n for n in available() if get_variant(n).advisor is not None))
+    from ..coldstart import compiling, prestart
+    prestart(v.name, "advisor")     # a fresh install: the second compile process starts now
     if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) or turn < 1:
         raise AdviceError(f"turn must be a whole number >= 1 (your own turn number), got {turn!r}")
     if not (budget_s > 0):
@@ -362,8 +364,6 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     from sim.advice import position_cards
     hand, upcard, discards = position_cards(v.advisor, hand, upcard, discards)
     from sim.advisors.advisor import prepare
-
-    from ..coldstart import compiling
     prep = prepare(
         v, hand, turn=int(turn), upcard=upcard, discards=discards, spreads=spreads, players=int(players),
         opponent=opponent, strategy=strategy, rules=rules, stock=stock, opp_cards=opp_cards,

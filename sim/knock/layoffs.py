@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import SUIT_SHIFT
-from .melds import MAX_MELDS, SET, deadwood, hand_value, min_arrangements
+from .melds import MAX_MELDS, SET, chosen, deadwood, hand_value, min_arrangements
 
 
 @njit(cache=True)
@@ -57,9 +57,7 @@ def arrangement_fewest_spots(mask, run_value, run_cover, run_starts, suit_total,
         if spots < fewest:
             fewest = spots
             pick = i
-    n = n_melds[pick]
-    melds_out[:n] = melds[pick, :n]
-    return dw, n, mask & ~melded[pick]
+    return chosen(dw, melds, n_melds, melded, mask, pick, melds_out)
 
 
 @njit(cache=True)

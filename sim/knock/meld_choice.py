@@ -17,7 +17,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.cards import N_RANKS
-from .melds import RUN, min_arrangements
+from .melds import RUN, chosen, min_arrangements
 
 
 def _cuts(n: int) -> np.ndarray:
@@ -65,6 +65,4 @@ def arrangement_random(mask, run_value, run_cover, run_starts, suit_total, rank_
         total += w
         if total == w or rng.randint(st, total) < w:     # keep this one with probability w / total
             pick = i
-    n = n_melds[pick]
-    melds_out[:n] = melds[pick, :n]
-    return dw, n, mask & ~melded[pick]
+    return chosen(dw, melds, n_melds, melded, mask, pick, melds_out)

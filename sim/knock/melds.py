@@ -215,6 +215,18 @@ def arrangement(mask, run_value, run_cover, run_starts, suit_total, rank_value, 
 
 
 @njit(cache=True)
+def chosen(dw, melds, n_melds, melded, mask, pick, melds_out):
+    """Arrangement ``pick`` of :func:`min_arrangements`'s, returned as :func:`arrangement` returns:
+    its records copied into ``melds_out`` element by element (a slice copy compiles numba's
+    shape-error formatting, seconds of a first run)."""
+    n = n_melds[pick]
+    for i in range(n):
+        for j in range(melds.shape[2]):
+            melds_out[i, j] = melds[pick, i, j]
+    return dw, n, mask & ~melded[pick]
+
+
+@njit(cache=True)
 def min_arrangements(mask, run_value, run_cover, run_starts, suit_total, rank_value):
     """Every minimum-deadwood arrangement of ``mask``, in the order :func:`_best_melded` meets
     them.  They differ only in their set choices: for single-pack runs without a length limit

@@ -38,7 +38,9 @@ FULL_OB, FULL_EXD, FULL_EXU = -1, -2, -3   # a *_fill ran out of room in ob / th
 def grow(a):
     """A copy of the 2-d array ``a`` with twice the rows (scratch arrays start small)."""
     b = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
-    b[:a.shape[0]] = a
+    for i in range(a.shape[0]):              # element by element: a slice copy compiles numba's
+        for j in range(a.shape[1]):          # shape-error formatting, seconds of a first run
+            b[i, j] = a[i, j]
     return b
 
 

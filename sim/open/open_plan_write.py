@@ -177,9 +177,11 @@ def _end_at_out(plan):
         if plan[o + A_TYPE] != A_MOVE:
             raise ValueError("open planner: a play other than a joker move after the hand is empty")
         if plan[o + A_ROW] != row_e:
-            plan[PL_HEAD + k * ACT_WIDTH:PL_HEAD + (k + 1) * ACT_WIDTH] = plan[o:o + ACT_WIDTH]
+            for j in range(ACT_WIDTH):       # element by element: a slice copy compiles numba's
+                plan[PL_HEAD + k * ACT_WIDTH + j] = plan[o + j]   # shape-error formatting
             k += 1
-    plan[PL_HEAD + k * ACT_WIDTH:PL_HEAD + (k + 1) * ACT_WIDTH] = last
+    for j in range(ACT_WIDTH):
+        plan[PL_HEAD + k * ACT_WIDTH + j] = last[j]
     plan[PL_N_ACT] = k + 1
 
 
