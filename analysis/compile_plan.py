@@ -85,9 +85,11 @@ def _wait(marker: Path, other_alive) -> None:
 def work(plan: dict, worker: int, done: Path, other_alive) -> int:
     """Compile ``worker``'s share of ``plan`` in order, each after its callees (the other
     worker's: their markers in ``done``); writes a marker per function compiled.  Returns how
-    many compiled."""
+    many compiled.  ``RUMMYLAB_SPLIT_LOG=PATH``: each worker's timeline in ``PATH0``/``PATH1``
+    (task, start, compile start, end, planned cost, function)."""
     tasks, n = plan["tasks"], 0
-    log = open(os.environ["RUMMYLAB_SPLIT_LOG"] + str(worker), "w") if os.environ.get("RUMMYLAB_SPLIT_LOG") else None
+    log = os.environ.get("RUMMYLAB_SPLIT_LOG")
+    lines = []
     for i, t in enumerate(tasks):
         if t["w"] != worker:
             continue
@@ -104,8 +106,9 @@ def work(plan: dict, worker: int, done: Path, other_alive) -> int:
             except Exception:     # noqa: BLE001 - stale types: the command compiles it when called
                 pass
         (done / str(i)).touch()
-        if log:
-            print(f"{i} {t0:.2f} {t1:.2f} {time.time():.2f} {t['cost']} {t['f']}", file=log, flush=True)
+        lines.append(f"{i} {t0:.2f} {t1:.2f} {time.time():.2f} {t['cost']} {t['f']}\n")
+    if log:
+        Path(f"{log}{worker}").write_text("".join(lines))
     return n
 
 

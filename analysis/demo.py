@@ -113,6 +113,7 @@ def start_warmer(args):
     m = _marker("tonk.hands")
     if m is None or m.exists():
         return None
+    os.environ["RUMMYLAB_SPLIT_COMPILE"] = "0"     # two processes already: no third (analysis.compile_plan)
     return subprocess.Popen([sys.executable, "-m", "analysis.demo", "--warm", str(args.seed)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ))

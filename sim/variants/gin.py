@@ -304,6 +304,14 @@ def _advice_replay_turn(g, s, c, t, stock_then, ws):
 
 
 def _advice_end_now(g, i):
+    return _end_now_kernel(g, i)
+
+
+@njit(cache=True)
+def _end_now_kernel(g, i):
+    """The world piece ``end_now`` as its own cached kernel: the world loop's compile links it
+    instead of compiling it inline (a first run compiles it beside the loop, on another core:
+    :mod:`analysis.compile_plan`)."""
     g.opp_out[i, 0] = g.hand
     g.opp_out[i, 1] = g.dealt[1]
     g.hands[0] = g.knock_hand
@@ -315,11 +323,18 @@ def _advice_end_now(g, i):
 
 
 def _advice_play_on(g, i, perm, pos, up, ws, debug):
+    return _play_on_kernel(g, i, perm, pos, up, ws, debug)
+
+
+@njit(cache=True)
+def _play_on_kernel(g, i, perm, pos, up, ws, debug):
+    """The world piece ``play_on`` as its own cached kernel (:func:`_end_now_kernel`)."""
     sp = N_CARDS - g.stock_size
     npile = A.pile_for_play_on(perm, pos, g.stock_size, g.deck, sp, g.known, g.pile, up)
     g.hands[0] = g.hand
     g.hands[1] = g.dealt[1]
-    g.picked[:] = g.picked0
+    g.picked[0] = g.picked0[0]         # not a slice copy: numba's shape-error formatting compiles
+    g.picked[1] = g.picked0[1]
     s = g.state
     s[:] = 0
     s[S_SP] = sp

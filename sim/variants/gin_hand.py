@@ -296,7 +296,7 @@ def _end(row, ender, turns, stock_left, knock_turn):
     row[C_KNOCK_TURN] = knock_turn
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # a wrapper: a level less for a first compile to link
 def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_cover, T_starts,
                     T_total, T_rank, st, row, debug, trace):
     """Play on from a position until the hand ends (:func:`_play_on` with no draw-discard pairs
