@@ -44,6 +44,11 @@ def enabled() -> bool:
     return os.environ.get("RUMMYLAB_SPLIT_COMPILE", "1") != "0" and (os.cpu_count() or 1) >= 2
 
 
+def splits(key: str) -> bool:
+    """True when ``key``'s first compile runs in two processes (:func:`enabled`, a plan)."""
+    return key in _running or (enabled() and plan_path(key).exists())
+
+
 def plan_path(key: str) -> Path:
     return PLANS / f"{key}.json"
 
@@ -116,7 +121,7 @@ def start(key: str) -> None:
     """Start worker 1 of ``key``'s plan now, when there is one and :func:`enabled` (its import
     and first functions overlap this process's own checks); :func:`precompile` joins it, and
     one never joined is stopped when this process exits."""
-    if key in _running or not enabled() or not plan_path(key).exists():
+    if key in _running or not splits(key):
         return
     d = Path(tempfile.mkdtemp(prefix="rummylab-split-"))
     proc = subprocess.Popen([sys.executable, "-m", "analysis.compile_plan", str(plan_path(key)), str(d)],

@@ -20,13 +20,25 @@ def test_first_compile_is_announced_once_with_its_expected_time(fresh_cache, cap
     assert err.out == ""
     assert err.err.count("\n") == 1
     assert "compiling Gin's kernels for the first run, about" in err.err
-    assert f"about {coldstart.EXPECTED_S['gin.hands']} s" in err.err
+    assert f"about {coldstart.SERIAL_S['gin.hands']} s" in err.err      # the suite compiles in one process
     assert "later runs start at once" in err.err
     assert (fresh_cache / "rummylab-compiled" / "gin.hands").exists()
     coldstart._said.clear()             # a new process: the marker alone keeps it quiet
     with coldstart.compiling("gin", "hands"):
         pass
     assert capsys.readouterr().err == ""
+
+
+def test_a_first_compile_on_two_cores_says_its_own_time(fresh_cache, capsys, monkeypatch):
+    from analysis import compile_plan
+    ran = []
+    monkeypatch.setenv("RUMMYLAB_SPLIT_COMPILE", "1")
+    monkeypatch.setattr(compile_plan, "precompile", ran.append)
+    monkeypatch.setattr(compile_plan.os, "cpu_count", lambda: 2)
+    with coldstart.compiling("gin", "hands"):
+        pass
+    assert ran == ["gin.hands"]
+    assert f"about {coldstart.EXPECTED_S['gin.hands']} s" in capsys.readouterr().err
 
 
 def test_an_entry_without_a_measured_time_says_so_plainly(fresh_cache, capsys):
