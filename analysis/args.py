@@ -11,6 +11,7 @@ command line is read, before any work starts (one line ``rummylab: error: ...``,
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 
@@ -48,6 +49,16 @@ def jobs_arg(text: str) -> int:
     if v > 4096:
         raise argparse.ArgumentTypeError(f"--jobs must be at most 4,096, got {v:,}")
     return v
+
+
+def resolve_jobs(jobs: int) -> int:
+    """The worker count a --jobs value means on this machine (-1: every core)."""
+    n = os.cpu_count() or 1
+    if jobs in (-1, 0):
+        return n
+    if jobs < -1:
+        return max(1, n + 1 + jobs)
+    return jobs
 
 
 def int_values(text: str) -> tuple[int, ...]:

@@ -171,7 +171,7 @@ def _run_studies(out: Path, args, progress) -> int:
     dirs.append(str(balance))
     if args.html is None:
         return 0
-    pngs = render_report(dirs, args.html)
+    pngs = render_report(dirs, args.html, jobs=args.jobs)
     pages = sorted(p.name for p in Path(args.html).parent.glob("*.html"))
     print(f"report: {args.html}, the answers; {len(pages)} pages ({', '.join(pages)}) and {len(pngs)} figures "
           f"beside it; stored runs in {out}/")

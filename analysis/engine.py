@@ -14,7 +14,6 @@ and order-free, so the result is bit-identical for any ``jobs`` and backend.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ import numpy as np
 from sim.runner import CHUNK, Accumulator, RunSpec, accumulate, chunk_ranges, run_chunk
 
 from . import coldstart, lock, store
+from .args import resolve_jobs
 from .errors import BackendError
 from .integrity import warn
 
@@ -208,15 +208,6 @@ class RunResult(JobResult):
     @property
     def acc(self) -> Accumulator:
         return Accumulator.from_dict(self.total) if self.total else Accumulator()
-
-
-def resolve_jobs(jobs: int) -> int:
-    n = os.cpu_count() or 1
-    if jobs in (-1, 0):
-        return n
-    if jobs < -1:
-        return max(1, n + 1 + jobs)
-    return jobs
 
 
 def _compute(job: Job, a: int, b: int, out_dir: str | None):

@@ -31,6 +31,9 @@ class Damaged(StoreError):
         self.path, self.why = Path(path), why
         super().__init__(f"{path} is damaged ({why}); it is not used")
 
+    def __reduce__(self):       # pickled from a worker process (the report's, :mod:`analysis.report.workers`)
+        return type(self), (self.path, self.why)
+
 
 def file_digest(path) -> str:
     """SHA-256 of a file's bytes; :class:`Damaged` if it is missing or unreadable."""

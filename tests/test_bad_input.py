@@ -112,6 +112,8 @@ CASES = cli_cases("""
     report '{tmp}/missing' => no such run folder
     report '{tmp}/empty' => not a rummylab results folder
     report '{tmp}/file' => no such run folder
+    report '{tmp}/empty' --jobs abc => --jobs takes a whole number
+    report '{tmp}/empty' --jobs 0 => --jobs must be >= 1, or -1
     demo --scale 0 => --scale takes a number from
     demo --scale -1 => --scale takes a number
     demo --scale nan => --scale takes a number

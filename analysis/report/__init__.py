@@ -37,6 +37,7 @@ from .html import CSS, METHODS_TEXT, esc, report_html, slug
 from .odds import ODDS_KEYS, QUANTITY_LABELS
 from .registry import SECTIONS, RunSection, SectionKind, detect, section
 from .sweep import DECISION_MARK
+from .workers import build_sections
 
 for _module in pkgutil.iter_modules(__path__):   # every section module registers itself
     importlib.import_module(f"{__name__}.{_module.name}")
@@ -60,21 +61,23 @@ class Report:
         return [f for s in self.sections for f in s.figures]
 
 
-def build_report(run_dirs: list[str], title: str | None = None) -> Report:
-    """Read every folder and render its figures (PNG bytes in memory) and HTML sections."""
+def build_report(run_dirs: list[str], title: str | None = None, jobs: int = 1) -> Report:
+    """Read every folder and render its figures (PNG bytes in memory) and HTML sections, the
+    folders on ``jobs`` processes (-1: every core; :func:`.workers.build_sections`)."""
     if not run_dirs:
         raise StoreError("give at least one results folder")
     if any(not str(d).strip() for d in run_dirs):
         raise StoreError(f"a results folder name is empty: {' '.join(repr(str(d)) for d in run_dirs)}")
     kinds = [detect(d) for d in run_dirs]   # fail before any rendering
-    sections, used = [], set()
+    tasks, used = [], set()
     for d, kind in zip(run_dirs, kinds):
         anchor = base = slug(Path(d).resolve().name)
         k = 2
         while anchor in used:
             anchor, k = f"{base}-{k}", k + 1
         used.add(anchor)
-        sections.append(SECTIONS[kind].build(Path(d), anchor))
+        tasks.append((kind, str(d), anchor))
+    sections = build_sections(tasks, jobs)
     names = ", ".join(Path(d).resolve().name for d in run_dirs)
     methods = [SECTIONS[k].methods for k in dict.fromkeys(kinds) if SECTIONS[k].methods]
     return Report(title or f"rummylab report: {names}", sections, [str(d) for d in run_dirs], methods,
@@ -87,11 +90,11 @@ def _write_atomic(path: Path, data: bytes) -> None:
     atomic_write(path, data, mode=0o666 & ~umask)   # mkstemp makes 0600; reports are meant to be shared
 
 
-def write_site(report: Report, html_path) -> list[str]:
+def write_site(report: Report, html_path, jobs: int = 1) -> list[str]:
     """The report as pages (:mod:`.site`): ``html_path`` the landing page of answers, a page per
     game, balance and methods beside it, the PNGs beside them; returns the PNG paths."""
     from .site import write_site as _site
-    return _site(report, html_path, _write_atomic)
+    return _site(report, html_path, _write_atomic, jobs)
 
 
 def write_report(report: Report, html_path) -> list[str]:
@@ -106,11 +109,11 @@ def write_report(report: Report, html_path) -> list[str]:
 
 
 def render_report(run_dirs: list[str], html_path: str, title: str | None = None,
-                  self_contained: bool = False) -> list[str]:
+                  self_contained: bool = False, jobs: int = 1) -> list[str]:
     """Render stored runs into the pages of :func:`write_site` (``self_contained``: one HTML file,
-    :func:`write_report`); returns the PNG paths written."""
-    rep = build_report(run_dirs, title)
-    return (write_report if self_contained else write_site)(rep, html_path)
+    :func:`write_report`), the figures drawn on ``jobs`` processes; returns the PNG paths written."""
+    rep = build_report(run_dirs, title, jobs)
+    return write_report(rep, html_path) if self_contained else write_site(rep, html_path, jobs)
 
 
 # ----------------------------------------------------------------------------------------
@@ -137,12 +140,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--self-contained", action="store_true",
                    help="one HTML file with every section and the figures embedded (for mailing), "
                         "instead of the landing page, a page per game, balance and methods")
+    from ..args import jobs_arg
+    p.add_argument("--jobs", type=jobs_arg, default=-1,
+                   help="processes drawing the figures; -1 = all cores (default)")
     p.set_defaults(func=cmd)
     return p
 
 
 def cmd(args) -> int:
-    pngs = render_report(args.runs, args.html, title=args.title, self_contained=args.self_contained)
+    pngs = render_report(args.runs, args.html, title=args.title, self_contained=args.self_contained,
+                         jobs=args.jobs)
     what = "one self-contained page" if args.self_contained else "the landing page; the other pages beside it"
     print(f"wrote {args.html} ({what}; {len(pngs)} figure{'' if len(pngs) == 1 else 's'} as PNG beside it)")
     for p in pngs:
