@@ -5,6 +5,7 @@ callees' compiles subtracted), per specialisation, biggest first, and the wall t
     python scripts/compile_times.py [--json OUT] [--top 15] -- simulate --variant gin --hands 100000
     python scripts/compile_times.py --all --markdown          # every game's first simulate + Gin's knock
     python scripts/compile_times.py --plans [gin.hands ...]    # the two-worker compile plans
+    python scripts/compile_times.py --all --split              # the same first commands, on two cores
 
 ``--all`` runs each command in a fresh process with its own empty cache (one at a time: the
 numbers are single-core compile times) and prints the BENCHMARKS.md table; the per-kernel rows of
@@ -122,12 +123,13 @@ def summary(doc: dict, top: int) -> list[str]:
     return lines
 
 
-def cold(argv: list[str]) -> dict:
-    """``record(argv)`` in a fresh process with its own empty cache, one process alone (the
-    split compile off); the doc with the process's wall time."""
+def cold(argv: list[str], split: bool = False) -> dict:
+    """``record(argv)`` in a fresh process with its own empty cache, one process alone (or,
+    ``split``, with its second compile process: :mod:`analysis.compile_plan`); the doc with
+    the process's wall time."""
     with tempfile.TemporaryDirectory(prefix="rummylab-cold-") as cache, \
             tempfile.NamedTemporaryFile(suffix=".json") as f:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, RUMMYLAB_SPLIT_COMPILE="0")
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, RUMMYLAB_SPLIT_COMPILE="1" if split else "0")
         t0 = time.perf_counter()
         subprocess.run([sys.executable, __file__, "--json", f.name, "--quiet", "--", *argv], env=env,
                        stdout=subprocess.DEVNULL, check=True)
@@ -135,10 +137,10 @@ def cold(argv: list[str]) -> dict:
         return {**json.load(open(f.name)), "process_wall_s": wall}
 
 
-def run_all(json_out: str | None) -> int:
+def run_all(json_out: str | None, split: bool = False) -> int:
     docs = {}
     for label, argv in COMMANDS.items():
-        docs[label] = d = cold(argv)
+        docs[label] = d = cold(argv, split)
         print(f"| `rummylab {' '.join(argv[:3])}` | {d['process_wall_s']:.1f} s | "
               f"{sum(r['self_s'] for r in d['rows']):.1f} s | {len(d['rows'])} |", flush=True)
     if json_out:
@@ -231,6 +233,9 @@ def main() -> int:
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--all", action="store_true", help="every command of COMMANDS, each cold, as a table")
+    ap.add_argument("--split", action="store_true",
+                    help="with --all: the first compile on two processes, as a user's first run (the "
+                         "compile column is then this process's share)")
     ap.add_argument("--plans", nargs="*", metavar="KEY",
                     help="write the two-worker compile plans (analysis/compile_plans/), each from a cold run; "
                          "KEY (e.g. gin.hands) for some only")
@@ -242,7 +247,7 @@ def main() -> int:
     if a.all:
         print("| first command (empty cache) | wall, whole process | compile (self times) | compiles |")
         print("|---|---|---|---|")
-        return run_all(a.json)
+        return run_all(a.json, a.split)
     doc = record(a.argv)
     if a.json:
         json.dump(doc, open(a.json, "w"))

@@ -323,12 +323,14 @@ def _end_now_kernel(g, i):
 
 
 def _advice_play_on(g, i, perm, pos, up, ws, debug):
-    return _play_on_kernel(g, i, perm, pos, up, ws, debug)
+    return _play_on_kernel(g, i, perm, pos, up, ws, debug, g.search)
 
 
 @njit(cache=True)
-def _play_on_kernel(g, i, perm, pos, up, ws, debug):
-    """The world piece ``play_on`` as its own cached kernel (:func:`_end_now_kernel`)."""
+def _play_on_kernel(g, i, perm, pos, up, ws, debug, search):
+    """The world piece ``play_on`` as its own cached kernel (:func:`_end_now_kernel`); with no
+    searching seat (``search`` None, pruned at compile time) it plays on without
+    :func:`play_from_state`'s level between it and the turn loop."""
     sp = N_CARDS - g.stock_size
     npile = A.pile_for_play_on(perm, pos, g.stock_size, g.deck, sp, g.known, g.pile, up)
     g.hands[0] = g.hand
@@ -345,8 +347,12 @@ def _play_on_kernel(g, i, perm, pos, up, ws, debug):
     s[S_TO_MOVE] = 1        # the opponent moves, `up` on top of the pile
     s[S_LIMIT] = g.limit
     g.row[:] = 0
-    play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_cover, g.T_starts,
-                    g.T_total, g.T_rank, g.st, g.row, debug, no_trace(), g.search)
+    if search is not None:
+        play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_cover, g.T_starts,
+                        g.T_total, g.T_rank, g.st, g.row, debug, no_trace(), search)
+    else:
+        gin_hand.play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_cover,
+                                 g.T_starts, g.T_total, g.T_rank, g.st, g.row, debug, no_trace())
     return _advice_mine(g.row)
 
 
