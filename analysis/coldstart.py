@@ -25,7 +25,12 @@ SERIAL_S = {
     "basic-rummy.hands": 75, "block-rummy.hands": 75, "wrotham.hands": 75, "ramino-drift.hands": 75,
     "loba.hands": 70,
 }
-EXPECTED_S = dict(SERIAL_S)
+EXPECTED_S = {
+    "gin.hands": 30, "gin.advisor": 30, "tonk.hands": 15, "knock-rummy.hands": 15,
+    "ramino-klop.hands": 30, "wildcard.hands": 30, "cincinnati.hands": 30,
+    "basic-rummy.hands": 40, "block-rummy.hands": 40, "wrotham.hands": 35, "ramino-drift.hands": 40,
+    "loba.hands": 35,
+}
 TITLES = {"gin": "Gin", "tonk": "Tonk", "knock-rummy": "Knock Rummy", "ramino-klop": "Ramino Klop",
           "wildcard": "Wildcard Rummy", "cincinnati": "Cincinnati", "basic-rummy": "Basic Rummy",
           "block-rummy": "Block Rummy", "wrotham": "Wrotham", "ramino-drift": "Ramino Drift", "loba": "Loba"}
