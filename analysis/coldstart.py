@@ -62,7 +62,13 @@ def first_compile(game: str, entry: str) -> str | None:
     """The notice for ``game``'s ``entry`` when this cache has not compiled it yet, else None
     (the web app shows it on the page)."""
     m = _marker(f"{game}.{entry}")
-    return None if m is None or m.exists() else notice(game, entry, EXPECTED_S.get(f"{game}.{entry}"))
+    return None if m is None or m.exists() else notice(game, entry, _seconds(f"{game}.{entry}"))
+
+
+def _seconds(key: str) -> int | None:
+    """The expected first compile of ``key``: on two cores where it splits, else in one process."""
+    from .compile_plan import splits
+    return (EXPECTED_S if splits(key) else SERIAL_S).get(key)
 
 
 def prestart(game: str, entry: str) -> None:
@@ -85,10 +91,9 @@ def compiling(game: str, entry: str):
     m = _marker(key)
     if m is not None and key not in _said and not m.exists():
         _said.add(key)
-        from . import compile_plan
-        times = EXPECTED_S if compile_plan.splits(key) else SERIAL_S
-        print(notice(game, entry, times.get(key)), file=sys.stderr, flush=True)
-        compile_plan.precompile(key)
+        print(notice(game, entry, _seconds(key)), file=sys.stderr, flush=True)
+        from .compile_plan import precompile
+        precompile(key)
     yield
     if m is not None and not m.exists():
         try:

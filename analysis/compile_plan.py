@@ -14,7 +14,7 @@ compiled.
 The plan is an optimisation only: a function or type the engine no longer has is skipped, and
 whatever the plan missed compiles as before when the command calls it.  Plans are made by
 ``scripts/compile_times.py --plans`` (a cold single-process run per entry, its compile events
-and call graph recorded by :func:`record`).  ``RUMMYLAB_SPLIT_COMPILE=0`` turns the split off
+and call graph recorded by that script's ``record``).  ``RUMMYLAB_SPLIT_COMPILE=0`` turns the split off
 (the demo does: its own second process compiles the later studies).
 """
 
@@ -87,12 +87,12 @@ def _wait(marker: Path, other_alive) -> None:
         time.sleep(0.02)
 
 
-def work(plan: dict, worker: int, done: Path, other_alive) -> int:
+def work(plan: dict, worker: int, done: Path, other_alive) -> None:
     """Compile ``worker``'s share of ``plan`` in order, each after its callees (the other
-    worker's: their markers in ``done``); writes a marker per function compiled.  Returns how
-    many compiled.  ``RUMMYLAB_SPLIT_LOG=PATH``: each worker's timeline in ``PATH0``/``PATH1``
+    worker's: their markers in ``done``); writes a marker per function compiled.
+    ``RUMMYLAB_SPLIT_LOG=PATH``: each worker's timeline in ``PATH0``/``PATH1``
     (task, start, compile start, end, planned cost, function)."""
-    tasks, n = plan["tasks"], 0
+    tasks = plan["tasks"]
     log = os.environ.get("RUMMYLAB_SPLIT_LOG")
     lines = []
     for i, t in enumerate(tasks):
@@ -107,14 +107,12 @@ def work(plan: dict, worker: int, done: Path, other_alive) -> int:
         if d is not None:
             try:
                 d.compile(plan["types"][t["s"]])
-                n += 1
             except Exception:     # noqa: BLE001 - stale types: the command compiles it when called
                 pass
         (done / str(i)).touch()
         lines.append(f"{i} {t0:.2f} {t1:.2f} {time.time():.2f} {t['cost']} {t['f']}\n")
     if log:
         Path(f"{log}{worker}").write_text("".join(lines))
-    return n
 
 
 def start(key: str) -> None:

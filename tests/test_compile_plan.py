@@ -3,6 +3,7 @@ functions that exist, with argument types that load and fit them, in an order bo
 follow; a plan runs in two processes and leaves its functions in the shared cache; a stale plan
 costs nothing but its speed-up."""
 
+import inspect
 import json
 import os
 import subprocess
@@ -32,7 +33,6 @@ def test_a_shipped_plan_fits_the_engine(path):
     for i, t in enumerate(tasks):
         d = CP.dispatcher(t["f"])
         assert d is not None, f"{t['f']} is not an engine kernel any more"
-        import inspect
         params = inspect.signature(d.py_func).parameters.values()
         need = sum(p.default is inspect.Parameter.empty for p in params)
         assert need <= len(plan["types"][t["s"]]) <= len(params), t["f"]
