@@ -106,12 +106,15 @@ PARAMS = (
     search_drop_param(),
     Param("search_opp_knock", 10, -1, 100, "search: in the rollouts the opponents knock as soon as their deadwood "
                                            "is <= this (-1: they play the searching seat's own heuristic)", True),
+    Param("search_belief", 0, 0, 1, "search: a world's opponent hand: 0 uniform given the seen cards (or the "
+                                    "particles); 1 calibrated, built to the deadwood real hands hold at this "
+                                    "pile length (sim.search.calibrated)", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
  P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
  P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY, P_NO_REPEAT, P_SEARCH_WORLDS, P_SEARCH_TOP, P_SEARCH_PARTICLES,
- P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z, P_SEARCH_DROP, P_SEARCH_OPP_KNOCK) = range(1, len(PARAMS) + 1)
+ P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z, P_SEARCH_DROP, P_SEARCH_OPP_KNOCK, P_SEARCH_BELIEF) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------

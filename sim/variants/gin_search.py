@@ -32,9 +32,11 @@ from numba import njit
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
 from ..core.trace import no_trace
+from ..knock.develop import develop
 from ..knock.melds import deadwood
 from ..core import rng
 from ..strategies import knock_belief as belief
+from ..search import calibrated
 from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, stop_after, shuffle_unseen, world_streams
 from ..strategies import knock as K
 from ..strategies.knock import knock_threshold, rank_discards, wants_upcard
@@ -44,6 +46,8 @@ from .gin_hand import (C_SCORE, N_CARDS, R_DISCARD_STOCK, S_FORCE_STOCK, S_LIMIT
 
 FULL52 = np.uint64(0x1FFF1FFF1FFF1FFF)    # the 52 card bits (suit * 16 + rank)
 MAX_CAND = 22                              # 11 discards, each with and without a knock
+BELIEF_CALIBRATED = 1                      # ``search_belief``: the calibrated belief
+CALIBRATION = calibrated.table("gin")      # its table, a constant of the kernels
 
 
 @njit(cache=True, inline="always")
@@ -83,12 +87,16 @@ def seen_by(p, extra, hands, pile, picked, state):
 
 
 @njit(cache=True)
-def world(p, extra, hands, pile, picked, state, parts, wts, key, w, worlds, buf, hands_w, deck_w):
+def world(srow, p, extra, hands, pile, picked, state, parts, wts, key, w, worlds, buf, hands_w, deck_w, T_value, T_total,
+          T_rank):
     """World ``w`` of ``worlds`` of decision ``key`` as seat ``p`` sees the position:
     ``hands_w`` and the stock ``deck_w[state[S_SP]:]`` are filled.  The opponent's hand is a
     guess of ``p``'s belief (``parts``/``wts``, :mod:`sim.knock.belief`; the guesses at evenly
     spaced weights, so the worlds follow the belief) or, with no belief, the known cards and
-    random unseen ones; the stock is the other unseen cards in a random order."""
+    random unseen ones; with ``search_belief`` 1 (``srow``'s, the calibrated belief) the guess
+    is then developed toward a deadwood real hands hold at this pile length
+    (:func:`sim.knock.develop.develop`); the stock is the
+    other unseen cards in a random order."""
     o = 1 - p
     unseen, known = seen_by(p, extra, hands, pile, picked, state)
     size = popcount(hands[o])
@@ -101,6 +109,10 @@ def world(p, extra, hands, pile, picked, state, parts, wts, key, w, worlds, buf,
         h = belief.guess(parts, wts, (w + u0) * tot / worlds, unseen, known, size, st)
     else:
         h = belief.guess(np.zeros(1, dtype=np.uint64), np.ones(1), 0.0, unseen, known, size, st)
+    if srow[K.P_SEARCH_BELIEF] == BELIEF_CALIBRATED:
+        # the pile's length at the turn's start, as the table was measured (``extra`` taken from it: one more)
+        goal = calibrated.target(CALIBRATION, state[S_NPILE] + (1 if picked[p] & extra else 0), st)
+        h = develop(h, unseen & ~h, known, goal, st, T_value, T_total, T_rank)
     hands_w[p] = hands[p]
     hands_w[o] = h
     n = shuffle_unseen(unseen & ~h, key, w, buf)
@@ -231,7 +243,8 @@ def search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts,
     alive = np.ones(2, dtype=np.bool_)
     nw = 0
     for w in range(worlds):
-        world(p, np.uint64(0), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
+        world(srow, p, np.uint64(0), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w,
+              T_value, T_total, T_rank)
         for a in range(2):
             if not alive[a]:
                 continue
@@ -317,7 +330,8 @@ def search_discard(rules, strat, p, from_pile, card, forbidden, hands, pile, pic
     alive = np.ones(nc, dtype=np.bool_)
     nw = 0
     for w in range(worlds):
-        world(p, _bit(card), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
+        world(srow, p, _bit(card), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w,
+              T_value, T_total, T_rank)
         for a in range(nc):
             if not alive[a]:
                 continue
