@@ -121,3 +121,12 @@ def test_calibrated_worlds_hold_real_strength():
     d_cal = np.mean([_dw(h) for h in cal])
     assert d_cal < d_uni - 10
     assert abs(d_cal - tab[14].mean()) < 4                      # the table's own level
+
+
+def test_gin_search_presets_name_their_belief():
+    from sim.strategies import parse_strategy
+    new, old = parse_strategy("search", "gin").values, parse_strategy("search-uniform", "gin").values
+    assert new["search_belief"] == G.BELIEF_CALIBRATED and old["search_belief"] == 0
+    assert new["search_worlds"] == old["search_worlds"] > 0
+    strong = parse_strategy("strong", "gin").values
+    assert all(old[k] == v for k, v in strong.items() if not k.startswith("search"))

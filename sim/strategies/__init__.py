@@ -54,6 +54,9 @@ class StrategyFamily:
     # the ``search`` preset's parameters beyond ``strong``'s (default: SEARCH_WORLDS worlds),
     # per variant where a game's budget differs (a slow engine's smaller default)
     search_preset: dict[str, dict[str, float]] = field(default_factory=dict)
+    # more presets built on ``strong`` as ``search`` is, per variant: name -> parameters beyond
+    # ``strong``'s (an earlier search kept to measure against, e.g. Gin's ``search-uniform``)
+    search_also: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
 
     def presets_for(self, variant: str) -> dict[str, dict[str, float]]:
         """The presets this family offers in ``variant``."""
@@ -313,10 +316,12 @@ def search_drop_param(integer: bool = False) -> Param:
 def _add_search_presets() -> None:
     """The preset ``search`` of every variant whose ``strong`` family can search: ``strong``'s
     parameters (its rollout heuristic) with :data:`SEARCH_WORLDS` worlds per decision, or the
-    family's ``search_preset`` for the variant."""
+    family's ``search_preset`` for the variant; and the family's ``search_also`` presets."""
     for (variant, name), (family, values) in list(PRESETS.items()):
         if name == "strong" and variant in family.search_variants:
             PRESETS[(variant, "search")] = (family, {**values, **search_extra(family, variant)})
+            for other, extra in family.search_also.get(variant, {}).items():
+                PRESETS[(variant, other)] = (family, {**values, **extra})
 
 
 def search_extra(family: StrategyFamily, variant: str) -> dict[str, float]:

@@ -391,7 +391,10 @@ FAMILY = register(StrategyFamily(
     # Knock Rummy's search: the draw, the discard and the knock (the knock is the game), the
     # opponents of its rollouts playing its own heuristic, a smaller margin (sim/variants/knock_rummy_search.py)
     search_preset={"knock-rummy": {"search_worlds": float(SEARCH_WORLDS), "search_what": 7.0, "search_z": 1.0,
-                                   "search_opp_knock": -1.0}},
+                                   "search_opp_knock": -1.0},
+                   # Gin: the calibrated belief (docs/search-and-tuning.md, "The belief")
+                   "gin": {"search_worlds": float(SEARCH_WORLDS), "search_belief": 1.0}},
+    search_also={"gin": {"search-uniform": {"search_worlds": float(SEARCH_WORLDS)}}},   # the search before it
     params=PARAMS,
     doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
         "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",
