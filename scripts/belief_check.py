@@ -33,11 +33,12 @@ from analysis.trace_cmd import trace_stream  # noqa: E402
 from sim.knock.melds import min_deadwood_masks  # noqa: E402
 from sim.runner import make_spec  # noqa: E402
 from sim.strategies import knock as K  # noqa: E402
+from sim.strategies import parse_strategies, strategy_matrix  # noqa: E402
 from sim.variants import gin_search as G  # noqa: E402
 from sim.variants.gin import TABLES as T  # noqa: E402
-from sim.variants.gin_hand import S_NPILE, S_SP, S_WIDTH  # noqa: E402
+from sim.variants.gin_hand import S_NPILE, S_OWN0, S_SP, S_WIDTH  # noqa: E402
 
-BELIEFS = {"uniform": 0, "calibrated": G.BELIEF_CALIBRATED}
+BELIEFS = {"uniform": 0, "calibrated": G.BELIEF_CALIBRATED, "policy:strong": G.BELIEF_POLICY}
 CARDS = [s * 16 + r for s in range(4) for r in range(13)]
 
 
@@ -46,15 +47,18 @@ def _codes(mask: int) -> list[int]:
 
 
 def worlds_of(pos, i: int, belief: int, worlds: int, key: int) -> np.ndarray:
-    """The opponent hands (uint64[worlds]) of position ``i``'s worlds under ``belief``."""
-    srow = np.zeros(len(K.PARAMS) + 1)
+    """The opponent hands (uint64[worlds]) of position ``i``'s worlds under ``belief``, the
+    seat playing ``strong`` (its heuristic the policy of ``policy:strong``)."""
+    srow = strategy_matrix(parse_strategies("strong", "gin", 1))[0]
     srow[K.P_SEARCH_BELIEF] = belief
     n = int(pos.pile_len[i])
     state = np.zeros(S_WIDTH, np.int64)
     state[S_NPILE] = n
+    state[S_OWN0 + 1] = pos.opp_turns[i]
     state[S_SP] = 20 + n                      # the stock starts after the hands and the pile
     pile = np.zeros(52, np.int64)
-    pile[:n] = _codes(int(pos.pile[i]))
+    top = int(pos.top[i])
+    pile[:n] = [c for c in _codes(int(pos.pile[i])) if c != top] + [top]
     hands = np.array([pos.mine[i], pos.opp[i]], np.uint64)
     picked = np.array([0, pos.known[i]], np.uint64)
     out = np.zeros(worlds, np.uint64)
@@ -63,7 +67,7 @@ def worlds_of(pos, i: int, belief: int, worlds: int, key: int) -> np.ndarray:
     deck_w = np.zeros(64, np.int64)
     parts, wts = np.zeros(0, np.uint64), np.zeros(0)
     for w in range(worlds):
-        G.world(srow, 0, np.uint64(0), hands, pile, picked, state, parts, wts, np.uint64(key), w, worlds, buf,
+        G.world(srow, srow, 0, np.uint64(0), hands, pile, picked, state, parts, wts, np.uint64(key), w, worlds, buf,
                 hands_w, deck_w, T.run_value, T.suit_total, T.rank_value)
         out[w] = hands_w[1]
     return out

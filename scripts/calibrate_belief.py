@@ -6,11 +6,12 @@ Plays ``--hands`` hands of ``--strategies`` (default ``strong`` at both seats) e
 ``rummylab simulate`` would, replays each from its trace (:mod:`analysis.studies.belief_positions`),
 and at every turn start records the discard pile's length and the opponent's true deadwood.
 The table (``--quantiles`` midpoint quantiles per pile length) goes into
-``sim/search/calibration.json`` under the game family, with its provenance (the command,
+``sim/search/calibration.json`` under the game and player count (``gin-2p``), with its provenance (the command,
 seed, hands, positions per row and the commit).  The engine's cache is keyed by that file, so
 the next run compiles with the new table.
 
     python scripts/calibrate_belief.py                          # gin, 20,000 hands, seed 101
+    python scripts/calibrate_belief.py --variant knock-rummy --players 4
     python scripts/calibrate_belief.py --hands 2000 --out /tmp/cal.json
 """
 
@@ -40,7 +41,8 @@ def commit() -> str | None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 3)[-1])
-    ap.add_argument("--variant", default="gin", help="the game (its family's table is written; default gin)")
+    ap.add_argument("--variant", default="gin", help="the game (default gin)")
+    ap.add_argument("--players", type=int, default=None, help="players (default: the game's usual count)")
     ap.add_argument("--strategies", default="strong", help="the self-play's players (default strong)")
     ap.add_argument("--hands", type=int, default=20_000, help="hands of self-play (default 20,000)")
     ap.add_argument("--seed", type=int, default=101, help="the self-play's seed (default 101)")
@@ -50,15 +52,17 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=calibrated.PATH, help="the JSON file (default: the engine's)")
     args = ap.parse_args(argv)
     t0 = time.time()
-    spec = make_spec(args.variant, rules=[], rule_set=None, strategies=args.strategies, n=args.hands, seed=args.seed)
+    spec = make_spec(args.variant, rules=[], rule_set=None, strategies=args.strategies, n=args.hands, seed=args.seed,
+                     players=args.players)
+    key = calibrated.key(args.variant, spec.n_seats)
     pos = positions(trace_stream(spec, range(args.hands)))
     tab, n = calibration_table(pos, args.quantiles, args.min_rows)
     doc = json.loads(args.out.read_text()) if args.out.exists() else {}
-    doc[args.variant] = {
+    doc[key] = {
         "quantiles": [[round(float(x), 3) for x in row] for row in tab],
         "positions": [int(k) for k in n],
         "provenance": {"command": "python scripts/calibrate_belief.py " + " ".join(argv or sys.argv[1:]),
-                       "variant": args.variant, "strategies": args.strategies, "seed": args.seed,
+                       "variant": args.variant, "players": spec.n_seats, "strategies": args.strategies, "seed": args.seed,
                        "hands": args.hands, "positions": len(pos), "commit": commit(),
                        "what": "the opponent's deadwood at the start of the seat's turn, by discard-pile length "
                                "(rows past the last pool every longer pile)"},

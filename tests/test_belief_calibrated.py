@@ -38,14 +38,16 @@ def test_positions_are_the_hands_really_held():
         assert mine & opp == 0 and (mine | opp) & pile == 0
         assert _popcount(pile) == pos.pile_len[i] >= 1
         assert int(pos.known[i]) & ~opp == 0                   # known cards are the opponent's
+        assert pile >> int(pos.top[i]) & 1
     assert (pos.opp_deadwood == min_deadwood_masks(pos.opp)).all()
     assert pos.own_turn.min() == 1
 
 
 def _positions(lengths, deadwoods) -> Positions:
     z = np.zeros(len(lengths), dtype=np.uint64)
+    one = np.ones(len(lengths), dtype=np.int64)
     return Positions(mine=z, opp=z, opp_deadwood=np.array(deadwoods), pile=z, pile_len=np.array(lengths),
-                     known=z, own_turn=np.ones(len(lengths), dtype=np.int64))
+                     known=z, own_turn=one, top=one, opp_turns=one)
 
 
 def test_calibration_table_quantiles_and_pooling():
@@ -101,7 +103,7 @@ def _world_hands(belief: float, pile_len: int, worlds: int = 300):
     out = []
     for w in range(worlds):
         hands_w = np.zeros(2, np.uint64)
-        G.world(srow, 0, np.uint64(0), hands, pile, picked, state, np.zeros(0, np.uint64), np.zeros(0), np.uint64(7),
+        G.world(srow, srow, 0, np.uint64(0), hands, pile, picked, state, np.zeros(0, np.uint64), np.zeros(0), np.uint64(7),
                 w, worlds, np.zeros(52, np.int64), hands_w, np.zeros(52, np.int64), T.run_value, T.suit_total,
                 T.rank_value)
         out.append(int(hands_w[1]))

@@ -1,5 +1,5 @@
-"""Real positions of a closed knock game (Gin), read from the traces of a run: what a seat saw
-at the start of each of its turns and what its opponent really held.
+"""Real positions of a closed knock game (Gin, Knock Rummy), read from the traces of a run: what
+a seat saw at the start of each of its turns and what each opponent really held.
 
 The search player's ``calibrated`` belief (:mod:`sim.search.calibrated`) is learned from
 these positions (:func:`calibration_table`: the opponent's deadwood by discard-pile length in
@@ -23,10 +23,11 @@ TURN_STARTS = ("draw", "take")     # the events that open a seat's turn (after t
 
 @dataclass(frozen=True)
 class Positions:
-    """One row per position (numpy arrays of equal length): the seat to move's hand, its
-    opponent's hand and the opponent's deadwood, the discard pile's cards and length, the
-    cards the opponent took from the pile and still holds (known to the seat), and the
-    seat's own turn number (1 for its first turn)."""
+    """One row per position and opponent (numpy arrays of equal length): the seat to move's
+    hand, the opponent's hand and its deadwood, the discard pile's cards and length, the
+    cards the opponent took from the pile and still holds (known to the seat), the seat's
+    own turn number (1 for its first turn), the pile's top card and the turns the opponent
+    has played."""
     mine: np.ndarray
     opp: np.ndarray
     opp_deadwood: np.ndarray
@@ -34,6 +35,8 @@ class Positions:
     pile_len: np.ndarray
     known: np.ndarray
     own_turn: np.ndarray
+    top: np.ndarray
+    opp_turns: np.ndarray
 
     def __len__(self) -> int:
         return len(self.mine)
@@ -47,13 +50,13 @@ def _mask(cards) -> int:
 
 
 class _Replay:
-    """The state of one hand, event by event."""
+    """The state of one hand of ``n`` seats, event by event."""
 
-    def __init__(self) -> None:
-        self.hands = [0, 0]
-        self.picked = [0, 0]
+    def __init__(self, n: int) -> None:
+        self.hands = [0] * n
+        self.picked = [0] * n
         self.pile: list[int] = []
-        self.turns = [0, 0]
+        self.turns = [0] * n
 
     def apply(self, e: dict) -> None:
         kind, seat, cards = e["event"], e["seat"], e["cards"]
@@ -76,21 +79,24 @@ class _Replay:
 def positions(events_per_hand) -> Positions:
     """Every turn start of every hand in ``events_per_hand`` (an iterable of one hand's
     events each, as :func:`analysis.trace_cmd.trace_stream` yields them)."""
-    rows: list[tuple[int, int, int, int, int, int]] = []
+    rows: list[tuple[int, ...]] = []
     for events in events_per_hand:
-        r = _Replay()
+        r = _Replay(events[0]["players"])
         for e in events:
             if e["event"] in TURN_STARTS:
                 p = e["seat"]
-                o = 1 - p
                 r.turns[p] += 1
                 pile_mask = sum(1 << c for c in r.pile)
-                rows.append((r.hands[p], r.hands[o], pile_mask, len(r.pile), r.picked[o] & r.hands[o], r.turns[p]))
+                for o in range(len(r.hands)):
+                    if o != p:
+                        rows.append((r.hands[p], r.hands[o], pile_mask, len(r.pile), r.picked[o] & r.hands[o],
+                                     r.turns[p], r.pile[-1], r.turns[o]))
             r.apply(e)
-    a = np.array(rows, dtype=np.uint64).reshape(-1, 6)
+    a = np.array(rows, dtype=np.uint64).reshape(-1, 8)
     return Positions(mine=a[:, 0].copy(), opp=a[:, 1].copy(), opp_deadwood=min_deadwood_masks(a[:, 1].copy()),
                      pile=a[:, 2].copy(), pile_len=a[:, 3].astype(np.int64), known=a[:, 4].copy(),
-                     own_turn=a[:, 5].astype(np.int64))
+                     own_turn=a[:, 5].astype(np.int64), top=a[:, 6].astype(np.int64),
+                     opp_turns=a[:, 7].astype(np.int64))
 
 
 def calibration_table(pos: Positions, quantiles: int, min_rows: int) -> tuple[np.ndarray, np.ndarray]:

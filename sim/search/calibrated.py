@@ -9,7 +9,7 @@ seat knows the opponent holds) with unseen ones, keeping a swap only when it bri
 hand's deadwood closer to the target (:func:`sim.knock.develop.develop`).  The target is drawn, not the mean,
 so the worlds spread as real hands do.
 
-The tables, one per game family, live in ``calibration.json`` beside this module with their
+The tables, one per game and player count, live in ``calibration.json`` beside this module with their
 provenance (the command, seed, hands and commit that measured them:
 ``scripts/calibrate_belief.py``); :func:`table` reads one.  The game module freezes it into
 its kernels as a constant (the engine's cache folder is keyed by every ``.py`` and ``.json``
@@ -34,14 +34,36 @@ from ..core.bits import popcount
 PATH = Path(__file__).with_name("calibration.json")
 
 
-def table(family: str) -> np.ndarray:
-    """The calibration table of ``family`` (float64[pile lengths, quantiles]); a table of
-    zeros (every target 0: the guess develops toward gin) when none is stored yet."""
+def key(game: str, players: int) -> str:
+    """The name of a table in ``calibration.json``: ``gin-2p``."""
+    return f"{game}-{players}p"
+
+
+def table(game: str, players: int) -> np.ndarray:
+    """The calibration table of ``game`` with ``players`` (float64[pile lengths, quantiles]);
+    a table of zeros (every target 0: the guess develops toward going out) when none is
+    stored."""
     if PATH.exists():
         doc = json.loads(PATH.read_text())
-        if family in doc:
-            return np.array(doc[family]["quantiles"], dtype=np.float64)
+        if key(game, players) in doc:
+            return np.array(doc[key(game, players)]["quantiles"], dtype=np.float64)
     return np.zeros((1, 1), dtype=np.float64)
+
+
+def tables(game: str, players) -> np.ndarray:
+    """The tables of ``game`` for each player count of ``players`` stacked by that count:
+    float64[max players + 1, pile lengths, quantiles], each padded with its own last row
+    (the row that pools the longest piles)."""
+    tabs = {n: table(game, n) for n in players}
+    rows = max(t.shape[0] for t in tabs.values())
+    q = max(t.shape[1] for t in tabs.values())
+    out = np.zeros((max(players) + 1, rows, q))
+    for n, t in tabs.items():
+        if t.shape[1] != q:
+            t = np.zeros((1, q))
+        out[n, :t.shape[0]] = t
+        out[n, t.shape[0]:] = t[-1]
+    return out
 
 
 @njit(cache=True)

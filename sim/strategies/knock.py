@@ -106,9 +106,11 @@ PARAMS = (
     search_drop_param(),
     Param("search_opp_knock", 10, -1, 100, "search: in the rollouts the opponents knock as soon as their deadwood "
                                            "is <= this (-1: they play the searching seat's own heuristic)", True),
-    Param("search_belief", 0, 0, 1, "search: a world's opponent hand: 0 uniform given the seen cards (or the "
+    Param("search_belief", 0, 0, 3, "search: a world's opponent hand: 0 uniform given the seen cards (or the "
                                     "particles); 1 calibrated, built to the deadwood real hands hold at this "
-                                    "pile length (sim.search.calibrated)", True),
+                                    "pile length (sim.search.calibrated); 2 calibrated guesses weighed by the "
+                                    "opponent's last discard under the seat's own heuristic (policy:self; Gin); "
+                                    "3 the same under the opponent's true policy (the opponent known; Gin)", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
