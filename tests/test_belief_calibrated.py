@@ -132,3 +132,36 @@ def test_gin_search_presets_name_their_belief():
     assert new["search_worlds"] == old["search_worlds"] > 0
     strong = parse_strategy("strong", "gin").values
     assert all(old[k] == v for k, v in strong.items() if not k.startswith("search"))
+
+
+def _mask(*codes) -> np.uint64:
+    return np.uint64(sum(1 << c for c in codes))
+
+
+def test_policy_weight_prefers_hands_whose_discard_was_the_policy_s():
+    """A policy that discards to least deadwood: a hand holding 2S-3S explains discarding KH
+    (weight 1); one where KH would have made a set of kings does not."""
+    from sim.strategies import parse_strategy, strategy_matrix
+    row = strategy_matrix([parse_strategy("simple", "gin")])[0]
+    kh = 16 + 12
+    # AS 2S 3S (run), 5H 6H 7H (run), 9D TD, JC, 4C: discarding KH from it is the least deadwood
+    plain = _mask(0, 1, 2, 16 + 4, 16 + 5, 16 + 6, 32 + 8, 32 + 9, 48 + 10, 48 + 3)
+    # KS KD with KH make a set: discarding KH gives it away
+    kings = _mask(12, 32 + 12, 1, 2, 16 + 4, 16 + 5, 16 + 6, 32 + 8, 48 + 10, 48 + 3)
+    w_plain = G._discard_weight(row, plain, kh, np.uint64(0), 1.0, T.run_value, T.suit_total, T.rank_value)
+    w_kings = G._discard_weight(row, kings, kh, np.uint64(0), 1.0, T.run_value, T.suit_total, T.rank_value)
+    assert w_plain == 1.0 and w_kings < 1e-3
+
+
+def test_last_discard_is_the_pile_top_or_the_card_taken():
+    state = np.zeros(S_WIDTH, np.int64)
+    pile = np.zeros(52, np.int64)
+    pile[:2] = [5, 20]
+    state[S_NPILE] = 2
+    picked = np.zeros(2, np.uint64)
+    assert G._last_discard(0, np.uint64(0), pile, picked, state) == -1      # the opponent has not played
+    state[G.S_OWN0 + 1] = 1
+    assert G._last_discard(0, np.uint64(0), pile, picked, state) == 20
+    picked[0] = _mask(33)
+    state[S_NPILE] = 1                                                       # seat 0 took 33 from the pile
+    assert G._last_discard(0, _mask(33), pile, picked, state) == 33
