@@ -318,7 +318,7 @@ def _end_now_kernel(g, i):
     g.hands[1] = g.dealt[1]
     g.row[:] = 0
     showdown(g.rules, g.strat, g.hands, np.int64(0), g.knock_dw, g.big, g.T_value, g.T_cover, g.T_starts, g.T_total,
-             g.T_rank, g.row, g.st, no_trace())
+             g.T_rank, g.row, g.st, no_trace(), gin_hand.no_knowledge())
     return _advice_mine(g.row)
 
 
