@@ -201,3 +201,32 @@ def test_crosscheck_sorts_the_frameworks_hands_by_knocker():
     assert [mod.BY_KNOCKER[c] for c in codes] == ["undercut of simple", "gin by marjj"]
     assert mod.BY_KNOCKER[mod.by_knocker(["void"], [-1])[0]] == "void"
     assert "new MARJJ_v5(), new SimpleGinRummyPlayer()" in mod.DRIVER
+
+
+def test_the_knockers_spread_follows_what_it_has_seen_in_the_showdown():
+    from sim.core.trace import NO_TRACE
+    from sim.runner import make_spec
+    from sim.strategies import parse_strategies, strategy_matrix
+    from sim.variants import gin_hand
+    knocker = mask("4H 5H 6H 5S 5D KC KD KS AC 2C")        # the run 4-6H or the fives, 13 deadwood
+    defender = mask("5C 8D TS QH JC 9C 2D 3S 7C 9D")       # no meld; 73 deadwood; 5C fits the fives
+    rules = make_spec("gin", rule_set="eaai").rules.to_array()
+    strat = strategy_matrix(parse_strategies("marjj,simple", "gin", 2))
+    pile = np.zeros(52, dtype=np.int64)
+    picked = np.zeros(2, dtype=np.uint64)
+
+    def defender_deadwood(on_pile: str):
+        cards = [code(c) for c in on_pile.split()]
+        pile[:len(cards)] = cards
+        hands = np.array([knocker, defender], dtype=np.uint64)
+        known = gin_hand.knowledge(hands, pile, len(cards), picked)
+        assert known[0, 0] == knocker | mask(on_pile) and known[0, 1] == 0
+        row = np.zeros(len(gin.VARIANT.columns(2)), dtype=np.int64)
+        gin_hand.showdown(rules, strat, hands, np.int64(0), np.int64(13), np.bool_(False), T.run_value, T.run_cover,
+                          T.run_starts, T.suit_total, T.rank_value, row, np.zeros((2, 1), dtype=np.uint64), NO_TRACE,
+                          known)
+        return row[gin_hand.C_DW + 1]
+
+    assert defender_deadwood("2S") == 68          # the fives shown (fewer lay-off points): 5C laid off
+    assert defender_deadwood("3H 7H") == 73       # the run's ends seen on the pile: the run shown instead
+    assert gin_hand.seen_by(mask("AS"), pile, 2, np.array([mask("KD"), mask("QC")])) == mask("AS 3H 7H KD QC")
