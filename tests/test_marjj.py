@@ -230,3 +230,11 @@ def test_the_knockers_spread_follows_what_it_has_seen_in_the_showdown():
     assert defender_deadwood("2S") == 68          # the fives shown (fewer lay-off points): 5C laid off
     assert defender_deadwood("3H 7H") == 73       # the run's ends seen on the pile: the run shown instead
     assert gin_hand.seen_by(mask("AS"), pile, 2, np.array([mask("KD"), mask("QC")])) == mask("AS 3H 7H KD QC")
+
+
+def test_the_knock_equilibrium_leaves_the_slow_preset_out():
+    from analysis.studies.knock_equilibrium import knock_presets
+    from sim.strategies import FAMILIES, _load_families
+    _load_families()
+    names = knock_presets(FAMILIES["threshold"], "gin")
+    assert "marjj" not in names and {"simple", "eaai-simple", "strong"} <= set(names)
