@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from crosscheck_eaai import (RULE_SET, driver, framework_columns, framework_log, java_missing,  # noqa: E402
-                            parse_hands)
+from crosscheck_eaai import (_DISCARD, _DRAW, _GIN, _KNOCK, RULE_SET, driver, framework_columns,  # noqa: E402
+                            framework_log, java_missing, parse_hands)
 from crosscheck_openspiel import compare, rate_row, table_lines, verdict  # noqa: E402
 
 STRATEGIES = "marjj,eaai-simple"
@@ -49,6 +49,7 @@ MEANS = (("mean score marjj", "score0"), ("mean knocker deadwood", "knock_dw"),
          ("mean stock left at end", "stock_left"))
 DRIVER = driver("MarjjVsSimple", MARJJ_CLASS, "SimpleGinRummyPlayer")
 _WINS = re.compile(r"^Player (\d) wins\.$")
+_DECLINE = re.compile(r"^Player (\d) declines (\S+)\.$")
 
 
 def by_knocker(outcome_names, knocker) -> np.ndarray:
@@ -75,6 +76,132 @@ def play_framework(framework: Path, marjj: Path, games: int, keep: Path | None =
     names = [h["outcome"] for h in hands]
     return {"outcome": by_knocker(names, cols["knocker"]), "score0": cols["player0"], "knock_dw": cols["knock_dw"],
             "stock_left": cols["stock_left"]}, winners
+
+
+class _Replay:
+    """What MARJJ (player 0 of the framework's log) knows during a hand, as it counts it: its
+    hand, the cards it has seen (dealt, offered face up, drawn, the opponent's discards), the
+    opponent's pickups, its turn; and the tallies of :func:`replay`."""
+
+    def __init__(self):
+        from sim.strategies import parse_strategy
+        from sim.variants import gin
+        t = gin.TABLES
+        self.tables = (t.run_value, t.suit_total, t.rank_value)
+        self.srow = parse_strategy("marjj", "gin").row
+        self.n = {k: 0 for k in ("upcard", "upcard_same", "discard", "discard_same", "discard_engine_seen",
+                                 "knock", "knock_same")}
+        self.knock_due = None
+
+    @staticmethod
+    def mask(cards) -> np.uint64:
+        from sim.core.cards import parse_cards
+        return np.uint64(sum(1 << int(c) for c in parse_cards(" ".join(cards))))
+
+    def deal(self, p: int, cards: list[str]) -> None:
+        if p == 0:
+            self.hand, self.seen, self.opp, self.turn, self.pile, self.picked = (
+                self.mask(cards), self.mask(cards), np.uint64(0), 0, [], [np.uint64(0), np.uint64(0)])
+            self.declines, self.draws = 0, 0
+
+    def offer(self, top: str, took: bool) -> None:
+        from sim.core.cards import parse_cards
+        from sim.knock.melds import deadwood
+        from sim.strategies import knock as K
+        self.seen |= self.mask([top])
+        dw = deadwood(self.hand, *self.tables)
+        self.n["upcard"] += 1
+        self.n["upcard_same"] += K.wants_upcard(self.srow, self.hand, dw, int(parse_cards(top)[0]), *self.tables) == took
+
+    def discard(self, card: str, forbidden: np.uint64) -> None:
+        from sim.knock.melds import deadwood
+        from sim.strategies import marjj as M
+        self.turn += 1
+        c = self.mask([card])
+        engine_seen = self.hand | self.picked[0] | self.picked[1] | (self.mask(self.pile) if self.pile else np.uint64(0))
+        ok = [self._acceptable(forbidden, seen, M) for seen in (self.seen, engine_seen)]
+        self.n["discard"] += 1
+        self.n["discard_same"] += int(c) in ok[0]
+        self.n["discard_engine_seen"] += ok[0] != ok[1]
+        self.hand ^= c
+        self.knock_due = (deadwood(self.hand, *self.tables), self.turn)
+
+    def _acceptable(self, forbidden, seen, M) -> set:
+        """The discards MARJJ's rule allows here in rummylab: the lowest scores (any gin discard)."""
+        codes, dws, scores = np.empty(11, np.int64), np.empty(11, np.int64), np.empty(11)
+        n = M.discard_scores(self.hand, forbidden, self.opp, seen, self.turn, *self.tables, codes, dws, scores)
+        if n < 0:
+            return {1 << int(codes[0])} if dws[0] else {
+                1 << int(x) for x in range(64) if self.hand >> np.uint64(x) & np.uint64(1)
+                and M.deadwood(self.hand ^ np.uint64(1 << x), *self.tables) == 0}
+        low = scores[:n].min()
+        return {1 << int(codes[i]) for i in range(n) if scores[i] == low}
+
+    def knock(self, knocked: bool) -> None:
+        dw, turn = self.knock_due
+        self.knock_due = None
+        if dw <= 10:
+            self.n["knock"] += 1
+            self.n["knock_same"] += (turn < 4 or dw == 0) == knocked
+
+
+def replay(log) -> dict:
+    """MARJJ's decisions in the framework's log (player 0) replayed by rummylab's kernels from
+    what MARJJ knew (:class:`_Replay`): the upcard offers, the discards and the turns it could
+    knock, each with how many rummylab decides alike (a discard alike when it is among the
+    lowest scores of ``discard_rule=2``); ``discard_engine_seen``: the discards whose lowest
+    scores change when the seen cards are counted as rummylab's engine counts them
+    (:func:`sim.variants.gin_hand.seen_by`)."""
+    r = _Replay()
+    dealt = re.compile(r"^Player (\d) is dealt \[(.*)\]\.$")
+    for line in log:
+        if r.knock_due is not None and not line.startswith("Player 0 has "):
+            r.knock(bool(_KNOCK.match(line) or _GIN.match(line)) and line.startswith("Player 0 "))
+        if m := dealt.match(line):
+            r.deal(int(m.group(1)), m.group(2).split(", "))
+        elif line.startswith("The initial face up card is "):
+            r.pile = [line.rsplit(" ", 1)[1].rstrip(".")]
+        elif m := _DECLINE.match(line):
+            r.declines += 1
+            if m.group(1) == "0":
+                r.offer(m.group(2), False)
+        elif m := _DRAW.match(line):
+            p, card = int(m.group(1)), m.group(2)
+            face = bool(r.pile) and card == r.pile[-1]
+            if p == 0:
+                if not (r.declines == 2 and r.draws == 0):       # both passed: a draw without an offer
+                    r.offer(r.pile[-1], face)
+                r.hand |= r.mask([card])
+                r.seen |= r.mask([card])
+                r.forbidden = r.mask([card]) if face else np.uint64(0)
+            r.draws += 1
+            if face:
+                r.pile.pop()
+                r.picked[p] |= r.mask([card])
+                if p == 1:
+                    r.opp |= r.mask([card])
+        elif m := _DISCARD.match(line):
+            p, card = int(m.group(1)), m.group(2)
+            if p == 0:
+                r.discard(card, r.forbidden)
+            else:
+                r.seen |= r.mask([card])
+            r.pile.append(card)
+    return r.n
+
+
+def log_lines(path: Path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+def replay_lines(n: dict) -> str:
+    """The replay's tallies (:func:`replay`) as text."""
+    def part(k, what):
+        return f"{what} {n[k + '_same']:,} of {n[k]:,} ({n[k + '_same'] / max(n[k], 1):.2%})"
+    return ("MARJJ's own decisions in the framework's log replayed by rummylab's kernels from what MARJJ knew: "
+            + "; ".join([part("upcard", "upcard offers alike"), part("discard", "discards among rummylab's best"),
+                         part("knock", "knock chances alike")])
+            + f"; discards whose best changes with the engine's count of the seen cards: {n['discard_engine_seen']:,}")
 
 
 def play_rummylab(n_hands: int, games: int, seed: int) -> tuple[dict, np.ndarray]:
@@ -112,6 +239,7 @@ def main() -> int:
     n = len(theirs["outcome"])
     ours, our_wins = play_rummylab(n, a.games, a.seed)
     t2 = time.perf_counter()
+    same = replay(log_lines(a.keep_log)) if a.keep_log is not None else None
     rows = compare(ours, theirs, outcomes=BY_KNOCKER, means=MEANS, extra_tests=1)
     level = 0.05 / (len(rows) + 1)
     rows.insert(0, rate_row("games won by marjj", int((our_wins == 0).sum()), len(our_wins),
@@ -124,11 +252,14 @@ def main() -> int:
     print("\n".join(table_lines(rows, other="framework")))
     print()
     print(verdict(rows, n))
+    if same is not None:
+        print()
+        print(replay_lines(same))
     if a.json_out:
         a.json_out.write_text(json.dumps({"games": a.games, "hands": n, "seed": a.seed, "rule_set": RULE_SET,
                                           "strategies": STRATEGIES, "rows": [
                                               {"quantity": r[0], "rummylab": r[1], "framework": r[2], "p": r[3],
-                                               "detected": not r[4]} for r in rows]}, indent=1) + "\n")
+                                               "detected": not r[4]} for r in rows], "replay": same}, indent=1) + "\n")
     return 0
 
 

@@ -230,3 +230,31 @@ def test_the_knockers_spread_follows_what_it_has_seen_in_the_showdown():
     assert defender_deadwood("2S") == 68          # the fives shown (fewer lay-off points): 5C laid off
     assert defender_deadwood("3H 7H") == 73       # the run's ends seen on the pile: the run shown instead
     assert gin_hand.seen_by(mask("AS"), pile, 2, np.array([mask("KD"), mask("QC")])) == mask("AS 3H 7H KD QC")
+
+
+def test_the_knock_equilibrium_leaves_the_slow_preset_out():
+    from analysis.studies.knock_equilibrium import knock_presets
+    from sim.strategies import FAMILIES, _load_families
+    _load_families()
+    names = knock_presets(FAMILIES["threshold"], "gin")
+    assert "marjj" not in names and {"simple", "eaai-simple", "strong"} <= set(names)
+
+
+def test_the_replay_of_the_frameworks_log_checks_marjjs_own_decisions():
+    mod = _script("crosscheck_marjj")
+    log = ["Player 0 is dealt [AS, 2S, 3S, 6S, 7S, 8S, 4H, 5H, 6H, KC].",
+           "Player 1 is dealt [2C, 5C, 8C, JC, 2D, 6D, TD, QD, 9H, JH].",
+           "Player 0 starts.", "The initial face up card is 9D.",
+           "Player 0 declines 9D.", "Player 1 declines 9D.",     # 9D melds with nothing: declined
+           "Player 0 draws 4D.",                                 # both passed: no offer
+           "Player 0 discards KC.",                              # 4D is worth less than KC - 5
+           "Player 0 has [[AS, 2S, 3S], [6S, 7S, 8S], [4H, 5H, 6H], [4D]] with 4 deadwood.",
+           "Player 0 melds [[AS, 2S, 3S], [6S, 7S, 8S], [4H, 5H, 6H]] with 4 deadwood from [4D]."]
+    n = mod.replay(log)
+    assert n == {"upcard": 1, "upcard_same": 1, "discard": 1, "discard_same": 1, "discard_engine_seen": 0,
+                 "knock": 1, "knock_same": 1}
+    other = [x.replace("discards KC", "discards 4D") for x in log[:8]] + ["Player 1 draws 9D."]
+    n = mod.replay(other)
+    # KC left: 10 deadwood on turn 1, where MARJJ knocks; the log goes on: neither decision alike
+    assert (n["discard_same"], n["knock"], n["knock_same"]) == (0, 1, 0)
+    assert "discards among rummylab's best 0 of 1" in mod.replay_lines(n)

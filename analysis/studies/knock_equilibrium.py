@@ -59,11 +59,12 @@ METHOD = ("one-sided paired t tests against the selected best, Bonferroni-adjust
 
 def knock_presets(family, variant: str) -> list[str]:
     """The family's presets in ``variant`` that are knock policies: all but uniform random play
-    (the ``random`` rung of the balance study's ladder); the hand-picked ones, then the tuned
-    ones of the presets file (such as ``strong``)."""
+    (the ``random`` rung of the balance study's ladder) and the family's slow presets (Gin's
+    ``marjj``: an ``extra`` policy when wanted); the hand-picked ones, then the tuned ones of the
+    presets file (such as ``strong``)."""
     _load_families()
     tuned = sorted(n for (v, n), e in TUNED.items() if v == variant and e["family"] == family.name)
-    named = [n for n in family.presets_for(variant) if n not in tuned] + tuned
+    named = [n for n in family.presets_for(variant) if n not in tuned and n not in family.slow_presets] + tuned
     return [n for n in named if not PRESETS[(variant, n)][1].get("random_play")]
 
 

@@ -57,6 +57,9 @@ class StrategyFamily:
     # more presets built on ``strong`` as ``search`` is, per variant: name -> parameters beyond
     # ``strong``'s (an earlier search kept to measure against, e.g. Gin's ``search-uniform``)
     search_also: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    # presets too slow for the studies that play every preset of the family (the knock
+    # equilibrium's tournament): there only when named (its ``extra`` policies)
+    slow_presets: tuple[str, ...] = ()
 
     def presets_for(self, variant: str) -> dict[str, dict[str, float]]:
         """The presets this family offers in ``variant``."""

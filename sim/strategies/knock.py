@@ -412,6 +412,7 @@ FAMILY = register(StrategyFamily(
                    "gin": {"search_worlds": float(SEARCH_WORLDS), "search_belief": 1.0}},
     search_also={"gin": {"search-uniform": {"search_worlds": float(SEARCH_WORLDS)}}},   # the search before it
     params=PARAMS,
+    slow_presets=("marjj",),   # a few hundred hands/s: the knock equilibrium plays it only when named
     doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
         "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",
     presets={

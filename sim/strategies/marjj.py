@@ -170,32 +170,48 @@ def _candidates(hand, forbidden, run_value, suit_total, rank_value, codes, dws):
 
 
 @njit(cache=True)
+def discard_scores(hand, forbidden, opp, seen, turn, run_value, suit_total, rank_value, codes, dws, scores):
+    """MARJJ's candidate discards from the 11 cards ``hand`` on its own turn ``turn`` (1 = its
+    first discard of the hand), never a card of ``forbidden`` (``opp``, ``seen``: the module
+    doc), into ``codes`` (int64[11]), the deadwood each leaves into ``dws`` and its score (the
+    lowest is played) into ``scores``; returns how many, or -1 when ``codes[0]`` is played at
+    once (the only candidate, or a discard to gin)."""
+    n = _candidates(hand, forbidden, run_value, suit_total, rank_value, codes, dws)
+    if n <= 1:
+        return -1
+    for i in range(n):
+        if dws[i] == 0:
+            codes[0] = codes[i]
+            dws[0] = 0
+            return -1
+    unseen = FULL52 & ~(seen | hand)
+    decay = LOOK_DECAY ** (turn - 1)
+    for i in range(n):
+        rest = hand ^ _bit(codes[i])
+        mine = dws[i] + LOOK_WEIGHT * lookahead(rest, unseen, run_value, suit_total, rank_value) * decay
+        scores[i] = mine + danger(codes[i], hand, opp, seen)
+    return n
+
+
+@njit(cache=True)
 def marjj_discard(hand, forbidden, opp, seen, turn, run_value, suit_total, rank_value, st):
-    """MARJJ's discard from the 11 cards ``hand`` on its own turn ``turn`` (1 = its first
-    discard of the hand), never a card of ``forbidden``; ``opp``, ``seen``: the module doc.
+    """MARJJ's discard (:func:`discard_scores`): the lowest score, ties at random from ``st``.
     Returns (card code, deadwood after)."""
     codes = np.empty(11, dtype=np.int64)
     dws = np.empty(11, dtype=np.int64)
-    n = _candidates(hand, forbidden, run_value, suit_total, rank_value, codes, dws)
-    if n <= 1:
+    scores = np.empty(11, dtype=np.float64)
+    n = discard_scores(hand, forbidden, opp, seen, turn, run_value, suit_total, rank_value, codes, dws, scores)
+    if n < 0:
         return codes[0], dws[0]
-    for i in range(n):
-        if dws[i] == 0:
-            return codes[i], 0
-    unseen = FULL52 & ~(seen | hand)
-    decay = LOOK_DECAY ** (turn - 1)
     best = 1e300
     pick = 0
     ties = 0
     for i in range(n):
-        rest = hand ^ _bit(codes[i])
-        mine = dws[i] + LOOK_WEIGHT * lookahead(rest, unseen, run_value, suit_total, rank_value) * decay
-        score = mine + danger(codes[i], hand, opp, seen)
-        if score < best:
-            best = score
+        if scores[i] < best:
+            best = scores[i]
             pick = i
             ties = 1
-        elif score == best:
+        elif scores[i] == best:
             ties += 1
             if rng.randint(st, ties) == 0:
                 pick = i
