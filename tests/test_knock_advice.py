@@ -15,7 +15,8 @@ from sim.advisors import advisor as AD, history as HI
 from sim.strategies import history_weights as HW
 from sim.core import rng, trace as TR
 from sim.core.cards import CardError, card_text, from_mask, parse_cards, standard_pack, to_mask, value_table
-from sim.knock.melds import deadwood, layoff, min_deadwood
+from sim.knock.layoffs import layoff
+from sim.knock.melds import deadwood, min_deadwood
 from sim.strategies import knock as KS, parse_strategies, strategy_matrix
 from sim.variants import VariantError
 from sim.variants import gin as G, knock_rummy as KR, knock_rummy_search as KRS, tonk as TK, tonk_search as TS
