@@ -74,8 +74,8 @@ def scale_arg(text: str) -> float:
 
 
 def _say(answer: list[str]) -> None:
-    """A study's answer as the landing page words it (:mod:`analysis.answers`), as it lands."""
-    from .answers import answer_lines
+    """A study's answer as the landing page words it (each study's ``*_answer``), as it lands."""
+    from .wording import answer_lines
     print("\n".join(answer_lines(answer)) + "\n", flush=True)
 
 
@@ -159,13 +159,13 @@ def _run_studies(out: Path, args, progress) -> int:
     print(f"== loba-buyback: what a Loba buy-back is worth, 4 players; {games:,} games per arm", flush=True)
     doc = run_buyback_study(out / "loba-buyback", "loba", players=4, games=games, seed=args.seed)
     import pandas as pd
-    from .answers import buyback_answer
+    from .studies.buyback import buyback_answer
     _say(buyback_answer({"variant": "loba"}, pd.DataFrame(doc["table"])))
     dirs.append(str(out / "loba-buyback"))
     from .studies.balance import demo_balance
     print("== balance: every game at its default player count", flush=True)
     balance = demo_balance(out, scale=k * BALANCE_SCALE, seed=args.seed, jobs=args.jobs, progress=progress)
-    from .answers import balance_answer
+    from .studies.balance_text import balance_answer
     from .studies.balance import load_balance
     _say(balance_answer(load_balance(balance)))
     dirs.append(str(balance))

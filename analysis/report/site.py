@@ -2,7 +2,7 @@
 balance page and the methods page, all with the same navigation; the figures are PNG files
 beside the pages, lazy-loaded.  The sections are the study modules' own (:mod:`.registry`);
 this module only arranges them into pages and leads with their answer sentences
-(:mod:`analysis.answers`)."""
+(each study's ``*_answer``, in :mod:`analysis.wording`'s words)."""
 
 from __future__ import annotations
 

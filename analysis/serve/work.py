@@ -49,7 +49,7 @@ def knock(params: dict, emit) -> None:
     from analysis.studies.knock_advice import format_advice
     from analysis.studies.knock_advice_cmd import advise_args
     from sim.core.errors import UserInputError
-    from analysis.answers import advice_answer
+    from analysis.studies.knock_advice import advice_answer
     args = AV.parse("knock", params)
     try:
         with _first_compile(AV.game_name(args.variant), "advisor", emit):
