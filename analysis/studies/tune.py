@@ -18,7 +18,8 @@ The budget counts the hands candidates play (per field member); the search stops
 that would exceed it.  The finalists (the candidates that went deepest, best first) then play
 ``final_hands`` fresh duplicate hands of a seed the search never played (:func:`fresh_seed`),
 all of them and each field member on the same deals: the winner is the finalist with the best
-mean edge there, and its edges are reported from those hands only (:mod:`.tune_final`).
+mean edge there, and its edges are reported from those hands only (:mod:`.tune_final`; the run
+as text: :mod:`.tune_text`).
 
 Every evaluation is an arms job of the engine (``analysis.engine``), stored under ``--out``;
 the trials live in Optuna's journal file there, so an interrupted run continues from its
@@ -39,8 +40,9 @@ from pathlib import Path
 from sim.strategies import parse_strategy
 
 from .. import store
-from ..engine import ArmsJob, focus_names, run_job
-from .tune_spec import ETA, OBJECTIVES, TuneSpec, build_spec, fresh_seed, sampler_seed
+from ..engine import ArmsJob, run_job
+from .tune_final import final_stage
+from .tune_spec import ETA, OBJECTIVES, TuneSpec, build_spec, focus, fresh_seed, sampler_seed
 
 KIND = "tune"
 FILE = "tune"
@@ -48,13 +50,6 @@ FILE = "tune"
 
 # ----------------------------------------------------------------------------------------
 # evaluation through the engine
-
-def focus(spec) -> tuple[str, float]:
-    """Seat 0's per-hand series of a duplicate run and its scale (as ``rummylab compare``): its
-    score, or (hand scores not zero-sum) its net against the field / (n - 1)."""
-    name = focus_names(spec)[0]
-    return name, (1.0 / (spec.n_seats - 1) if name == "field0" else 1.0)
-
 
 def arm_mean(run_spec, out_dir, jobs: int, label: str) -> float:
     """Seat 0's mean result per hand of one stored arm (resumable; KeyboardInterrupt if stopped)."""
@@ -291,7 +286,6 @@ def run_tune(spec: TuneSpec, *, out_dir=None, jobs: int = 1, progress: bool | No
     """Search, then re-play the finalists on fresh deals; returns the run's document (stored as
     ``out_dir/tune.json`` when complete).  A complete stored run is returned as stored."""
     from ..engine import git_describe, package_versions
-    from .tune_final import final_stage
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
         doc = write_spec(out, spec)
