@@ -196,7 +196,7 @@ def _demo_sizes(report: Report) -> list[str]:
     """The default study's sample-size note, when the report holds its first study."""
     if not any(Path(s.folder).name == "gin-knock" for s in report.sections):
         return []
-    from ..demo import sizes_note
+    from ..demo_sizes import sizes_note
     return ["<h2 id=\"demo-sizes\">Sample sizes of the default study</h2>", f"<p>{esc(sizes_note())}</p>"]
 
 

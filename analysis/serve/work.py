@@ -21,7 +21,7 @@ def warm() -> None:
     from analysis.coldstart import first_compile
     from analysis.studies import knock_advice, meld_plan  # noqa: F401
     from analysis import trace_cmd  # noqa: F401
-    from .app import ASK_EXAMPLES
+    from .examples import ASK_EXAMPLES
     for game, example in ASK_EXAMPLES.items():
         if first_compile(game, "advisor") is None:
             try:
