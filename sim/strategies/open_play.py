@@ -63,7 +63,7 @@ import numpy as np
 from numba import njit
 from ..open.jit import noalloc
 
-from . import (
+from .family import (
     Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param, search_top_param,
     search_worlds_param, search_z_param,
 )

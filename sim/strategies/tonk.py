@@ -62,7 +62,7 @@ from ..knock.table import (
     meld_cards,
     ranks_all_suits,
 )
-from . import (
+from .family import (
     Param, StrategyFamily, bucket_starts, register, search_top_param, search_worlds_param, search_z_param,
 )
 from .random_play import PARAM_HELP, coin, uniform_card

@@ -55,7 +55,7 @@ import numpy as np
 from numba import njit
 
 from ..wild.wild_melds import ws_deadwood, ws_discards
-from . import (
+from .family import (
     Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param, search_top_param,
     search_worlds_param, search_z_param,
 )
