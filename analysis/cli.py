@@ -37,7 +37,7 @@ class Parser(argparse.ArgumentParser):
 def cmd_simulate(args) -> int:
     from sim.runner import make_spec
 
-    from .engine import run
+    from .jobs import run
     from .summary import format_table, summarize
     if args.scheduler and args.backend != "dask":
         raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")

@@ -215,7 +215,7 @@ def _seat_runs(out: Path, args, progress):
     """Gin's seat edge, with and without the first-upcard offer; yields as ``_knock_studies``."""
     from sim.runner import make_spec
 
-    from .engine import run
+    from .jobs import run
     k = args.scale
     for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
         spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)

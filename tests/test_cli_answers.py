@@ -12,7 +12,7 @@ import json
 import pandas as pd
 import pytest
 
-from analysis import engine
+from analysis import progress
 from analysis.cli import main
 from analysis.studies.balance_text import balance_answer
 from analysis.studies.buyback import buyback_answer
@@ -260,7 +260,7 @@ def test_help_texts(capsys):
 
 
 def test_a_run_piped_or_logged_reports_progress_in_lines(monkeypatch, capsys):
-    monkeypatch.setattr(engine, "PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)
     assert main(["simulate", "--variant", "gin", "--hands", "20000", "--jobs", "1"]) == 0
     err = [x for x in capsys.readouterr().err.splitlines() if " of 20,000 hands (" in x]
     assert err and all("% ) after" not in x and " after " in x for x in err)
@@ -283,7 +283,7 @@ def test_a_long_by_turn_sweep_says_how_long_the_rest_takes(monkeypatch, capsys):
 
 
 def test_one_progress_line_runs_across_the_stages_of_a_sweep(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(engine, "PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)
     argv = ["knock-sweep", "--variant", "gin", "--thresholds", "8..10", "--by-turn", "--hands", "9000",
             "--games", "0", "--jobs", "1", "--out", str(tmp_path / "s")]
     assert main(argv) == 0

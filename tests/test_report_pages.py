@@ -75,10 +75,10 @@ def _no_simulation(*args, **kwargs):
 
 def _forbid_simulation(mp: pytest.MonkeyPatch) -> None:
     """Every entry point of the simulation replaced by a failure."""
-    import analysis.engine as engine
+    import analysis.jobs as jobs_module
     import analysis.studies.knock_sweep as ks
     import sim.runner as runner
-    for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (engine, "run_job"), (engine, "run_chunk"),
+    for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (jobs_module, "run_job"), (jobs_module, "run_chunk"),
                       (runner, "run_chunk"), (runner, "play_hands")]:
         mp.setattr(mod, name, _no_simulation)
 

@@ -143,7 +143,7 @@ def run_buyback_study(out_dir, variant: str = "loba", **kw) -> dict:
     """Run :func:`buyback_value` and store it as ``out_dir/buyback.json`` (kind ``buyback``: the
     spec, the git commit and the table); returns the stored document."""
     from .. import store
-    from ..engine import git_describe
+    from ..provenance import git_describe
     buyback_spec(variant, **{"players": None, "strategies": "simple", "rules": None, "games": 2000, "seed": 0,
                              "thresholds": DEFAULT_THRESHOLDS, **kw})
     out_dir = store.claim(out_dir, (FILE,), "buy-back study")

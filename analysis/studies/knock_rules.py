@@ -26,7 +26,7 @@ from sim.variants import get_variant
 
 from .. import store
 from . import spec_doc
-from ..engine import study_progress
+from ..progress import study_progress
 from ..errors import SweepError
 from ..wording import ci_text, players_of, span
 from .knock_sweep import SweepSpec, load_sweep, run_sweep, sweep_table

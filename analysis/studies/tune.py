@@ -4,7 +4,7 @@ Design.  A *candidate* is the family's base preset with the searched parameters 
 the range the family declares, narrowed to the values the game accepts).  Its result against a
 field member ``f`` is its *edge*: seat 0's result per hand playing the candidate against ``f``
 in every other seat, minus seat 0's result playing ``f`` itself there, on the same duplicate
-deals (every deal once per position, so seat and deal luck cancel; ``sim.rng``).  The
+deals (every deal once per position, so seat and deal luck cancel; ``sim.core.rng``).  The
 objective (:data:`OBJECTIVES`) is the mean edge over the field members, or (``worst-gain``) the
 least *gain* over the base preset against any one member (the candidate's edge minus the base's,
 on the same deals): a candidate that scores above 0 there is better than the base against every
@@ -21,7 +21,7 @@ all of them and each field member on the same deals: the winner is the finalist 
 mean edge there, and its edges are reported from those hands only (:mod:`.tune_final`; the run
 as text: :mod:`.tune_text`).
 
-Every evaluation is an arms job of the engine (``analysis.engine``), stored under ``--out``;
+Every evaluation is an arms job of the engine (:mod:`analysis.jobs`), stored under ``--out``;
 the trials live in Optuna's journal file there, so an interrupted run continues from its
 stored trials (the interrupted trial resumes at its next rung) and the sampler is re-seeded
 per trial from ``(seed, trial number)``, so a resumed run proposes what an uninterrupted one
@@ -40,7 +40,7 @@ from pathlib import Path
 from sim.strategies import parse_strategy
 
 from .. import store
-from ..engine import ArmsJob, run_job
+from ..jobs import ArmsJob, run_job
 from .tune_final import final_stage
 from .tune_spec import ETA, OBJECTIVES, TuneSpec, build_spec, focus, fresh_seed, sampler_seed
 
@@ -285,7 +285,7 @@ def spec_from_dict(d: dict) -> TuneSpec:
 def run_tune(spec: TuneSpec, *, out_dir=None, jobs: int = 1, progress: bool | None = None, on_rung=None) -> dict:
     """Search, then re-play the finalists on fresh deals; returns the run's document (stored as
     ``out_dir/tune.json`` when complete).  A complete stored run is returned as stored."""
-    from ..engine import git_describe, package_versions
+    from ..provenance import git_describe, package_versions
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
         doc = write_spec(out, spec)
@@ -313,8 +313,8 @@ def run_tune(spec: TuneSpec, *, out_dir=None, jobs: int = 1, progress: bool | No
 def _bar(spec: TuneSpec, initial: int, progress: bool | None):
     show = sys.stderr.isatty() if progress is None else progress
     if not show:
-        from ..engine import _NoBar
-        return _NoBar()
+        from ..progress import NoBar
+        return NoBar()
     from tqdm import tqdm
     return tqdm(total=spec.budget, initial=initial, unit="hand", unit_scale=True, file=sys.stderr,
                 desc=f"tune {spec.family} ({spec.variant})", smoothing=0.1)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine import ArmsJob, run_job
+from ..jobs import ArmsJob, run_job
 from ..stats import mean_from_moments, mean_se, t_quantile
 from .sweep_stats import ALPHA, pair_moments
 from .tune_spec import TuneSpec, focus

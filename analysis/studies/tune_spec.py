@@ -11,7 +11,7 @@ from sim.runner import make_spec
 from sim.strategies import FAMILIES, PRESETS, Strategy, _load_families, parse_strategy, split_specs
 from sim.variants import get_variant
 
-from ..engine import focus_names
+from ..jobs import focus_names
 from ..errors import TuneError
 
 ETA = 3                    # successive halving: a third of a rung goes on to the next
