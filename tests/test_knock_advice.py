@@ -1,4 +1,4 @@
-"""The "should I knock here?" advisor (analysis.studies.knock_advice, sim.advice)."""
+"""The "should I knock here?" advisor (analysis.studies.knock_advice, sim.advisors.worlds)."""
 
 import argparse
 import json
@@ -10,7 +10,7 @@ from analysis.studies import knock_advice as KA
 from analysis.studies import knock_advice_cmd as KA_CMD
 from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
-from sim import advice as K
+from sim.advisors import worlds as K
 from sim.advisors import advisor as AD, history as HI
 from sim.strategies import history_weights as HW
 from sim.core import rng, trace as TR

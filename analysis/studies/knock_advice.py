@@ -2,7 +2,7 @@
 
 Given a concrete position, :func:`advise` samples *worlds*, each a uniformly random way the
 cards I cannot see may lie (the opponents' hands, the stock, the buried discards), and scores
-both choices on the same world (common random numbers; kernels in :mod:`sim.advice`):
+both choices on the same world (common random numbers; kernels in :mod:`sim.advisors.worlds`):
 
 * **knock now** (Gin: knock with this hand, scored by the Gin showdown with layoffs, gin and
   undercut bonuses; Tonk: drop at the start of my turn, paid by the Tonk knock rule; Knock
@@ -87,7 +87,7 @@ Modelling assumptions (stated in the output notes when they apply):
 
 from __future__ import annotations
 
-# numba modules (sim.advice, sim.melds, the variants) are imported inside the functions, so
+# numba modules (sim.advisors.worlds, sim.melds, the variants) are imported inside the functions, so
 # building the CLI parser stays fast
 import math
 import textwrap
@@ -223,7 +223,7 @@ def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
     """Add a batch of world rows to the moments: exact integers, and with weights ``w`` the
     weighted ones (``s["m"]``: ``sum w``, ``sum w^2`` and per column ``[sum w x, sum w^2 x,
     sum w^2 x^2]``)."""
-    from sim import advice as K
+    from sim.advisors import worlds as K
     a, b = out[:, K.K_PTS], out[:, K.P_PTS]
     cols = {"a": a, "b": b, "d": a - b, "wa": out[:, K.K_WIN], "wb": out[:, K.P_WIN]}
     for v, c in zip(*np.unique(cols["d"], return_counts=True)):
@@ -342,7 +342,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     (Gin, Knock Rummy): every turn since the deal, e.g. ``"up 7D; 0:draw discard KD; 1:take KD
     discard 9H"`` (:mod:`sim.advisors.history`); ``opp_model``: ``uniform`` or (Gin, Knock
     Rummy, Ramino Klop) ``played`` (see the module docstring).  The cards are read by the
-    game's pack (:func:`sim.advice.position_cards`).  ``progress(snapshot)``: called as the worlds
+    game's pack (:func:`sim.advisors.worlds.position_cards`).  ``progress(snapshot)``: called as the worlds
     come in with :func:`snapshot`'s dict (the web app streams it); it changes no number.
     """
     from sim.variants import available, get_variant
@@ -364,7 +364,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     opp_model = models[0] if opp_model is None else opp_model
     if opp_model not in models:
         raise AdviceError(f"opponent model {opp_model!r}: {v.name} offers {' or '.join(models)}")
-    from sim.advice import position_cards
+    from sim.advisors.worlds import position_cards
     hand, upcard, discards = position_cards(v.advisor, hand, upcard, discards)
     from sim.advisors.advisor import prepare
     prep = prepare(
