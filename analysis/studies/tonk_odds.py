@@ -17,7 +17,7 @@ Method
 ------
 1. **Value classes.**  Only card values matter, so the pack is 10 value classes: value 10
    (T J Q K, 16 cards) and values 1..9 (4 cards each); the class sizes are read from
-   ``sim.cards.value_table``.  A five-card hand has a *composition* ``c = (c_1..c_10)``, the
+   ``sim.core.cards.value_table``.  A five-card hand has a *composition* ``c = (c_1..c_10)``, the
    number of its cards in each class; it is a tonk iff ``sum v*c_v >= tonk_min``.  With
    ``tonk_min >= 45`` the "deficit" ``sum (10-v)*c_v`` is at most 5, so there are only a few
    tonk compositions (e.g. 2 for ``tonk_min = 49``: five tens, or four tens and a nine).
