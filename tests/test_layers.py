@@ -153,7 +153,7 @@ LONG_FUNCTIONS = {
         "played slower (Wrotham 4p `simple`, analysis.bench.single_core_rate, old/new alternating in one "
         "sitting): options + joker budget + new-meld subsets as calls 0.93-0.95, the same inline='always' "
         "0.89, options + joker budget alone 0.95"),
-    "sim/wild/wild_search.py:_search": _KERNEL,
+    "sim/wild/wild_arrange.py:_arrange": _KERNEL,
     "sim/wild/wild_turn.py:take_turn": _KERNEL + " (measured: in pieces it played 8% slower)",
     "sim/variants/tonk.py:play_from_state": _KERNEL,
 }
