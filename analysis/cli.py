@@ -84,9 +84,10 @@ def cmd_strategies(args) -> int:
             for line in tuned_lines(v, fam.name):
                 print(line)
             if v in fam.search_variants:
-                from sim.strategies import SEARCH_PARAM, SEARCH_WORLDS
-                print(f"    {'search':<18} strong, deciding by simulation: {SEARCH_PARAM}={SEARCH_WORLDS} "
-                      "(worlds per decision; the search_* parameters above)")
+                from sim.strategies import search_extra
+                for n, vals in {"search": search_extra(fam, v), **fam.search_also.get(v, {})}.items():
+                    desc = ", ".join(f"{k}={x:g}" for k, x in vals.items())
+                    print(f"    {n:<18} strong, deciding by simulation: {desc} (the search_* parameters above)")
         print()
     return 0
 

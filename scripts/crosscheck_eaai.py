@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -45,20 +46,18 @@ from crosscheck_openspiel import OUTCOMES, compare, table_lines, verdict  # noqa
 RULE_SET = "eaai"
 STRATEGY = "eaai-simple"
 HANDS_PER_GAME = 4          # fewer than a game to 100 holds (about 6): more games than needed
-DRIVER = """
-import ginrummy.GinRummyGame;
-import ginrummy.SimpleGinRummyPlayer;
+def driver(main: str, player0: str, player1: str) -> str:
+    """Java source of the driver class ``main``: verbose games to 100 (as many as its argument)
+    of the framework's player classes ``player0`` and ``player1`` (package ``ginrummy``)."""
+    imports = "".join(f"import ginrummy.{c};\n" for c in sorted({"GinRummyGame", player0, player1}))
+    return (f"{imports}\npublic class {main} {{\n    public static void main(String[] args) {{\n"
+            "        int games = Integer.parseInt(args[0]);\n        GinRummyGame.setPlayVerbose(true);\n"
+            f"        GinRummyGame game = new GinRummyGame(new {player0}(), new {player1}());\n"
+            "        for (int i = 0; i < games; i++)\n            game.play();\n    }\n}\n")
 
-public class EaaiSelfPlay {
-    public static void main(String[] args) {
-        int games = Integer.parseInt(args[0]);
-        GinRummyGame.setPlayVerbose(true);
-        GinRummyGame game = new GinRummyGame(new SimpleGinRummyPlayer(), new SimpleGinRummyPlayer());
-        for (int i = 0; i < games; i++)
-            game.play();
-    }
-}
-"""
+
+DRIVER = driver("EaaiSelfPlay", "SimpleGinRummyPlayer", "SimpleGinRummyPlayer")
+
 _DRAW = re.compile(r"^Player (\d) draws (\S+)\.$")
 _DISCARD = re.compile(r"^Player (\d) discards (\S+)\.$")
 _KNOCK = re.compile(r"^Player (\d) melds .* with (\d+) deadwood from ")
@@ -82,31 +81,45 @@ def play_rummylab(n: int, seed: int) -> dict:
             "stock_left": cols["stock_left"], "points": cols["points"]}
 
 
-def run_framework(framework: Path, n_hands: int) -> list[dict]:
-    """The first ``n_hands`` hands (:func:`parse_hands`) of framework self-play, compiled in a
-    temporary folder; the log is read as it is written and the games stop once enough are in."""
+@contextmanager
+def framework_log(framework: Path, main: str, driver: str, games: int, players: dict | None = None):
+    """The lines of the framework's verbose log, as they are written: its sources and the
+    driver class ``main`` (source ``driver``, its argument: ``games``) compiled in a temporary
+    folder with ``players`` (class name: Java source of a player, compiled in the package
+    ``ginrummy`` beside the framework's; never stored); the game stops when the block ends."""
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
-        (t / "EaaiSelfPlay.java").write_text(DRIVER)
+        (t / f"{main}.java").write_text(driver)
         sources = sorted(str(p) for p in (framework / "ginrummy").glob("*.java"))
-        subprocess.run(["javac", "-nowarn", "-d", str(t), *sources, str(t / "EaaiSelfPlay.java")], check=True,
+        (t / "ginrummy").mkdir()
+        for name, text in (players or {}).items():
+            (t / "ginrummy" / f"{name}.java").write_text(text if text.lstrip().startswith("package")
+                                                          else "package ginrummy;\n" + text)
+            sources.append(str(t / "ginrummy" / f"{name}.java"))
+        subprocess.run(["javac", "-nowarn", "-d", str(t), *sources, str(t / f"{main}.java")], check=True,
                        capture_output=True)
-        games = n_hands // HANDS_PER_GAME
-        with subprocess.Popen(["java", "-cp", str(t), "EaaiSelfPlay", str(games)], stdout=subprocess.PIPE,
+        with subprocess.Popen(["java", "-cp", str(t), main, str(games)], stdout=subprocess.PIPE,
                               text=True) as proc:
-            hands = parse_hands(line.rstrip("\n") for line in proc.stdout)
-            out = [h for _, h in zip(range(n_hands), hands)]
-            proc.kill()
-    return out
+            try:
+                yield (line.rstrip("\n") for line in proc.stdout)
+            finally:
+                proc.kill()
+
+
+def run_framework(framework: Path, n_hands: int) -> list[dict]:
+    """The first ``n_hands`` hands (:func:`parse_hands`) of framework self-play; the log is read
+    as it is written and the games stop once enough are in."""
+    with framework_log(framework, "EaaiSelfPlay", DRIVER, n_hands // HANDS_PER_GAME) as lines:
+        return [h for _, h in zip(range(n_hands), parse_hands(lines))]
 
 
 def parse_hands(lines):
-    """One dict per hand of the log (lazily): outcome, starter, winner, points, knocker deadwood,
-    stock draws."""
+    """One dict per hand of the log (lazily): outcome, starter, winner, points, knocker and its
+    deadwood (-1 in a void hand), stock draws."""
     h: dict = {}
     for line in lines:
         if line.endswith("starts."):
-            h = {"starter": int(line.split()[1]), "stock_draws": 0, "top": None, "knock_dw": -1}
+            h = {"starter": int(line.split()[1]), "stock_draws": 0, "top": None, "knock_dw": -1, "knocker": -1}
         elif line.startswith("The initial face up card is "):
             h["top"] = line.rsplit(" ", 1)[1].rstrip(".")
         elif m := _DRAW.match(line):
@@ -115,8 +128,10 @@ def parse_hands(lines):
             h["top"] = m.group(2)
         elif m := _KNOCK.match(line):
             h["knock_dw"] = int(m.group(2))
-        elif _GIN.match(line):
+            h["knocker"] = int(m.group(1))
+        elif m := _GIN.match(line):
             h["knock_dw"] = 0
+            h["knocker"] = int(m.group(1))
         elif m := _SCORE.match(line):
             kind = {"scores the gin bonus": "gin", "scores the deadwood difference": "knock"}.get(m.group(2), "undercut")
             yield {**h, "outcome": kind, "winner": int(m.group(1)), "points": int(m.group(3))}
@@ -125,6 +140,9 @@ def parse_hands(lines):
 
 
 def framework_columns(hands: list[dict]) -> dict:
+    """The hands' columns: outcome (codes of OUTCOMES), score per seat (seat 0 = the starter),
+    the knocker's deadwood (hands with a knock), stock left, points, player 0's score and the
+    knocker (-1: void)."""
     outcome = np.array([OUTCOMES.index(h["outcome"]) for h in hands])
     pts = np.array([h["points"] for h in hands], dtype=np.float64)
     s0 = np.array([0.0 if h["winner"] < 0 else (p if h["winner"] == h["starter"] else -p)
@@ -133,7 +151,19 @@ def framework_columns(hands: list[dict]) -> dict:
     left = np.array([31 - h["stock_draws"] for h in hands], dtype=np.int64)
     void = outcome == OUTCOMES.index("void")
     assert (left[void] == 2).all() and (left >= 2).all(), "the log was misread: a void hand ends at 2 stock cards"
-    return {"outcome": outcome, "score0": s0, "score1": -s0, "knock_dw": kd, "stock_left": left, "points": pts}
+    player0 = np.array([0.0 if h["winner"] < 0 else (p if h["winner"] == 0 else -p) for h, p in zip(hands, pts)])
+    knocker = np.array([h["knocker"] for h in hands], dtype=np.int64)
+    return {"outcome": outcome, "score0": s0, "score1": -s0, "knock_dw": kd, "stock_left": left, "points": pts,
+            "player0": player0, "knocker": knocker}
+
+
+def java_missing(framework: Path) -> str | None:
+    """Why the framework cannot be played here (no ``javac``/``java``, no sources), or None."""
+    if not shutil.which("javac") or not shutil.which("java"):
+        return "no Java compiler (javac) on the path: apt-get install default-jdk-headless; nothing was compared."
+    if not (framework / "ginrummy" / "GinRummyGame.java").exists():
+        return f"{framework} holds no ginrummy/GinRummyGame.java; nothing was compared."
+    return None
 
 
 def main() -> int:
@@ -142,11 +172,8 @@ def main() -> int:
     ap.add_argument("--hands", type=int, default=20000, help="hands per engine (default 20000)")
     ap.add_argument("--seed", type=int, default=1, help="rummylab's seed (the framework seeds itself)")
     a = ap.parse_args()
-    if not shutil.which("javac") or not shutil.which("java"):
-        print("no Java compiler (javac) on the path: apt-get install default-jdk-headless; nothing was compared.")
-        return 2
-    if not (a.framework / "ginrummy" / "GinRummyGame.java").exists():
-        print(f"{a.framework} holds no ginrummy/GinRummyGame.java; nothing was compared.")
+    if (why := java_missing(a.framework)) is not None:
+        print(why)
         return 2
     from analysis.stats import mean_ci
     t0 = time.perf_counter()

@@ -143,21 +143,33 @@ def _rate_test(k1, n1, k2, n2) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def compare(ours: dict, theirs: dict, alpha: float = 0.05) -> list[tuple]:
+MEANS = (("mean score seat 0", "score0"), ("mean score seat 1", "score1"),
+         ("mean knocker deadwood", "knock_dw"), ("mean stock left at end", "stock_left"))
+
+
+def rate_row(name: str, k1: int, n1: int, k2: int, n2: int, level: float) -> tuple:
+    """A rate's row of :func:`compare`: both Wilson 95% CIs, the pooled z test's p-value and
+    whether it is at least ``level`` (no difference detected)."""
+    from analysis.stats import wilson
+    p = _rate_test(k1, n1, k2, n2)
+    return (name, wilson(k1, n1).fmt(2, pct=True), wilson(k2, n2).fmt(2, pct=True), p, p >= level)
+
+
+def compare(ours: dict, theirs: dict, alpha: float = 0.05, outcomes=OUTCOMES, means=MEANS,
+            extra_tests: int = 0) -> list[tuple]:
     """Rows (quantity, rummylab estimate, OpenSpiel estimate, p-value, no difference detected
-    at the Bonferroni level alpha / rows)."""
+    at the Bonferroni level alpha / rows): the rate of each of ``outcomes`` (the codes in
+    ``outcome``) and the mean of each ``(name, key)`` of ``means``; ``extra_tests``: tests the
+    caller adds to the Bonferroni count."""
     from scipy import stats as S
 
-    from analysis.stats import mean_ci, wilson
-    means = [("mean score seat 0", "score0"), ("mean score seat 1", "score1"),
-             ("mean knocker deadwood", "knock_dw"), ("mean stock left at end", "stock_left")]
-    level = alpha / (len(OUTCOMES) + len(means))
+    from analysis.stats import mean_ci
+    level = alpha / (len(outcomes) + len(means) + extra_tests)
     rows = []
     n1, n2 = len(ours["outcome"]), len(theirs["outcome"])
-    for i, name in enumerate(OUTCOMES):
+    for i, name in enumerate(outcomes):
         k1, k2 = int((ours["outcome"] == i).sum()), int((theirs["outcome"] == i).sum())
-        p = _rate_test(k1, n1, k2, n2)
-        rows.append((f"rate {name}", wilson(k1, n1).fmt(2, pct=True), wilson(k2, n2).fmt(2, pct=True), p, p >= level))
+        rows.append(rate_row(f"rate {name}", k1, n1, k2, n2, level))
     for name, key in means:
         a, b = ours[key], theirs[key]
         p = float(S.ttest_ind(a, b, equal_var=False).pvalue)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The skill ladder with ``search`` on top, per game (issue 21): random < simple < strong < search.
+"""The skill ladder with ``search`` on top, per game (issue 21): random < simple < strong < search
+(Gin with ``--champion-hands``: strong < marjj, and search against both).
 
 For every game that has a search player (or ``--games``), at its default player count, a
 balance study (``rummylab balance --search-hands``) as a stored, resumable run under ``--out``:
@@ -28,12 +29,16 @@ sys.path.insert(0, str(ROOT))
 SEARCH_HANDS = 1000
 
 
-def study(game: str, players: int, hands: int, search_hands: int, seed: int, jobs: int, out: Path) -> dict:
-    """The game's stored balance study with the search rung; its balance.json."""
+def study(game: str, players: int, hands: int, search_hands: int, seed: int, jobs: int, out: Path,
+          champion_hands: int = 0) -> dict:
+    """The game's stored balance study with the search rung (and the champion's, where the game
+    has one and ``champion_hands`` > 0); its balance.json."""
     cmd = [sys.executable, "-m", "analysis.cli", "balance", "--variant", game, "--players", str(players),
            "--hands", str(hands), "--games", "0", "--dup-hands", "0", "--no-sensitivity",
            "--search-hands", str(search_hands), "--seed", str(seed), "--jobs", str(jobs),
            "--out", str(out / game), "--no-progress"]
+    if champion_hands > 0:
+        cmd[-3:-3] = ["--champion-hands", str(champion_hands)]
     subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     doc = json.loads((out / game / "balance.json").read_text())
     doc["command"] = "rummylab " + " ".join(cmd[3:])
@@ -46,7 +51,7 @@ def rungs(doc: dict) -> list[dict]:
     r = cell["rungs"]
     out = []
     for p in cell["ladder"]:
-        if p["strong"] == "search" or r.index(p["strong"]) == r.index(p["weak"]) + 1:
+        if p["strong"] in ("search", cell.get("champion")) or r.index(p["strong"]) == r.index(p["weak"]) + 1:
             h = p["hand"]
             out.append({"weak": p["weak"], "strong": p["strong"], "edge_per_hand": h["edge"],
                         "win": h["win"], "fair": h["fair"], "effect": h["effect"], "hands": h["units"]})
@@ -68,6 +73,9 @@ def main(argv=None) -> int:
     ap.add_argument("--hands", type=int, default=8000, help="base hands per game (ladder runs: an eighth per seat)")
     ap.add_argument("--search-hands", type=int, default=None,
                     help=f"hands per seat of the searcher (default {SEARCH_HANDS:,})")
+    ap.add_argument("--champion-hands", type=int, default=0,
+                    help="hands per seat of the game's champion above strong (Gin: marjj), and of search "
+                         "against it; default 0: none")
     ap.add_argument("--seed", type=int, default=51)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "runs" / "search-ladder")
@@ -78,7 +86,7 @@ def main(argv=None) -> int:
     for g in games:
         n = get_variant(g).default_players
         sh = a.search_hands or SEARCH_HANDS
-        doc = study(g, n, a.hands, sh, a.seed, a.jobs, a.out)
+        doc = study(g, n, a.hands, sh, a.seed, a.jobs, a.out, a.champion_hands)
         cells += doc["cells"]
         unit = doc["cells"][0]["score_unit"]
         rows.append({"game": g, "players": n, "unit": unit, "rungs": rungs(doc), "command": doc["command"]})

@@ -3,7 +3,8 @@
 numba's on-disk cache (``cache=True``) checks only the source file of each function, not the
 files of the functions it calls: after an edit to ``melds.py`` a cached kernel in ``gin.py``
 would keep the old code.  So the cache lives in a folder keyed by a hash of every source file
-of this package: any change to the engine starts a fresh cache.  A ``NUMBA_CACHE_DIR`` set by
+of this package (and every ``.json``: data that kernels freeze in as constants, e.g.
+:mod:`sim.search.calibrated`'s tables): any change to the engine starts a fresh cache.  A ``NUMBA_CACHE_DIR`` set by
 the user is respected as given.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 def _engine_cache_dir() -> str:
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for p in sorted(here.rglob("*.py")):
+    for p in sorted([*here.rglob("*.py"), *here.rglob("*.json")]):
         h.update(p.relative_to(here).as_posix().encode())
         h.update(p.read_bytes())
     base = here.parent if os.access(here.parent, os.W_OK) else Path.home() / ".cache" / "rummylab"

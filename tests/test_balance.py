@@ -400,3 +400,25 @@ def test_search_rung_sits_on_top_of_the_ladder_where_a_game_searches(tmp_path, c
     cfg = BS.BalanceConfig(("knock-rummy",), {"knock-rummy": (2,)}, search_hands=4)
     assert BS.search_rung(get_variant("gin"), cfg) and (
         BS.search_rung(get_variant("knock-rummy"), cfg) == has_preset("knock-rummy", "search"))
+
+
+def test_champion_rung_sits_above_strong_only_when_asked(tmp_path, capsys):
+    """--champion-hands adds strong vs the game's champion (Gin: marjj) on duplicate deals, and
+    with --search-hands also the champion vs search; the skill gradient stays random -> strong,
+    and a game without a champion, or a study without --champion-hands, plays no such run."""
+    out = tmp_path / "bal"
+    args = ["balance", "--variant", "gin", "--players", "2", "--hands", "200", "--games", "0", "--no-sensitivity",
+            "--search-hands", "2", "--champion-hands", "10", "--jobs", "1", "--no-progress", "--out", str(out)]
+    assert main(args) == 0
+    cell = json.loads((out / "balance.json").read_text())["cells"][0]
+    assert cell["rungs"] == ["random", "simple", "strong"] and cell["champion"] == "marjj"
+    pairs = {(p["weak"], p["strong"]): p for p in cell["ladder"]}
+    assert pairs[("strong", "marjj")]["hand"]["units"] == 20 and len(pairs[("strong", "marjj")]["runs"]) == 2
+    assert ("strong", "search") in pairs and pairs[("marjj", "search")]["hand"]["units"] == 4
+    assert cell["skill_gradient"] == pairs[("random", "strong")]["hand"]["effect"]
+    assert "marjj over strong" in capsys.readouterr().out
+    gin, rummy = get_variant("gin"), get_variant("knock-rummy")
+    assert gin.champion == "marjj" and rummy.champion == ""
+    cfg = BS.BalanceConfig(("gin",), {"gin": (2,)}, champion_hands=4)
+    assert BS.champion_rung(gin, cfg) and not BS.champion_rung(rummy, cfg)
+    assert not BS.champion_rung(gin, BS.BalanceConfig(("gin",), {"gin": (2,)}))

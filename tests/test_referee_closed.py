@@ -57,6 +57,8 @@ CONFIGS = configs("""
 """) + [
     # Neller's EAAI framework: its rules and SimpleGinRummyPlayer (random ties and arrangements)
     ("gin", 2, "eaai-simple,simple", 200, tuple(get_variant("gin").rules_with_set("eaai"))),
+    # and MARJJ's policy against it there (its arrangements chosen by what it has seen)
+    ("gin", 2, "marjj,eaai-simple", 150, tuple(get_variant("gin").rules_with_set("eaai"))),
 ]
 
 SEED = 18

@@ -304,14 +304,15 @@ def _rungs(name, cells, linthresh=None):
     label_axes(ax, "rung: weaker < stronger", "edge per hand / SD (the stronger over the weaker)",
                "The skill ladder, one rung at a time (bars: 95% CI)", legend_size=7, legend_cols=2)
     return finish(fig, name, "How much each step up the strategy ladder moves a hand, per game and player count: "
-                  "the stronger rung in one seat, the weaker in the others, duplicate deals; the search rung "
-                  "is shown where the study played it (--search-hands).", [ax])
+                  "the stronger rung in one seat, the weaker in the others, duplicate deals; the champion and "
+                  "search rungs are shown where the study played them (--champion-hands, --search-hands).", [ax])
 
 
 def _neighbours(c: dict, p: dict) -> bool:
-    """True for a pair of neighbouring rungs (or the search rung on top of the ladder)."""
+    """True for a pair of neighbouring rungs (or a rung above the ladder: the champion's, the
+    search rung)."""
     r = c["rungs"]
-    if p["strong"] == "search":
+    if p["strong"] in ("search", c.get("champion")):
         return True
     return p["weak"] in r and p["strong"] in r and r.index(p["strong"]) == r.index(p["weak"]) + 1
 

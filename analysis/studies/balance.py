@@ -45,7 +45,8 @@ from ..progress import study_progress
 from ..stats import mean_ci, wilson
 from . import balance_plan as P
 from . import balance_stats as B
-from .balance_plan import SEARCH, ladder_pairs, rotations, rule_changes, search_rung, sensitivity_counts  # noqa: F401 (re-exported)
+from .balance_plan import (SEARCH, champion_rung, ladder_pairs, rotations, rule_changes, search_rung,  # noqa: F401
+                           sensitivity_counts)  # (re-exported)
 from .balance_text import balance_csv, format_table, json_summary
 from .. import json_text
 from ..args import OUT_DIR, add_command, add_csv_option, jobs_arg, whole
@@ -71,6 +72,7 @@ class BalanceConfig:
     rule_hands: int = DEFAULT_HANDS // 10            # hands per sensitivity run
     dup_hands: int = DEFAULT_HANDS // 2              # hands of the duplicate-deal seat-edge run
     search_hands: int = 0                            # hands per run of strongest vs search (0: none)
+    champion_hands: int = 0                          # hands per run of strongest vs the champion (0: none)
     rule: str | None = None                          # one "k=v" change, side by side
     sensitivity: bool = True
     seed: int = 0
@@ -178,8 +180,12 @@ def measure_cell(run: Runner, v, n: int, rules: tuple[str, ...], tag: str) -> di
         cell["volatility"]["one_hand_games"] = wilson(int((scoring == 1).sum()), len(scoring)).as_dict()
     cell["ladder"] = [pair_measures(run, n, weak, strong, pre) for weak, strong in ladder_pairs(v)]
     cell["skill_gradient"] = cell["ladder"][-1]["hand"]["effect"]      # the whole ladder: random -> strongest
-    if run.has(f"{pre}-{v.ladder[-1]}-{SEARCH}-r0"):                   # the search rung, on top
-        cell["ladder"].append(pair_measures(run, n, v.ladder[-1], SEARCH, pre))
+    if v.champion and run.has(f"{pre}-{v.ladder[-1]}-{v.champion}-r0"):     # the champion rung
+        cell["champion"] = v.champion
+        cell["ladder"].append(pair_measures(run, n, v.ladder[-1], v.champion, pre))
+    for below in (v.ladder[-1], v.champion):                               # the search rung, on top
+        if below and run.has(f"{pre}-{below}-{SEARCH}-r0"):
+            cell["ladder"].append(pair_measures(run, n, below, SEARCH, pre))
     return cell
 
 
@@ -389,6 +395,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="put the search player on top of the ladder where the game has one: the strongest "
                         "heuristic against search, this many duplicate hands per seat of the searcher (slow: "
                         "Gin search plays ~50 hands/s per core); default 0: no search rung")
+    p.add_argument("--champion-hands", type=whole("--champion-hands", 0), default=0,
+                   help="put the game's champion on top of the ladder where it has one (Gin: marjj, "
+                        "MARJJ_v5's policy): the strongest heuristic against it, this many duplicate hands per "
+                        "seat (slow: marjj plays a few hundred hands/s); with --search-hands also search "
+                        "against it; default 0: no champion rung")
     p.add_argument("--rule", default=None, metavar="NAME=VALUE",
                    help="one rule change, measured side by side with the defaults (needs --variant)")
     p.add_argument("--no-sensitivity", action="store_true", help="skip the rule-sensitivity runs")
@@ -422,7 +433,7 @@ def cmd(args) -> int:
                          rule_hands=args.rule_hands or max(100, hands // 10), rule=args.rule,
                          dup_hands=args.dup_hands if args.dup_hands is not None else hands // 2,
                          sensitivity=not args.no_sensitivity, seed=args.seed, search_hands=args.search_hands,
-                         per_game_scale=all(x is None for x in sizes))
+                         champion_hands=args.champion_hands, per_game_scale=all(x is None for x in sizes))
     if not args.variant and not args.players and all(x is None for x in sizes) and not args.no_progress:
         _say(f"balance: every game at every player count at default sizes takes about {FULL_RUN} on 2 cores "
              "(rerun to resume; finished runs are reused); --variant, --players, --hands or --no-sensitivity "

@@ -105,8 +105,12 @@ def cell_runs(v, n, rules, cfg, pre):
         yield f"{pre}-base-games", spec(v, n, rules, simple, games, cfg.seed, "games")
     for weak, strong in ladder_pairs(v):
         yield from pair_runs(v, n, rules, weak, strong, cfg.seed, pre, cfg.ladder_hands, games // 4)
+    if champion_rung(v, cfg):
+        yield from pair_runs(v, n, rules, v.ladder[-1], v.champion, cfg.seed, pre, cfg.champion_hands, 0)
     if search_rung(v, cfg):
         yield from pair_runs(v, n, rules, v.ladder[-1], SEARCH, cfg.seed, pre, cfg.search_hands, 0)
+        if champion_rung(v, cfg):
+            yield from pair_runs(v, n, rules, v.champion, SEARCH, cfg.seed, pre, cfg.search_hands, 0)
 
 
 SEARCH = "search"      # the rung above the heuristic ladder, where the game's kernel searches
@@ -116,6 +120,13 @@ def search_rung(v, cfg) -> bool:
     """True if the study puts ``search`` on top of ``v``'s ladder (``--search-hands`` > 0 and the
     game has a search player): played against the strongest heuristic only, on duplicate deals."""
     return cfg.search_hands > 0 and has_preset(v.name, SEARCH)
+
+
+def champion_rung(v, cfg) -> bool:
+    """True if the study puts the game's champion (``Variant.champion``, Gin's ``marjj``) on top
+    of the ladder (``--champion-hands`` > 0): played against the strongest heuristic on duplicate
+    deals, and against search where the search rung is played too."""
+    return cfg.champion_hands > 0 and bool(v.champion)
 
 
 def arm_runs(v, n, rules, cfg, pre):

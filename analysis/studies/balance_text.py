@@ -93,17 +93,18 @@ def format_table(doc: dict) -> str:
 
 
 def search_lines(cells: list[dict]) -> list[str]:
-    """The search rung (``--search-hands``), one line per cell that has it: its edge per hand over
-    the strongest heuristic on duplicate deals, in the game's points, with CI and n."""
+    """The rungs above the ladder (``--champion-hands``, ``--search-hands``), one line per pair
+    played: the stronger's edge per hand over the weaker on duplicate deals, in the game's
+    points, with CI and n."""
     out = []
     for c in cells:
-        p = next((p for p in c["ladder"] if p["strong"] == "search"), None)
-        if p is not None:
+        for p in (p for p in c["ladder"] if p["strong"] in ("search", c.get("champion"))):
             e, h = _est(p["hand"]["edge"]), p["hand"]
-            out.append(f"  {c['variant']}, {c['players']} players: search over {p['weak']}: "
+            out.append(f"  {c['variant']}, {c['players']} players: {p['strong']} over {p['weak']}: "
                        f"{e.fmt(2, sign=True)} {c['score_unit']} per hand against the average opponent, wins "
                        f"{_est(h['win']).value:.1%} of hands (fair {h['fair']:.1%}); {h['units']:,} hands")
-    return ["", "The search rung (duplicate deals, search in one seat, the strongest heuristic in the others):", *out] if out else []
+    return ["", "The rungs above the ladder (duplicate deals, the stronger in one seat, the weaker in the others):",
+            *out] if out else []
 
 
 def balance_csv(doc: dict) -> str:

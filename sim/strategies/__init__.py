@@ -176,10 +176,12 @@ def _load_tuned() -> None:
 def _add_search_presets() -> None:
     """The preset ``search`` of every variant whose ``strong`` family can search: ``strong``'s
     parameters (its rollout heuristic) with :data:`SEARCH_WORLDS` worlds per decision, or the
-    family's ``search_preset`` for the variant."""
+    family's ``search_preset`` for the variant; and the family's ``search_also`` presets."""
     for (variant, name), (family, values) in list(PRESETS.items()):
         if name == "strong" and variant in family.search_variants:
             PRESETS[(variant, "search")] = (family, {**values, **search_extra(family, variant)})
+            for other, extra in family.search_also.get(variant, {}).items():
+                PRESETS[(variant, other)] = (family, {**values, **extra})
 
 
 def search_extra(family: StrategyFamily, variant: str) -> dict[str, float]:

@@ -45,6 +45,9 @@ class StrategyFamily:
     # the ``search`` preset's parameters beyond ``strong``'s (default: SEARCH_WORLDS worlds),
     # per variant where a game's budget differs (a slow engine's smaller default)
     search_preset: dict[str, dict[str, float]] = field(default_factory=dict)
+    # more presets built on ``strong`` as ``search`` is, per variant: name -> parameters beyond
+    # ``strong``'s (an earlier search kept to measure against, e.g. Gin's ``search-uniform``)
+    search_also: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
 
     def presets_for(self, variant: str) -> dict[str, dict[str, float]]:
         """The presets this family offers in ``variant``."""

@@ -46,6 +46,12 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   arrangements, as knocker and as defender) and ``no_repeat=1`` (it never discards a card that
   makes, with the card just drawn, a {drawn, discarded} pair it has played before this hand;
   the engine keeps the pairs).
+* ``marjj``: the policy of MARJJ_v5 (the EAAI-2021 winner's team; :mod:`sim.strategies.marjj`),
+  under the ``eaai`` rule set: ``upcard=3`` (the upcard only when it forms a meld and a discard
+  then lowers the deadwood), ``discard_rule=2`` (deadwood + a discounted one-ply draw look-ahead
+  + a danger score from the opponent's pickups and the cards seen), ``knock`` 10 on its first
+  three own turns and then gin only (``gin_after=4``), ``arrange=3`` (as knocker and defender,
+  the minimum arrangement with the fewest lay-off points by what it has seen).
 
 Presets differ by game (``variant_presets``): Gin's are ``presets``; Knock Rummy's are tuned
 for 7/10-card hands and 2-5 players (see :mod:`sim.variants.knock_rummy`).
@@ -76,21 +82,23 @@ PARAMS = (
     Param("bucket_by", 0, 0, 1, "0: buckets by own turn number, 1: by cards left in stock", True),
     *bucket_starts("own turn (bucket_by=0) or stock size (bucket_by=1)"),
     Param("gin_after", -1, -1, 99, "from this own turn on, knock only with 0 deadwood (gin / rummy); -1 never", True),
-    Param("upcard", 0, 0, 2, "0: take upcard if it forms a meld; 1: if it lowers deadwood by >= upcard_gain; "
-                             "2: if it lies in any meld of the hand plus it", True),
+    Param("upcard", 0, 0, 3, "0: take upcard if it forms a meld; 1: if it lowers deadwood by >= upcard_gain; "
+                             "2: if it lies in any meld of the hand plus it; 3: if 0 and 1 both hold (MARJJ)", True),
     Param("upcard_gain", 1, 0, 100, "deadwood drop needed to take the upcard with upcard=1"),
     Param("near_weight", 0, 0, 10, "discard score weight for cards that may still make melds"),
     Param("opp_weight", 0, 0, 50, "discard score penalty for cards near the opponent's pickups"),
     Param("layoff", 1, 0, 1, "lay off onto the knocker's melds as defender", True),
     Param("random_ties", 0, 0, 1, "break discard ties at random instead of highest card", True),
-    Param("arrange", 0, 0, 2, "as knocker, show 0: any min-deadwood arrangement; 1: the one "
+    Param("arrange", 0, 0, 3, "as knocker, show 0: any min-deadwood arrangement; 1: the one "
                               "leaving the fewest layoff spots; 2: a random one, weighted as Neller's "
-                              "framework (also the defender's own, layoff_mode=seed)", True),
+                              "framework; 3: the one with the fewest lay-off points by what the seat has "
+                              "seen (MARJJ); 2 and 3 also the defender's own, layoff_mode=seed", True),
     Param("per_opp", 0, -30, 30, "added to the knock threshold per opponent beyond the first", True),
     Param("upcard_knock", -1, -1, 100, "also take the upcard when a legal discard then leaves deadwood "
                                         "<= this (-1: no)", True),
-    Param("discard_rule", 0, 0, 1, "0: minimise the discard score; 1: the highest-ranked card left as "
-                                    "deadwood by a minimum arrangement of the 11 cards", True),
+    Param("discard_rule", 0, 0, 2, "0: minimise the discard score; 1: the highest-ranked card left as "
+                                    "deadwood by a minimum arrangement of the 11 cards; 2: MARJJ's deadwood, "
+                                    "draw look-ahead and danger (sim.strategies.marjj)", True),
     Param("random_play", 0, 0, 1, PARAM_HELP, True),
     Param("no_repeat", 0, 0, 1, "never discard a card that with the card just drawn makes a {drawn, "
                                 "discarded} pair already played this hand (Neller's SimpleGinRummyPlayer)", True),
@@ -106,12 +114,17 @@ PARAMS = (
     search_drop_param(),
     Param("search_opp_knock", 10, -1, 100, "search: in the rollouts the opponents knock as soon as their deadwood "
                                            "is <= this (-1: they play the searching seat's own heuristic)", True),
+    Param("search_belief", 0, 0, 3, "search: a world's opponent hand: 0 uniform given the seen cards (or the "
+                                    "particles); 1 calibrated, built to the deadwood real hands hold at this "
+                                    "pile length (sim.search.calibrated); 2 calibrated guesses weighed by the "
+                                    "opponent's last discard under the seat's own heuristic (policy:self; Gin); "
+                                    "3 the same under the opponent's true policy (the opponent known; Gin)", True),
 )
 
 (P_KNOCK, P_KNOCK_MID, P_KNOCK_LATE, P_BUCKET_BY, P_MID_FROM, P_LATE_FROM, P_GIN_AFTER,
  P_UPCARD, P_UPCARD_GAIN, P_NEAR_W, P_OPP_W, P_LAYOFF, P_RANDOM_TIES, P_ARRANGE, P_PER_OPP,
  P_UPCARD_KNOCK, P_DISCARD_RULE, P_RANDOM_PLAY, P_NO_REPEAT, P_SEARCH_WORLDS, P_SEARCH_TOP, P_SEARCH_PARTICLES,
- P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z, P_SEARCH_DROP, P_SEARCH_OPP_KNOCK) = range(1, len(PARAMS) + 1)
+ P_SEARCH_BETA, P_SEARCH_WHAT, P_SEARCH_Z, P_SEARCH_DROP, P_SEARCH_OPP_KNOCK, P_SEARCH_BELIEF) = range(1, len(PARAMS) + 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -243,12 +256,14 @@ def choose_discard(srow, hand, forbidden, opp_picked, run_value, suit_total, ran
     are >= 0).  With deterministic ties (the first, highest card keeps a tie) the search stops
     once that bound reaches the best score (no later card can beat it); with random ties and
     both weights zero, once the bound exceeds it.  Exact, and most turns need one to three
-    evaluations.  ``random_play``: a uniform random card of those allowed.
+    evaluations.  ``random_play``: a uniform random card of those allowed.  ``discard_rule=2``
+    (MARJJ's, :func:`sim.strategies.marjj.marjj_discard`) needs the cards seen this hand and the
+    turn: Gin's turn calls it; here, without them, the score above decides.
     """
     if srow[P_RANDOM_PLAY] != 0:
         code = uniform_card(hand & ~forbidden, st)
         return code, deadwood(hand ^ _bit(code), run_value, suit_total, rank_value)
-    if srow[P_DISCARD_RULE] == 1:
+    if srow[P_DISCARD_RULE] == 1:   # (rule 2 is played by the turn kernels that keep what was seen)
         code, d = _highest_deadwood(hand, forbidden, run_value, suit_total, rank_value)
         if code >= 0:
             return code, d
@@ -343,7 +358,8 @@ def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
     """Take the upcard?  Yes if ``upcard_knock`` >= 0 and a discard other than the upcard then
     leaves deadwood <= it; else upcard=0: it forms a meld (the 11-card deadwood drops below
     hand deadwood + its value); upcard=1: after the best legal discard deadwood drops by
-    >= upcard_gain; upcard=2: it lies in some meld of the 11 cards (:func:`in_some_meld`)."""
+    >= upcard_gain; upcard=2: it lies in some meld of the 11 cards (:func:`in_some_meld`);
+    upcard=3: both 0 and 1 (MARJJ)."""
     b = _bit(up)
     h11 = hand | b
     if srow[P_UPCARD_KNOCK] >= 0:
@@ -355,10 +371,13 @@ def wants_upcard(srow, hand, dw_hand, up, run_value, suit_total, rank_value):
             m ^= low
     if srow[P_UPCARD] == 2:
         return in_some_meld(hand, up)
-    if srow[P_UPCARD] == 0:
+    if srow[P_UPCARD] == 0 or srow[P_UPCARD] == 3:
         if not _may_meld(hand, up):
             return False  # in no meld: the 11-card deadwood is exactly dw_hand + its value
-        return deadwood(h11, run_value, suit_total, rank_value) < dw_hand + rank_value[up & 15]
+        if not deadwood(h11, run_value, suit_total, rank_value) < dw_hand + rank_value[up & 15]:
+            return False
+        if srow[P_UPCARD] == 0:
+            return True
     best = 1 << 30
     m = hand
     for code in range(64):
@@ -388,7 +407,10 @@ FAMILY = register(StrategyFamily(
     # Knock Rummy's search: the draw, the discard and the knock (the knock is the game), the
     # opponents of its rollouts playing its own heuristic, a smaller margin (sim/variants/knock_rummy_search.py)
     search_preset={"knock-rummy": {"search_worlds": float(SEARCH_WORLDS), "search_what": 7.0, "search_z": 1.0,
-                                   "search_opp_knock": -1.0}},
+                                   "search_opp_knock": -1.0},
+                   # Gin: the calibrated belief (docs/search-and-tuning.md, "The belief")
+                   "gin": {"search_worlds": float(SEARCH_WORLDS), "search_belief": 1.0}},
+    search_also={"gin": {"search-uniform": {"search_worlds": float(SEARCH_WORLDS)}}},   # the search before it
     params=PARAMS,
     doc="Knock-game heuristics: knock threshold by turn/stock bucket and opponent count, wait "
         "for gin/rummy, upcard rule, discard scoring, layoffs (Gin).",
@@ -400,6 +422,7 @@ FAMILY = register(StrategyFamily(
         "openspiel-simple": {"upcard_knock": 10, "discard_rule": 1, "layoff": 0},
         "random": {"random_play": 1},
         "eaai-simple": {"upcard": 2, "random_ties": 1, "arrange": 2, "no_repeat": 1},
+        "marjj": {"upcard": 3, "discard_rule": 2, "arrange": 3, "gin_after": 4},
     },
     # Knock Rummy (sweeps and the comparison: sim/variants/knock_rummy.py docstring)
     variant_presets={"knock-rummy": {

@@ -25,7 +25,9 @@ A game declares:
 * ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it);
 * ``no_out_outcomes``: the outcomes of a hand that ends with no one out (void, stock
   exhausted, block); ``ladder``: strategy presets from weakest to strongest, ``random``
-  (uniform over legal moves) first (the balance study's skill ladder); ``balance_scale``: the
+  (uniform over legal moves) first (the balance study's skill ladder); ``champion``: the
+  strongest fixed opponent, the rung above the ladder's top (Gin: ``marjj``), too slow for
+  every study: the balance study plays it only when asked (``--champion-hands``); ``balance_scale``: the
   balance study's default sample sizes are multiplied by it (slow games below 1, so the
   default study of every game fits its time budget; sizes a user gives are taken as given).
 * ``check_strategies``: None, or ``(rules, strategies) -> None`` raising a
@@ -131,6 +133,7 @@ class Variant:
     max_turns: int = 1000            # a hand never runs more turns than this (engine guard)
     no_out_outcomes: tuple[str, ...] = ()           # outcomes of hands nobody went out of
     ladder: tuple[str, ...] = ("random", "simple")  # presets, weakest to strongest
+    champion: str = ""               # a preset above the ladder's top (slow: an opt-in rung), "" none
     check_strategies: Callable | None = None
     balance_scale: float = 1.0       # the balance study's default sizes times this (slow games < 1)
     meld_setup: Callable | None = None   # rules -> sim.open.open_plan.MeldSetup (`rummylab meld`)

@@ -264,6 +264,7 @@ VARIANT = knock_variant(
     "Gin Rummy: 2 players, 10 cards, knock at deadwood <= 10, gin and undercut bonuses.",
     advisor="sim.variants.gin", opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood", zero_sum=True,
     max_turns=MAX_TURNS, no_out_outcomes=("void",), game=GAME, game_kernel=play_game_chunk, rule_sets=RULE_SETS,
+    champion="marjj",
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 10), limit_rule="knock_limit", bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by", at_zero="go for gin; never knock"),
@@ -318,7 +319,7 @@ def _end_now_kernel(g, i):
     g.hands[1] = g.dealt[1]
     g.row[:] = 0
     showdown(g.rules, g.strat, g.hands, np.int64(0), g.knock_dw, g.big, g.T_value, g.T_cover, g.T_starts, g.T_total,
-             g.T_rank, g.row, g.st, no_trace())
+             g.T_rank, g.row, g.st, no_trace(), gin_hand.no_knowledge())
     return _advice_mine(g.row)
 
 

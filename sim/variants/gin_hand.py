@@ -23,6 +23,7 @@ from ..core.rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from ..core import trace as TR
 from ..strategies.knock import choose_discard, knock_threshold, wants_upcard
+from ..strategies.marjj import arrangement_marjj, marjj_discard
 from ..strategies.random_play import coin
 from ..core.trace import log
 from . import COL_ENDER, COL_OUTCOME, COL_STOCK_LEFT, COL_TURNS, column_index
@@ -98,9 +99,11 @@ S_SP, S_NPILE, S_TURNS, S_OWN0, S_OWN1, S_TO_MOVE, S_FORCE_STOCK, S_LIMIT, S_WID
 
 @njit(cache=True)
 def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_starts,
-              T_total, T_rank, row, st, trace):
+              T_total, T_rank, row, st, trace, known):
     """Score a knock; fills score/deadwood/winner/points columns; returns the outcome code.
     ``st``: the seats' strategy generators (``arrange=2`` draws arrangements from them).
+    ``known`` uint64[2, 2]: per seat the cards it has seen and the cards its opponent took from
+    the pile (``arrange=3``; :func:`knowledge`).
     ``trace``: the arrangements shown, as ``show`` rows (:mod:`sim.knock.shown`; where no
     lay-off is made, gin or big gin included, each seat's first minimum arrangement).
     Callers pass ``knocker``, ``dw_knocker`` and ``big`` typed (``np.int64(0)``, ``np.bool_``),
@@ -120,7 +123,8 @@ def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_
         dd = dd_raw
     else:
         if strat[d, K.P_LAYOFF] != 0:
-            dd = _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st, trace)
+            dd = _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st, trace,
+                           known)
         else:
             dd = dd_raw
         if dd < dw_knocker or (dd == dw_knocker and rules[R_UNDERCUT_TIE] != 0):
@@ -150,11 +154,12 @@ def showdown(rules, strat, hands, knocker, dw_knocker, big, T_value, T_cover, T_
 
 
 @njit(cache=True)
-def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st, trace):
+def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total, T_rank, st, trace, known):
     """The defender's deadwood after laying off onto the knocker's shown melds.  ``arrange=2``
-    (the knocker's): it shows a random minimum arrangement (:mod:`sim.knock.meld_choice`); the
-    defender's ``arrange=2`` with ``layoff_mode=seed``: it arranges its own cards by the same
-    random draw and lays off that arrangement's deadwood cards.  ``trace``: the melds used and
+    (the knocker's): it shows a random minimum arrangement (:mod:`sim.knock.meld_choice`);
+    ``arrange=3``: MARJJ's (:func:`sim.strategies.marjj.arrangement_marjj`, by ``known``); the
+    defender's ``arrange=2`` or 3 with ``layoff_mode=seed``: it arranges its own cards the same
+    way and lays off that arrangement's deadwood cards.  ``trace``: the melds used and
     the lay-offs made (:func:`sim.knock.shown.log_knock`)."""
     d = 1 - knocker
     melds = np.zeros((MAX_MELDS, 4), dtype=np.int64)
@@ -162,15 +167,23 @@ def _laid_off(rules, strat, hands, knocker, T_value, T_cover, T_starts, T_total,
     if ka == 2:
         _, n, _ = arrangement_random(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds,
                                      st[knocker])
+    elif ka == 3:
+        _, n, _ = arrangement_marjj(hands[knocker], known[knocker, 1], known[knocker, 0], T_value, T_cover,
+                                    T_starts, T_total, T_rank, melds)
     elif ka != 0:
         _, n, _ = arrangement_fewest_spots(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
     else:
         _, n, _ = arrangement(hands[knocker], T_value, T_cover, T_starts, T_total, T_rank, melds)
     seed_mode = rules[R_LAYOFF_SEED] != 0
     own, n_own, dead = melds, 0, np.uint64(0)      # the defender's own arrangement, where computed
-    if seed_mode and strat[d, K.P_ARRANGE] == 2:
+    da = strat[d, K.P_ARRANGE]
+    if seed_mode and (da == 2 or da == 3):
         own = np.zeros((MAX_MELDS, 4), dtype=np.int64)
-        _, n_own, dead = arrangement_random(hands[d], T_value, T_cover, T_starts, T_total, T_rank, own, st[d])
+        if da == 2:
+            _, n_own, dead = arrangement_random(hands[d], T_value, T_cover, T_starts, T_total, T_rank, own, st[d])
+        else:
+            _, n_own, dead = arrangement_marjj(hands[d], known[d, 1], known[d, 0], T_value, T_cover, T_starts,
+                                               T_total, T_rank, own)
         dd, laid = layoff_deadwood(dead, melds, n, T_value, T_total, T_rank, 13, np.bool_(False))
     else:
         dd, laid = layoff_deadwood(hands[d], melds, n, T_value, T_total, T_rank, 13, seed_mode)
@@ -228,7 +241,7 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
         hands[p] = hand
         _end(row, p, state[S_TURNS], stock_left, own_turn)
         row[COL_OUTCOME] = showdown(rules, strat, hands, p, np.int64(0), np.bool_(True), T_value, T_cover, T_starts,
-                                     T_total, T_rank, row, st, trace)
+                                     T_total, T_rank, row, st, trace, knowledge(hands, pile, state[S_NPILE], picked))
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     no_repeat = strat[p, K.P_NO_REPEAT] != 0
@@ -238,7 +251,11 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
     else:
         if no_repeat and hand & ~(forbidden | pairs[p, card]):
             forbidden |= pairs[p, card]
-        code, dwa = choose_discard(strat[p], hand, forbidden, picked[1 - p], T_value, T_total, T_rank, st[p])
+        if strat[p, K.P_DISCARD_RULE] == 2:
+            code, dwa = marjj_discard(hand, forbidden, picked[1 - p], seen_by(hand, pile, state[S_NPILE], picked),
+                                      own_turn, T_value, T_total, T_rank, st[p])
+        else:
+            code, dwa = choose_discard(strat[p], hand, forbidden, picked[1 - p], T_value, T_total, T_rank, st[p])
     if no_repeat:
         pairs[p, card] |= _bit(code)
         pairs[p, code] |= _bit(card)
@@ -255,7 +272,7 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
         log(trace, TR.E_KNOCK, p, dwa, 0)
         _end(row, p, state[S_TURNS], stock_left, own_turn)
         row[COL_OUTCOME] = showdown(rules, strat, hands, p, dwa, np.bool_(False), T_value, T_cover, T_starts, T_total,
-                                     T_rank, row, st, trace)
+                                     T_rank, row, st, trace, knowledge(hands, pile, state[S_NPILE], picked))
         log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
         return True
     # the wall (openspiel_wall): after a stock draw the next player may still knock with the upcard
@@ -263,6 +280,33 @@ def finish_turn(rules, strat, p, from_pile, card, forbidden, discard, knock, han
         _void(row, p, state[S_TURNS], stock_left, dw, trace)
         return True
     return False
+
+
+@njit(cache=True)
+def seen_by(hand, pile, npile, picked):
+    """The cards a seat holding ``hand`` has held or seen face up this hand: its hand, the
+    discard pile's ``npile`` cards and every card taken from the pile (``picked``)."""
+    seen = hand | picked[0] | picked[1]
+    for i in range(npile):
+        seen |= _bit(pile[i])
+    return seen
+
+
+@njit(cache=True)
+def knowledge(hands, pile, npile, picked):
+    """:func:`showdown`'s ``known``: per seat the cards it has seen (:func:`seen_by`) and the
+    cards its opponent took from the pile."""
+    known = np.empty((2, 2), dtype=np.uint64)
+    for q in range(2):
+        known[q, 0] = seen_by(hands[q], pile, npile, picked)
+        known[q, 1] = picked[1 - q]
+    return known
+
+
+@njit(cache=True)
+def no_knowledge():
+    """:func:`showdown`'s ``known`` where the hand's history is not followed: nothing seen."""
+    return np.zeros((2, 2), dtype=np.uint64)
 
 
 @njit(cache=True)

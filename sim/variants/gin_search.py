@@ -32,18 +32,25 @@ from numba import njit
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
 from ..core.trace import no_trace
+from ..knock.develop import develop
 from ..knock.melds import deadwood
 from ..core import rng
 from ..strategies import knock_belief as belief
+from ..search import calibrated
 from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, stop_after, shuffle_unseen, world_streams
 from ..strategies import knock as K
-from ..strategies.knock import knock_threshold, rank_discards, wants_upcard
+from ..strategies.knock import discard_score, knock_threshold, rank_discards, wants_upcard
 from ..strategies.random_play import coin
 from .gin_hand import (C_SCORE, N_CARDS, R_DISCARD_STOCK, S_FORCE_STOCK, S_LIMIT, S_NPILE, S_OWN0, S_SP, S_TO_MOVE, _no_pairs,
                        _play_on, _take_turn, at_wall, deadwoods, draw, finish_turn, heuristic_turn)
 
 FULL52 = np.uint64(0x1FFF1FFF1FFF1FFF)    # the 52 card bits (suit * 16 + rank)
 MAX_CAND = 22                              # 11 discards, each with and without a knock
+BELIEF_CALIBRATED = 1                      # ``search_belief``: the calibrated belief
+BELIEF_POLICY = 2                          # 2: and weighed by the seat's own heuristic as the opponent's policy
+BELIEF_OPPONENT = 3                        # 3: by the opponent's true policy (the opponent known: a yardstick)
+POLICY_DRAWS = 8                           # guesses weighed per world by a policy belief
+CALIBRATION = calibrated.table("gin", 2)      # its table, a constant of the kernels
 
 
 @njit(cache=True, inline="always")
@@ -70,6 +77,13 @@ def rollout_strat(strat, p):
 
 
 @njit(cache=True)
+def model_row(strat, p):
+    """The opponents' policy in seat ``p``'s policy belief: the opponent's own row with
+    ``search_belief`` 3 (the opponent known), else ``p``'s (its heuristic)."""
+    return strat[1 - p] if strat[p, K.P_SEARCH_BELIEF] == BELIEF_OPPONENT else strat[p]
+
+
+@njit(cache=True)
 def seen_by(p, extra, hands, pile, picked, state):
     """What seat ``p`` knows of the cards: ``(unseen, known)``, the masks of the cards it has
     not seen and of the cards the opponent took from the pile and still holds.  ``extra``: a
@@ -83,12 +97,18 @@ def seen_by(p, extra, hands, pile, picked, state):
 
 
 @njit(cache=True)
-def world(p, extra, hands, pile, picked, state, parts, wts, key, w, worlds, buf, hands_w, deck_w):
+def world(srow, orow, p, extra, hands, pile, picked, state, parts, wts, key, w, worlds, buf, hands_w, deck_w, T_value,
+          T_total, T_rank):
     """World ``w`` of ``worlds`` of decision ``key`` as seat ``p`` sees the position:
     ``hands_w`` and the stock ``deck_w[state[S_SP]:]`` are filled.  The opponent's hand is a
     guess of ``p``'s belief (``parts``/``wts``, :mod:`sim.knock.belief`; the guesses at evenly
     spaced weights, so the worlds follow the belief) or, with no belief, the known cards and
-    random unseen ones; the stock is the other unseen cards in a random order."""
+    random unseen ones; with ``search_belief`` 1 (``srow``'s, the calibrated belief) the guess
+    is then developed toward a deadwood real hands hold at this pile length
+    (:func:`sim.knock.develop.develop`); with 2 or 3 (a policy belief) :data:`POLICY_DRAWS`
+    such guesses are weighed by how likely the opponent's last discard was from each under
+    the policy ``orow`` (:func:`_resampled`); the stock is the other unseen cards in a random
+    order."""
     o = 1 - p
     unseen, known = seen_by(p, extra, hands, pile, picked, state)
     size = popcount(hands[o])
@@ -101,12 +121,82 @@ def world(p, extra, hands, pile, picked, state, parts, wts, key, w, worlds, buf,
         h = belief.guess(parts, wts, (w + u0) * tot / worlds, unseen, known, size, st)
     else:
         h = belief.guess(np.zeros(1, dtype=np.uint64), np.ones(1), 0.0, unseen, known, size, st)
+    b = srow[K.P_SEARCH_BELIEF]
+    if b >= BELIEF_CALIBRATED:
+        # the pile's length at the turn's start, as the table was measured (``extra`` taken from it: one more)
+        pile_len = state[S_NPILE] + (1 if picked[p] & extra else 0)
+        h = develop(h, unseen & ~h, known, calibrated.target(CALIBRATION, pile_len, st), st, T_value, T_total, T_rank)
+        last = _last_discard(p, extra, pile, picked, state)
+        if b >= BELIEF_POLICY and last >= 0:
+            h = _resampled(h, orow, last, picked[p], srow[K.P_SEARCH_BETA], unseen, known, size, pile_len, st,
+                           T_value, T_total, T_rank)
     hands_w[p] = hands[p]
     hands_w[o] = h
     n = shuffle_unseen(unseen & ~h, key, w, buf)
     sp = state[S_SP]
     for i in range(n):
         deck_w[sp + i] = buf[i]
+
+
+@njit(cache=True)
+def _last_discard(p, extra, pile, picked, state):
+    """The card the opponent of seat ``p`` discarded on its last turn (-1: it has not had one):
+    the pile's top, or ``extra`` when ``p`` took it from there this turn."""
+    if state[S_OWN0 + 1 - p] == 0:
+        return -1
+    if picked[p] & extra:
+        c = 0
+        while (extra >> np.uint64(c)) != np.uint64(1):
+            c += 1
+        return c
+    return pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
+
+
+@njit(cache=True)
+def _discard_weight(orow, h, d, opp_picked, beta, T_value, T_total, T_rank):
+    """How likely the policy ``orow`` was to discard ``d`` from ``h`` plus ``d``:
+    ``exp(-beta * (its score of d - its best score))`` (its discard score,
+    :func:`sim.strategies.knock.discard_score`; 1 when ``d`` is its choice or tied with it)."""
+    hand = h | _bit(d)
+    near_w, opp_w = orow[K.P_NEAR_W], orow[K.P_OPP_W]
+    best = 1e18
+    mine = 0.0
+    m = hand
+    while m:
+        low = m & (~m + np.uint64(1))
+        c = 0
+        while (low >> np.uint64(c)) != np.uint64(1):
+            c += 1
+        m &= m - np.uint64(1)
+        _, sc = discard_score(hand, c, near_w, opp_w, opp_picked, T_value, T_total, T_rank)
+        best = min(best, sc)
+        if c == d:
+            mine = sc
+    return np.exp(-beta * (mine - best))
+
+
+@njit(cache=True)
+def _resampled(h, orow, d, opp_picked, beta, unseen, known, size, pile_len, st, T_value, T_total, T_rank):
+    """The policy belief: ``h`` and :data:`POLICY_DRAWS` - 1 more developed guesses, one
+    chosen with probability proportional to :func:`_discard_weight` (sampling importance
+    resampling on the opponent's last discard ``d``)."""
+    hs = np.empty(POLICY_DRAWS, dtype=np.uint64)
+    ws = np.empty(POLICY_DRAWS, dtype=np.float64)
+    tot = 0.0
+    for i in range(POLICY_DRAWS):
+        if i > 0:
+            g = belief.guess(np.zeros(1, dtype=np.uint64), np.ones(1), 0.0, unseen, known, size, st)
+            h = develop(g, unseen & ~g, known, calibrated.target(CALIBRATION, pile_len, st), st, T_value, T_total,
+                        T_rank)
+        hs[i] = h
+        ws[i] = _discard_weight(orow, h, d, opp_picked, beta, T_value, T_total, T_rank)
+        tot += ws[i]
+    u = rng.uniform(st) * tot
+    for i in range(POLICY_DRAWS):
+        u -= ws[i]
+        if u <= 0.0:
+            return hs[i]
+    return hs[POLICY_DRAWS - 1]
 
 
 @njit(cache=True)
@@ -231,7 +321,8 @@ def search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts,
     alive = np.ones(2, dtype=np.bool_)
     nw = 0
     for w in range(worlds):
-        world(p, np.uint64(0), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
+        world(srow, model_row(strat, p), p, np.uint64(0), hands, pile, picked, state, parts[p], wts[p], key, w, worlds,
+              buf, hands_w, deck_w, T_value, T_total, T_rank)
         for a in range(2):
             if not alive[a]:
                 continue
@@ -317,7 +408,8 @@ def search_discard(rules, strat, p, from_pile, card, forbidden, hands, pile, pic
     alive = np.ones(nc, dtype=np.bool_)
     nw = 0
     for w in range(worlds):
-        world(p, _bit(card), hands, pile, picked, state, parts[p], wts[p], key, w, worlds, buf, hands_w, deck_w)
+        world(srow, model_row(strat, p), p, _bit(card), hands, pile, picked, state, parts[p], wts[p], key, w, worlds,
+              buf, hands_w, deck_w, T_value, T_total, T_rank)
         for a in range(nc):
             if not alive[a]:
                 continue

@@ -26,7 +26,8 @@ value is the deciding seat's result of the hand as the game's comparisons measur
 ``settle=seed`` its score minus the average other seat's, with ``pairwise`` its score (a void
 hand: 0).  The heuristic's choice is kept unless another candidate beats it by ``search_z``
 standard errors of the paired per-world difference (:func:`sim.search.worlds.paired_choice`).
-Worlds are uniform given what the seat saw (``search_particles`` is Gin's; not used here).
+Worlds are uniform given what the seat saw (``search_particles`` is Gin's; not used here) or,
+with ``search_belief`` 1, calibrated (:mod:`sim.search.calibrated`).
 
 Measured (``docs/search/knock-rummy.json``; seat 0 minus the average other seat, points per
 hand, paired on 200,000 deals, seed 31): the ``search`` preset (all three decisions,
@@ -49,8 +50,11 @@ from ..core.bits import popcount
 from ..core.cards import to_mask
 from ..core.errors import AdviceError
 from ..core.trace import no_trace
+from ..knock.develop import develop_seats, held as _held
 from ..knock.melds import deadwood, min_deadwood
-from ..search.worlds import decision_key, paired_choice, shuffle_unseen, stop_after, world_streams
+from ..core import rng
+from ..search import calibrated
+from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, shuffle_unseen, stop_after, world_streams
 from ..strategies import history_weights as HW
 from ..strategies import knock as K
 from ..strategies.knock import wants_upcard
@@ -60,6 +64,8 @@ from .gin_search import FULL52, ranked_discards, searching
 from .gin_search import rollout_strat as _gin_rollout_strat
 
 MAX_CAND = 22          # 11 discards, each with and without a knock
+BELIEF_CALIBRATED = 1  # ``search_belief``: the calibrated belief, its tables by player count (2-5)
+CALIBRATION = calibrated.tables("knock-rummy", range(2, 6))
 
 
 @njit(cache=True)
@@ -90,10 +96,13 @@ def seen_by(p, extra, hands, pile, picked, state, known):
 
 
 @njit(cache=True)
-def world(p, extra, hands, pile, picked, state, key, w, buf, known, hands_w, deck_w):
+def world(srow, p, extra, hands, pile, picked, state, key, w, buf, known, hands_w, deck_w, T_value, T_total, T_rank):
     """World ``w`` of decision ``key`` as seat ``p`` sees the position: ``hands_w`` (``p``'s
     own hand, every opponent's known cards plus unseen ones up to its size) and the stock
-    ``deck_w[state[S_SP]:]`` (the other unseen cards, in a random order) are filled."""
+    ``deck_w[state[S_SP]:]`` (the other unseen cards, in a random order) are filled.  With
+    ``search_belief`` 1 (``srow``'s) each opponent's hand is then developed toward a deadwood
+    real hands hold at this pile length with this many players
+    (:func:`sim.knock.develop.develop`), and the stock is the cards left."""
     unseen = seen_by(p, extra, hands, pile, picked, state, known)
     n = shuffle_unseen(unseen, key, w, buf)
     k = 0
@@ -106,6 +115,11 @@ def world(p, extra, hands, pile, picked, state, key, w, buf, known, hands_w, dec
             h |= _bit(buf[k])
             k += 1
         hands_w[q] = h
+    if srow[K.P_SEARCH_BELIEF] >= BELIEF_CALIBRATED:     # the policy beliefs (2, 3) are Gin's: calibrated here
+        pile_len = state[KR.S_NPILE] + (1 if picked[p] & extra else 0)   # at the turn's start, as measured
+        left = develop_seats(p, hands_w, known, unseen & ~_held(p, hands_w), CALIBRATION[hands.shape[0]], pile_len,
+                             rng.new_state(key, STREAM_WORLD + 2, w), T_value, T_total, T_rank)
+        k, n = 0, shuffle_unseen(left, key, w, buf)
     sp = state[KR.S_SP]
     for i in range(k, n):
         deck_w[sp + i - k] = buf[i]
@@ -196,7 +210,8 @@ def search_take(rules, strat, p, hands, pile, picked, state, T_value, T_total, T
     alive = np.ones(2, dtype=np.bool_)
     nw = 0
     for w in range(worlds):
-        world(p, np.uint64(0), hands, pile, picked, state, key, w, buf, known, hands_w, deck_w)
+        world(srow, p, np.uint64(0), hands, pile, picked, state, key, w, buf, known, hands_w, deck_w, T_value, T_total,
+              T_rank)
         for a in range(2):
             if alive[a]:
                 world_streams(key, w, st_w)
@@ -251,7 +266,8 @@ def search_discard(rules, strat, p, from_pile, card, forbidden, hands, pile, pic
     alive = np.ones(nc, dtype=np.bool_)
     nw = 0
     for w in range(worlds):
-        world(p, _bit(card), hands, pile, picked, state, key, w, buf, known, hands_w, deck_w)
+        world(srow, p, _bit(card), hands, pile, picked, state, key, w, buf, known, hands_w, deck_w, T_value, T_total,
+              T_rank)
         for a in range(nc):
             if alive[a]:
                 world_streams(key, w, st_w)

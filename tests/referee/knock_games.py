@@ -13,8 +13,8 @@ from .shown import dead_value, expect_min
 # layoff=0); a spec naming layoff=0 does the same
 NO_LAYOFF_PRESETS = ("openspiel-simple",)
 # presets whose defender, with layoff_mode=seed, may arrange its own cards in any minimum
-# arrangement, not only the one best for lay-offs (eaai-simple has arrange=2)
-ANY_ARRANGEMENT_PRESETS = ("eaai-simple",)
+# arrangement, not only the one best for lay-offs (eaai-simple has arrange=2, marjj arrange=3)
+ANY_ARRANGEMENT_PRESETS = ("eaai-simple", "marjj")
 
 
 class GinWalker(ClosedWalker):
@@ -199,7 +199,8 @@ class GinWalker(ClosedWalker):
 
     def any_arrangement(self, seat: int) -> bool:
         spec = str(self.hand.start.get("strategies", [""] * 2)[seat])
-        return spec in ANY_ARRANGEMENT_PRESETS or "arrange=2" in spec.replace(" ", "")
+        flat = spec.replace(" ", "")
+        return spec in ANY_ARRANGEMENT_PRESETS or "arrange=2" in flat or "arrange=3" in flat
 
     def declines_layoffs(self, seat: int) -> bool:
         spec = str(self.hand.start.get("strategies", [""] * 2)[seat])
