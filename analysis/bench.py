@@ -62,7 +62,7 @@ def searching_variants() -> list[str]:
 
 def all_core_rate(variant: str, n: int, repeats: int, jobs: int = -1) -> tuple[float, float]:
     """(median hands/s, median seconds) with worker processes, workers already warm."""
-    from .engine import run
+    from .jobs import run
     spec = make_spec(variant, n=n, seed=2)
     run(make_spec(variant, n=50_000, seed=3), jobs=jobs, progress=False)  # warm-up
     secs = []
@@ -181,7 +181,7 @@ def machine() -> str:
 
 
 def main(quick: bool = False, out: str | None = None) -> int:
-    from .engine import git_describe
+    from .provenance import git_describe
     rows: list[tuple[str, str, str]] = []
     reps = 3 if quick else 5
     n1 = 20_000 if quick else 200_000

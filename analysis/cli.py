@@ -37,7 +37,7 @@ class Parser(argparse.ArgumentParser):
 def cmd_simulate(args) -> int:
     from sim.runner import make_spec
 
-    from .engine import run
+    from .jobs import run
     from .summary import format_table, summarize
     if args.scheduler and args.backend != "dask":
         raise UserError("--scheduler is the address of a dask scheduler: add --backend dask")
@@ -166,7 +166,8 @@ def cmd_knock_rules(args) -> int:
         print(table.assign(**{c: table[c].map(lambda v: " ".join(map(str, v))) for c in table
                               if c.endswith("indistinguishable")}).to_csv(index=False), end="")
     else:
-        from .answers import answer_lines, preset_line, rules_lines, rules_table_answer
+        from .studies.knock_rules import rules_table_answer
+        from .wording import answer_lines, preset_line, rules_lines
         for line in [*answer_lines(rules_table_answer(base, table)),
                      *rules_lines(base.spec_for(base.base(), 1).rules, base.variant),
                      *preset_line(base.variant, [base.strategy, base.opponent], base.n_players), ""]:

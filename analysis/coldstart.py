@@ -104,7 +104,7 @@ def compiling(game: str, entry: str):
 
 
 def compiling_job(job):
-    """:func:`compiling` for an engine job (:mod:`analysis.engine`): its run spec's key, or its
+    """:func:`compiling` for an engine job (:mod:`analysis.jobs`): its run spec's key, or its
     first arm's; a job of another kind says nothing."""
     spec = getattr(job, "spec", None) or (getattr(job, "arms", None) or [None])[0]
     return compiling(*spec_key(spec)) if spec is not None and hasattr(spec, "mode") else nullcontext()

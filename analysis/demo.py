@@ -22,43 +22,14 @@ from pathlib import Path
 
 from sim.runner import MAX_UNITS
 
-# The default study's sample sizes, per threshold / cell / seating at --scale 1.  Cut on
-# 2026-12-07 (issue 31) to 0.1-0.5 of the sizes before (in brackets), so that `make demo` fits
-# 5 minutes on 2 cores from a fresh clone: the answers where those intervals were far from
-# deciding anything keep their calls; every answer still states its n and 95% interval, and the
-# report's methods page says so (:func:`sizes_note`).  `--scale 3` plays at least the old sizes.
-DEMO_HANDS = {"gin": 30_000, "tonk": 25_000, "knock-rummy": 12_000, "knock-rules": 5_000,   # [100k, 50k, 30k, 20k]
-              "equilibrium": 2_000, "seats": 100_000, "ramino-klop": 8_000,                  # [20k, 200k, 20k]
-              "cincinnati": 4_000, "wildcard": 4_000, "basic-rummy": 4_000,                  # [10k, 10k, 10k]
-              "wrotham": 2_000, "ramino-drift": 2_000, "loba": 1_000}                        # [5k, 4k, 2k]
-DEMO_GAMES = {"gin": 1000, "knock-rummy": 800, "ramino-klop": 400, "loba-buyback": 150}     # [5000, 2000, 1000, 400]
-DEMO_DEALS = 400_000                                                                        # [1,000,000]
-BALANCE_SCALE = 0.2         # of demo_balance's own sizes [1]
-BEFORE = {"gin": 100_000, "tonk": 50_000, "knock-rummy": 30_000, "knock-rules": 20_000, "equilibrium": 20_000,
-          "seats": 200_000, "ramino-klop": 20_000, "cincinnati": 10_000, "wildcard": 10_000,
-          "basic-rummy": 10_000, "wrotham": 5_000, "ramino-drift": 4_000, "loba": 2_000}
+from .demo_sizes import BALANCE_SCALE, DEMO_DEALS, DEMO_GAMES, DEMO_HANDS
+
 FULL_RUN = "5 min"    # `make demo` at --scale 1 from a fresh clone (venv and numba compile included): BENCHMARKS.md
 SCALE_RANGE = (1 / 2_000, MAX_UNITS / DEMO_DEALS)  # every sweep plays >= 1 hand (the sizes guard with max(..))
 HOLD_GAMES = ("ramino-drift", "loba")          # the demo's meld-timing comparisons
 HOLD_UNTIL = tuple(f"open(meld=1,meld_from={t})" for t in (2, 4, 7, 99))   # hold back for going out until own turn t
 MELD_THRESHOLDS = (0, 5, 10, 15, 20, 25, 30)   # Basic Rummy's meld_at: meld when keeping at most this
 WILDCARD_STRATEGIES = ("keep-wilds", "discard-wilds-late", "wild(discard_wilds_from=1,dump_wilds=1)", "wild(discard_wilds_from=-1,keep_near=1)")
-
-
-def sizes_note() -> str:
-    """The methods page's paragraph on the default study's sample sizes (what was cut, why)."""
-    cut = ", ".join(f"{name} {DEMO_HANDS[name]:,} (was {BEFORE[name]:,})" for name in DEMO_HANDS)
-    return ("The default study (`rummylab demo`) was cut to fit five minutes on two cores from a fresh "
-            f"clone: hands per threshold, cell or seating at --scale 1 are now {cut}; whole games "
-            f"{', '.join(f'{g} {n:,}' for g, n in DEMO_GAMES.items())} (were 5,000, 2,000, 1,000, 400); "
-            f"tonk deals {DEMO_DEALS:,} (were 1,000,000); the balance study at {BALANCE_SCALE:g} of its "
-            "sizes. Why: the earlier sizes gave intervals several times narrower than the differences "
-            "the answers call (Gin's best threshold +0.64 [+0.54, +0.74] points per hand over the "
-            "runner-up at 100,000 hands), so the calls rest on the same methods at a fraction of the cost. "
-            "Nothing else changed: every estimate keeps its 95% interval and its n, the comparisons "
-            "their multiplicity control, so a smaller sample shows as a wider interval or a 'not "
-            "significant', never as a false call. `rummylab demo --scale 3` plays at least the earlier "
-            "sizes.")
 
 
 def scale_arg(text: str) -> float:
@@ -74,8 +45,8 @@ def scale_arg(text: str) -> float:
 
 
 def _say(answer: list[str]) -> None:
-    """A study's answer as the landing page words it (:mod:`analysis.answers`), as it lands."""
-    from .answers import answer_lines
+    """A study's answer as the landing page words it (each study's ``*_answer``), as it lands."""
+    from .wording import answer_lines
     print("\n".join(answer_lines(answer)) + "\n", flush=True)
 
 
@@ -159,13 +130,13 @@ def _run_studies(out: Path, args, progress) -> int:
     print(f"== loba-buyback: what a Loba buy-back is worth, 4 players; {games:,} games per arm", flush=True)
     doc = run_buyback_study(out / "loba-buyback", "loba", players=4, games=games, seed=args.seed)
     import pandas as pd
-    from .answers import buyback_answer
+    from .studies.buyback import buyback_answer
     _say(buyback_answer({"variant": "loba"}, pd.DataFrame(doc["table"])))
     dirs.append(str(out / "loba-buyback"))
     from .studies.balance import demo_balance
     print("== balance: every game at its default player count", flush=True)
     balance = demo_balance(out, scale=k * BALANCE_SCALE, seed=args.seed, jobs=args.jobs, progress=progress)
-    from .answers import balance_answer
+    from .studies.balance_text import balance_answer
     from .studies.balance import load_balance
     _say(balance_answer(load_balance(balance)))
     dirs.append(str(balance))
@@ -244,7 +215,7 @@ def _seat_runs(out: Path, args, progress):
     """Gin's seat edge, with and without the first-upcard offer; yields as ``_knock_studies``."""
     from sim.runner import make_spec
 
-    from .engine import run
+    from .jobs import run
     k = args.scale
     for name, rule in (("gin-seats", []), ("gin-seats-no-upcard-offer", ["first_upcard_offer=off"])):
         spec = make_spec("gin", rules=rule, n=max(1, int(DEMO_HANDS["seats"] * k)), seed=args.seed)

@@ -272,7 +272,7 @@ def open_run(out_dir, key: str, identity: dict, n: int) -> dict | None:
         return None
     try:
         meta = load_meta(d)
-    except Damaged as e:   # a damaged chunk is named where it is recomputed (engine._resume)
+    except Damaged as e:   # a damaged chunk is named where it is recomputed (jobs._resume)
         if e.path == d / "meta.json":
             seal.warn(f"{e.path} is damaged ({e.why}); rebuilding the run's total from its chunks")
         return None

@@ -1,4 +1,4 @@
-"""One traced hand as events: the kernel's trace rows (:mod:`sim.trace`) decoded into the
+"""One traced hand as events: the kernel's trace rows (:mod:`sim.core.trace`) decoded into the
 event stream of ``rummylab trace --json`` and into the readable lines of the playthroughs.
 
 :func:`play_traced` plays hand ``h`` of a run spec with a trace (the same row as ``simulate``
@@ -48,7 +48,7 @@ def play_traced(spec, hand: int) -> tuple[list[tuple[str, int, int, int]], np.nd
 
 def table_row(a: int, b: int) -> tuple[int, int, list[int]]:
     """(owner, lowest run position or -1 for a set, card codes in table order) of a ``table``
-    trace row (layout: :func:`sim.open_rummy_plays.log_row`): a run low to high with each
+    trace row (layout: :func:`sim.open.open_rummy_plays.log_row`): a run low to high with each
     joker where it stands, a set's naturals by suit then its jokers."""
     owner, kind, key = a & 15, (a >> 4) & 1, (a >> 5) & 15
     lo, hi, n_jokers = ((a >> 9) & 63) - 1, ((a >> 15) & 63) - 1, (a >> 21) & 15

@@ -1,13 +1,17 @@
 """How often does "should I knock?" change when play goes on by search instead of the heuristic?
 
-    python scripts/advice_search.py --positions 60 --worlds 200 --seed 5 --json-out docs/search/advice-agreement.json
+    python scripts/advice_search.py --positions 80 --worlds 300 --seed 5 --json-out docs/search/advice-agreement.json
+    python scripts/advice_search.py --after-draw --positions 10 --worlds 200 --seed 3 --json-out docs/search/advice.json
 
-A set of Gin positions (a uniform 10-card hand whose minimum deadwood allows a knock, your own
-turn 2-8, the card you discard drawn from the other 42), each asked twice on the same worlds
-(same seed and --worlds): play on with ``strong`` at both seats, and with ``search`` at both
-seats (``rummylab knock --strategy S --opponent S``).  Counts how often the recommendation
-changes, and how often a change is between two significant calls (each advice's 95% interval
-of knock minus play on excludes 0).
+A set of Gin positions, each asked twice on the same worlds (same seed and --worlds): play on
+with ``strong`` at both seats, and with ``search`` at both seats (``rummylab knock --strategy S
+--opponent S``).  Counts how often the recommendation changes, and how often a change is
+between two significant calls (each advice's 95% interval of knock minus play on excludes 0).
+The positions: a uniform 10-card hand whose minimum deadwood allows a knock, your own turn 2-8,
+the card you discard drawn from the other 42 (position ``i`` on seed ``--seed + i``); or, with
+``--after-draw``, 11 cards after the draw whose best discard leaves deadwood 1-10 (a legal knock
+that is not gin; the advisor picks the discard), a turn from 2 to 8, every position on the worlds
+of ``--seed`` (as ``docs/search/advice.json`` was made; 20 positions take about 8 min on 2 cores).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import json
 import sys
 import time
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +50,22 @@ def positions(n: int, seed: int) -> list[dict]:
     return out
 
 
+def positions_after_draw(n: int, seed: int) -> list[dict]:
+    """``n`` positions after the draw: 11 cards with a legal knock that is not gin, and a turn."""
+    rng = np.random.default_rng(seed)
+    pack = standard_pack()
+    out = []
+    while len(out) < n:
+        cards = rng.choice(pack, 11, replace=False)
+        masks = np.array([sum(np.uint64(1) << np.uint64(c) for c in keep) for keep in combinations(cards, 10)],
+                         dtype=np.uint64)
+        dw = int(min_deadwood_masks(masks).min())
+        if 1 <= dw <= KNOCK_LIMIT:
+            out.append({"hand": cards_text(sorted(int(c) for c in cards)), "upcard": None,
+                        "turn": int(rng.integers(2, 9)), "deadwood": dw})
+    return out
+
+
 def call(a) -> tuple[str, bool]:
     """The better choice by the mean, and whether the advice calls it (its 95% interval of
     knock minus play on excludes 0: recommendation "knock" or "play on", not "too close to call")."""
@@ -59,17 +80,22 @@ def main(argv=None) -> int:
     ap.add_argument("--worlds", type=int, default=200)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--json-out", type=Path, default=None)
+    ap.add_argument("--after-draw", action="store_true",
+                    help="positions after the draw (11 cards; the advisor picks the discard), all on --seed's worlds")
     a = ap.parse_args(argv)
+    if a.positions < 1 or a.worlds < 10:
+        ap.error("--positions >= 1 and --worlds >= 10")
     rows = []
     t0 = time.perf_counter()
-    for i, p in enumerate(positions(a.positions, a.seed)):
-        row = dict(p)
+    found = (positions_after_draw if a.after_draw else positions)(a.positions, a.seed)
+    for i, p in enumerate(found):
+        row = {k: v for k, v in p.items() if v is not None}
         for s in ("strong", "search"):
             adv = advise("gin", p["hand"], turn=p["turn"], upcard=p["upcard"], strategy=s, opponent=s,
-                         worlds=a.worlds, seed=a.seed + i)
+                         worlds=a.worlds, seed=a.seed if a.after_draw else a.seed + i)
             word, sig = call(adv)
             row[s] = {"call": word, "significant": sig, "recommendation": adv.recommendation, "diff": adv.diff.value,
-                      "lo": adv.diff.lo, "hi": adv.diff.hi, "n": adv.diff.n}
+                      "lo": adv.diff.lo, "hi": adv.diff.hi, "n": adv.diff.n, "discard": adv.discard}
         rows.append(row)
         print(f"{i + 1}/{a.positions} dw {p['deadwood']:2d} turn {p['turn']}: strong {row['strong']['call']:7s} "
               f"{row['strong']['diff']:+6.2f}  search {row['search']['call']:7s} {row['search']['diff']:+6.2f}",
@@ -90,6 +116,7 @@ def main(argv=None) -> int:
           f"{summary['mean_shift']:+.2f} points on average (sd {summary['sd_shift']:.2f}); called (95% interval "
           f"excludes 0): {n_sig['strong']} by strong, {n_sig['search']} by search")
     if a.json_out:
+        a.json_out.parent.mkdir(parents=True, exist_ok=True)
         a.json_out.write_text(json.dumps(summary, indent=1) + "\n")
     return 0
 

@@ -10,7 +10,7 @@ bit-identical whatever the number of jobs, the chunking or the backend.  Confide
 are computed from it in ``analysis.stats``.
 
 :func:`play_hands` is the in-process entry point (notebooks, tests); the parallel, resumable,
-stored version is ``analysis.engine.run``.
+stored version is ``analysis.jobs.run``.
 """
 
 from __future__ import annotations

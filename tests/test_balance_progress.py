@@ -4,7 +4,7 @@ the runs the study stores."""
 
 import numpy as np
 
-from analysis import engine, store
+from analysis import progress, store
 from analysis.studies import balance as BS
 from analysis.studies import balance_plan as P
 
@@ -28,7 +28,7 @@ class Recorder:
 
 def _study(monkeypatch, out):
     Recorder.made = []
-    monkeypatch.setattr(engine, "_bar", Recorder)
+    monkeypatch.setattr(progress, "job_bar", Recorder)
     cfg = BS.default_config(["gin"], (2,), **TINY)
     BS.run_balance(cfg, out, jobs=1, progress=True)
     return cfg
@@ -76,7 +76,7 @@ def test_learning_the_game_length_moves_only_the_waiting_game_runs():
 
 def test_a_piped_balance_reports_one_line_across_its_runs(monkeypatch, capsys, tmp_path):
     from analysis.cli import main
-    monkeypatch.setattr(engine, "PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)
     argv = ["balance", "--variant", "tonk", "--players", "2", "--hands", "200", "--games", "0", "--jobs", "1",
             "--out", str(tmp_path / "t")]
     assert main(argv) == 0

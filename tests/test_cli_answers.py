@@ -1,5 +1,5 @@
 """Every study command answers first (issue 22, part 6): its first lines are the answer
-sentences of :mod:`analysis.answers` (the report's landing page), written from the same stored
+sentences of each study's ``*_answer`` (the report's landing page), written from the same stored
 numbers; ``--csv`` prints tables a spreadsheet reads; ``--json`` keeps its content; the help
 texts read as they should.  Small runs (a few hundred hands, --jobs 1)."""
 
@@ -12,9 +12,18 @@ import json
 import pandas as pd
 import pytest
 
-from analysis import answers, engine
+from analysis import progress
 from analysis.cli import main
-from analysis.answers import answer_lines
+from analysis.studies.balance_text import balance_answer
+from analysis.studies.buyback import buyback_answer
+from analysis.studies.compare_stats import compare_answer
+from analysis.studies.equilibrium_text import equilibrium_answer
+from analysis.studies.knock_advice import advice_answer
+from analysis.studies.knock_rules import knock_rules_answer
+from analysis.studies.meld_plan import meld_answer
+from analysis.studies.sweep_text import sweep_answer
+from analysis.studies.tonk_odds import tonk_odds_answer
+from analysis.wording import answer_lines
 
 FAST = ["--jobs", "1", "--no-progress"]
 
@@ -46,9 +55,9 @@ def test_knock_sweep_opens_with_its_answer_then_rules_then_detail(sweep_dir, cap
     from analysis.studies.knock_sweep import load_sweep
     res = load_sweep(sweep_dir)
     out = _run(capsys, [*SWEEP, "--out", str(sweep_dir)])
-    _opens_with(out, answers.sweep_answer(res))
+    _opens_with(out, sweep_answer(res))
     lines = out.splitlines()
-    k = len(answer_lines(answers.sweep_answer(res)))
+    k = len(answer_lines(sweep_answer(res)))
     assert lines[k].startswith("rules: gin's defaults: knock_limit=10")
     assert any(x.startswith("presets: simple = threshold") for x in lines[k:k + 6])
     assert "By turn, the chart reads knock" in out.split("knock sweep: gin")[0]
@@ -101,7 +110,7 @@ def test_knock_rules_opens_with_its_answer_and_its_csv_parses(tmp_path, capsys):
     argv = ["knock-rules", "--variant", "knock-rummy", "--players", "3", "--thresholds", "10..20:5",
             "--vary", "knocker_penalty=0", "--hands", "300", *FAST, "--out", str(tmp_path / "kr")]
     out = _run(capsys, argv)
-    _opens_with(out, answers.knock_rules_answer(load_rules_study(tmp_path / "kr")))
+    _opens_with(out, knock_rules_answer(load_rules_study(tmp_path / "kr")))
     df = pd.read_csv(io.StringIO(_run(capsys, [*argv, "--csv"])))
     assert list(df["setting"]) == ["defaults", "knocker_penalty=0"]
     assert all(str(b) in str(s).split() for b, s in zip(df["best"], df["indistinguishable"]))
@@ -113,7 +122,7 @@ def test_compare_opens_with_its_answer_and_its_csv_parses(tmp_path, capsys):
             "--rule", "knocker_penalty=0,10", "--hands", "300", *FAST, "--out", str(tmp_path / "c")]
     out = _run(capsys, argv)
     res = load_compare(tmp_path / "c")
-    _opens_with(out, answers.compare_answer(res))
+    _opens_with(out, compare_answer(res))
     assert "(knocker_penalty varied over 0, 10)" in out
     assert "strong = " in out                      # the preset named says what it is
     df = pd.read_csv(io.StringIO(_run(capsys, [*argv, "--csv"])))
@@ -126,7 +135,7 @@ def test_balance_opens_with_its_answer_names_players_and_units(tmp_path, capsys)
             "--no-sensitivity", *FAST, "--out", str(tmp_path / "b")]
     out = _run(capsys, argv)
     doc = load_balance(tmp_path / "b")
-    _opens_with(out, answers.balance_answer(doc))
+    _opens_with(out, balance_answer(doc))
     assert out.startswith("ramino-klop (4 players): the first player's win rate is")
     head = next(x for x in out.splitlines() if x.startswith("game "))
     assert "players" in head.split() and " n " not in head
@@ -142,7 +151,7 @@ def test_tonk_odds_opens_with_its_answer_and_its_csv_parses(capsys):
     argv = ["tonk-odds", "--players", "2,3", "--tonk-min", "49", "--simulate", "3000", "--seed", "2", *FAST]
     doc = json.loads(_run(capsys, [*argv, "--json"]))
     out = _run(capsys, argv)
-    _opens_with(out, answers.tonk_odds_answer(doc, 49))
+    _opens_with(out, tonk_odds_answer(doc, 49))
     assert out.startswith("Tonk on the deal (five cards counting 49 or more, the default), exact")
     df = pd.read_csv(io.StringIO(_run(capsys, [*argv, "--csv"])))
     assert len(df) == len(doc["rows"]) and list(df["exact"]) == pytest.approx([r["exact"] for r in doc["rows"]], rel=1e-5)
@@ -155,7 +164,7 @@ def test_buyback_opens_with_its_answer_and_its_csv_parses(tmp_path, capsys):
     argv = ["buyback", "--players", "3", "--games", "40", "--thresholds", "50", "--out", str(tmp_path / "bb")]
     out = _run(capsys, argv)
     doc, df = load_buyback(tmp_path / "bb")
-    _opens_with(out, answers.buyback_answer(doc["spec"], df))
+    _opens_with(out, buyback_answer(doc["spec"], df))
     assert out.startswith("loba, 3 players: seat 0 wins most games buying back")
     csv = pd.read_csv(io.StringIO(_run(capsys, [*argv, "--csv"])))
     assert list(csv["arm"]) == list(df["arm"]) and list(csv["win0"]) == pytest.approx(list(df["win0"]))
@@ -175,7 +184,7 @@ def test_knock_opens_with_the_call_and_says_why_when_wins_point_the_other_way(ca
     from analysis.studies.knock_advice import advise, format_advice
     a = advise("knock-rummy", "AS 2S 3S 7H 7D 7C 9S", turn=3, players=4, worlds=300, seed=1)
     text = format_advice(a)
-    _opens_with(text, answers.advice_answer(a))
+    _opens_with(text, advice_answer(a))
     assert text.startswith(f"knock-rummy, 4 players, your turn 3, deadwood 9: {a.recommendation.upper()}")
     # a call on points against the chance of winning: the answer says why
     d = a.diff
@@ -183,12 +192,12 @@ def test_knock_opens_with_the_call_and_says_why_when_wins_point_the_other_way(ca
                                                                                           hi=-0.1),
                                   win_knock=dataclasses.replace(a.win_play, value=0.984),
                                   win_play=dataclasses.replace(a.win_play, value=0.932))
-    why = answers.advice_answer(flipped)
+    why = advice_answer(flipped)
     assert why[0].split(": ")[1] == "PLAY ON"
     assert len(why) == 2 and why[1].startswith("Why: the call weighs points, not wins: knocking wins the hand "
                                                "more often (98.4% against 93.2%)")
     agree = dataclasses.replace(flipped, win_knock=flipped.win_play, win_play=flipped.win_knock)
-    assert len(answers.advice_answer(agree)) == 1
+    assert len(advice_answer(agree)) == 1
 
 
 def test_the_knock_equilibrium_opens_with_its_answer(tmp_path, capsys):
@@ -196,7 +205,7 @@ def test_the_knock_equilibrium_opens_with_its_answer(tmp_path, capsys):
             "--out", str(tmp_path / "eq")]
     d = json.loads(_run(capsys, [*argv, "--json"]))
     out = _run(capsys, argv)
-    _opens_with(out, answers.equilibrium_answer(d))
+    _opens_with(out, equilibrium_answer(d))
     df = pd.read_csv(io.StringIO(_run(capsys, [*argv, "--csv"])))
     assert len(df) == len(d["best_responses"])
 
@@ -231,7 +240,7 @@ def test_the_meld_planners_csv_is_one_row_of_its_json(capsys):
     assert (row["points_left"], row["points_after_best_discard"]) == (12, 2)
     assert row["table_after"] == d["table_after"] and row["rules.target_score"] == d["rules"]["target_score"]
     text = _run(capsys, argv)
-    _opens_with(text, answers.meld_answer("basic-rummy", 4, d["plan"], 12, 2))
+    _opens_with(text, meld_answer("basic-rummy", 4, d["plan"], 12, 2))
 
 
 def test_help_texts(capsys):
@@ -251,7 +260,7 @@ def test_help_texts(capsys):
 
 
 def test_a_run_piped_or_logged_reports_progress_in_lines(monkeypatch, capsys):
-    monkeypatch.setattr(engine, "PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)
     assert main(["simulate", "--variant", "gin", "--hands", "20000", "--jobs", "1"]) == 0
     err = [x for x in capsys.readouterr().err.splitlines() if " of 20,000 hands (" in x]
     assert err and all("% ) after" not in x and " after " in x for x in err)
@@ -274,7 +283,7 @@ def test_a_long_by_turn_sweep_says_how_long_the_rest_takes(monkeypatch, capsys):
 
 
 def test_one_progress_line_runs_across_the_stages_of_a_sweep(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(engine, "PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)
     argv = ["knock-sweep", "--variant", "gin", "--thresholds", "8..10", "--by-turn", "--hands", "9000",
             "--games", "0", "--jobs", "1", "--out", str(tmp_path / "s")]
     assert main(argv) == 0
@@ -338,7 +347,7 @@ def test_threshold_zero_reads_as_a_player_says_it_in_the_terminal_and_on_the_lan
 
 
 def test_the_chart_policy_reads_bucket_by_bucket_with_zero_in_words():
-    from analysis.answers import _by_turn_phrase
+    from analysis.studies.sweep_text import _by_turn_phrase
     from analysis.studies.knock_sweep import SweepSpec
     from sim.variants import get_variant
     gin, spec = get_variant("gin"), SweepSpec(variant="gin", thresholds=tuple(range(11)))

@@ -64,7 +64,7 @@ def test_one_process_says_it_once_even_before_the_marker_is_written(fresh_cache,
 
 def test_the_engine_and_the_advisor_announce_their_game(fresh_cache):
     from sim.runner import make_spec
-    from analysis.engine import SimJob
+    from analysis.jobs import SimJob
     spec = make_spec("knock-rummy", n=10, seed=1, players=3, mode="games")
     assert coldstart.spec_key(spec) == ("knock-rummy", "games")
     assert coldstart.spec_key(make_spec("gin", strategies="search,strong", n=10, seed=1)) == ("gin", "hands.search")

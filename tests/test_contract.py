@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import engine
+from analysis import jobs
 from sim.core.games import game_columns
 from sim.runner import make_spec, run_chunk
 from sim.variants import SCORE_UNITS, available, get_variant
@@ -91,8 +91,8 @@ def test_rows_do_not_depend_on_chunking(name, n):
 def test_summary_is_identical_for_one_and_two_jobs(name):
     v = get_variant(name)
     spec = make_spec(name, players=v.max_players, n=20_000, seed=9)
-    a = engine.run(spec, jobs=1, progress=False)
-    b = engine.run(spec, jobs=2, progress=False)
+    a = jobs.run(spec, jobs=1, progress=False)
+    b = jobs.run(spec, jobs=2, progress=False)
     assert a.acc.to_dict() == b.acc.to_dict()
 
 

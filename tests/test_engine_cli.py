@@ -10,7 +10,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from analysis import engine, store
+from analysis import jobs, store
 from analysis.cli import main
 from analysis.summary import summarize
 from sim.runner import CHUNK, MAX_UNITS, SpecError, make_spec, play_hands
@@ -18,9 +18,9 @@ from sim.runner import CHUNK, MAX_UNITS, SpecError, make_spec, play_hands
 
 def test_summary_identical_for_one_and_two_jobs():
     spec = make_spec("gin", strategies="simple,tracker", n=2 * CHUNK + 123, seed=17)
-    one = engine.run(spec, jobs=1, progress=False)
-    two = engine.run(spec, jobs=2, progress=False)                      # threads
-    procs = engine.run(spec, jobs=2, backend="loky", progress=False)    # worker processes
+    one = jobs.run(spec, jobs=1, progress=False)
+    two = jobs.run(spec, jobs=2, progress=False)                      # threads
+    procs = jobs.run(spec, jobs=2, backend="loky", progress=False)    # worker processes
     assert one.complete and two.complete and procs.complete
     assert one.acc.to_dict() == two.acc.to_dict() == procs.acc.to_dict()
 
@@ -28,14 +28,14 @@ def test_summary_identical_for_one_and_two_jobs():
 def test_store_reuses_complete_run_and_resumes_partial(tmp_path):
     spec = make_spec("gin", n=2 * CHUNK + 10, seed=3)
     out = tmp_path / "run"
-    first = engine.run(spec, jobs=1, out_dir=out, progress=False)
-    again = engine.run(spec, jobs=1, out_dir=out, progress=False)
+    first = jobs.run(spec, jobs=1, out_dir=out, progress=False)
+    again = jobs.run(spec, jobs=1, out_dir=out, progress=False)
     assert again.from_store and again.acc.to_dict() == first.acc.to_dict()
     # an interrupted run: drop meta.json and one chunk; the rerun simulates only that chunk
     (out / "meta.json").unlink()
     chunks = sorted((out / "chunks").glob("*.json"))
     chunks[1].unlink()
-    resumed = engine.run(spec, jobs=1, out_dir=out, progress=False)
+    resumed = jobs.run(spec, jobs=1, out_dir=out, progress=False)
     assert resumed.n_simulated == CHUNK and resumed.acc.to_dict() == first.acc.to_dict()
     meta, df = store.load_run(out)
     assert len(df) == spec.n and meta["versions"]["numba"] and meta["git"] and meta["n"] == spec.n
@@ -44,7 +44,7 @@ def test_store_reuses_complete_run_and_resumes_partial(tmp_path):
     assert set(df["outcome_name"].unique()) <= {"knock", "gin", "undercut", "void", "big_gin"}
 
 
-class CountJob(engine.Job):
+class CountJob(jobs.Job):
     """Counts units; a Ctrl-C arrives when chunk ``stop_at`` starts."""
 
     def __init__(self, n, stop_at=None):
@@ -71,10 +71,10 @@ def test_largest_run_plans_and_resumes_in_flat_memory(tmp_path):
     spec = make_spec("gin", n=MAX_UNITS)
     tracemalloc.start()
     t = time.perf_counter()
-    assert list(itertools.islice(engine.SimJob(spec).chunks(), 2)) == [(0, CHUNK), (CHUNK, 2 * CHUNK)]
-    first = engine.run_job(CountJob(MAX_UNITS, stop_at=3 * CHUNK), jobs=1, out_dir=tmp_path / "run")
+    assert list(itertools.islice(jobs.SimJob(spec).chunks(), 2)) == [(0, CHUNK), (CHUNK, 2 * CHUNK)]
+    first = jobs.run_job(CountJob(MAX_UNITS, stop_at=3 * CHUNK), jobs=1, out_dir=tmp_path / "run")
     again = CountJob(MAX_UNITS, stop_at=5 * CHUNK)
-    resumed = engine.run_job(again, jobs=1, out_dir=tmp_path / "run")
+    resumed = jobs.run_job(again, jobs=1, out_dir=tmp_path / "run")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert time.perf_counter() - t < 10 and peak < 1_000_000
@@ -97,14 +97,14 @@ def test_help_states_the_largest_count(capsys):
 
 def test_store_refuses_a_different_run(tmp_path):
     out = tmp_path / "run"
-    engine.run(make_spec("gin", n=100, seed=1), out_dir=out, progress=False)
+    jobs.run(make_spec("gin", n=100, seed=1), out_dir=out, progress=False)
     with pytest.raises(store.StoreError, match="different run"):
-        engine.run(make_spec("gin", n=100, seed=2), out_dir=out, progress=False)
+        jobs.run(make_spec("gin", n=100, seed=2), out_dir=out, progress=False)
 
 
 def test_summary_has_cis_and_sample_sizes():
     spec = make_spec("gin", n=4000, seed=8)
-    res = engine.run(spec, progress=False, jobs=1)
+    res = jobs.run(spec, progress=False, jobs=1)
     d = summarize(spec, res.acc, elapsed_s=res.elapsed_s, compile_s=res.compile_s)
     for seat in d["seats"]:
         e = seat["win_rate"]
@@ -154,8 +154,8 @@ def test_every_subcommand_has_help_with_examples(cmd, capsys):
 def test_dask_backend_gives_identical_results():
     pytest.importorskip("dask.distributed")
     spec = make_spec("gin", strategies="simple,tracker", n=2 * CHUNK + 5, seed=21)
-    local = engine.run(spec, jobs=1, progress=False)
-    dask = engine.run(spec, jobs=2, backend="dask", progress=False)
+    local = jobs.run(spec, jobs=1, progress=False)
+    dask = jobs.run(spec, jobs=2, backend="dask", progress=False)
     assert dask.complete and dask.acc.to_dict() == local.acc.to_dict()
 
 

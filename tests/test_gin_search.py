@@ -85,14 +85,14 @@ def test_search_only_where_a_game_plays_it():
 def test_a_searching_run_is_stored_in_small_chunks_and_resumes(tmp_path):
     """A search is ~1,000x slower per hand: its runs use SEARCH_CHUNK-unit chunks (every core
     busy, a stopped run resumable), and a resumed run equals a whole one."""
-    from analysis import engine
+    from analysis import jobs
     from sim.runner import CHUNK, SEARCH_CHUNK, make_spec
     spec = make_spec("gin", strategies="search(search_worlds=4),strong", n=2 * SEARCH_CHUNK + 3, seed=2)
     assert spec.chunk == SEARCH_CHUNK and make_spec("gin", strategies="strong").chunk == CHUNK
     out = tmp_path / "run"
-    first = engine.run(spec, jobs=2, out_dir=out, progress=False)
+    first = jobs.run(spec, jobs=2, out_dir=out, progress=False)
     assert len(list((out / "chunks").glob("*.json"))) == 3
     (out / "meta.json").unlink()
     sorted((out / "chunks").glob("*.json"))[1].unlink()
-    resumed = engine.run(spec, jobs=1, out_dir=out, progress=False)
+    resumed = jobs.run(spec, jobs=1, out_dir=out, progress=False)
     assert resumed.n_simulated == SEARCH_CHUNK and resumed.acc.to_dict() == first.acc.to_dict()

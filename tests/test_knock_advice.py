@@ -1,4 +1,4 @@
-"""The "should I knock here?" advisor (analysis.studies.knock_advice, sim.advice)."""
+"""The "should I knock here?" advisor (analysis.studies.knock_advice, sim.advisors.worlds)."""
 
 import argparse
 import json
@@ -10,12 +10,13 @@ from analysis.studies import knock_advice as KA
 from analysis.studies import knock_advice_cmd as KA_CMD
 from analysis.studies import sequential as SQ
 from analysis.studies.knock_advice import AdviceError, advise
-from sim import advice as K
+from sim.advisors import worlds as K
 from sim.advisors import advisor as AD, history as HI
 from sim.strategies import history_weights as HW
 from sim.core import rng, trace as TR
 from sim.core.cards import CardError, card_text, from_mask, parse_cards, standard_pack, to_mask, value_table
-from sim.knock.melds import deadwood, layoff, min_deadwood
+from sim.knock.layoffs import layoff
+from sim.knock.melds import deadwood, min_deadwood
 from sim.strategies import knock as KS, parse_strategies, strategy_matrix
 from sim.variants import VariantError
 from sim.variants import gin as G, knock_rummy as KR, knock_rummy_search as KRS, tonk as TK, tonk_search as TS

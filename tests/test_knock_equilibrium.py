@@ -326,8 +326,7 @@ def _gin_answer_doc():
 
 
 def test_a_policy_that_is_its_own_best_response_is_said_in_words_not_as_zero():
-    from analysis.answers import equilibrium_answer
-    from analysis.studies.equilibrium_text import _br_table
+    from analysis.studies.equilibrium_text import _br_table, equilibrium_answer
     d = _gin_answer_doc()
     for lines in (d["answer"], equilibrium_answer(d)):          # the terminal's and the landing page's
         assert "Against strong, play strong: strong is the best reply to itself (n = 2,000 deals); " \

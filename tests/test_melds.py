@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.knock import melds
+from sim.knock import layoffs, melds
 from sim.core.cards import CardError, card_code, cards_text, parse_cards, value_table
 
 VALUES = [int(v) for v in value_table()]
@@ -132,7 +132,7 @@ def test_layoff_hand_cases():
     run567 = ["5S 6S 7S"]
 
     def lay(defender, knocker):
-        res = melds.layoff(defender, knocker)
+        res = layoffs.layoff(defender, knocker)
         assert res._fields == ("deadwood", "laid_off")
         return res.deadwood, set(int(c) for c in res.laid_off)
 
@@ -340,7 +340,7 @@ def test_bulk_best_discard_5000():
 # (e) layoff vs naive
 # =============================================================================================
 def check_layoff(defender, knocker_melds) -> None:
-    fast = melds.layoff(list(defender), [list(m) for m in knocker_melds])
+    fast = layoffs.layoff(list(defender), [list(m) for m in knocker_melds])
     dw, _ = naive.layoff(set(defender), knocker_melds)
     where = f"defender {show(defender)} knocker {[show(m) for m in knocker_melds]}"
     assert fast.deadwood == dw, f"{where}: fast {fast.deadwood} naive {dw}"
@@ -425,6 +425,6 @@ def test_results_show_card_text_but_keep_card_codes():
     assert repr(melds.min_deadwood("3S 3H 3D")) == "Arrangement(deadwood=0, melds=[3S 3H 3D], deadwood_cards=none)"
     disc = melds.best_discard("3S 3H 3D 7H 8H 9H KD QC")
     assert repr(disc) == "Discard(deadwood=10, discards=KD QC)" and disc.discards == tuple(sorted(C("KD QC")))
-    lay = melds.layoff("4S KD", ["5S 6S 7S"])
+    lay = layoffs.layoff("4S KD", ["5S 6S 7S"])
     assert repr(lay) == "Layoff(deadwood=10, laid_off=4S)" and lay.laid_off == tuple(C("4S"))
-    assert repr(melds.layoff("KD", ["5S 6S 7S"])) == "Layoff(deadwood=10, laid_off=none)"
+    assert repr(layoffs.layoff("KD", ["5S 6S 7S"])) == "Layoff(deadwood=10, laid_off=none)"

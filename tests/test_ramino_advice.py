@@ -7,7 +7,7 @@ import pytest
 
 from analysis.cli import main
 from analysis.studies.knock_advice import AdviceError, advise
-from sim import advice as K
+from sim.advisors import worlds as K
 from sim.advisors import advisor as AD
 from sim.variants import ramino_klop as RK
 from sim.core.cards import CardError, parse_cards, standard_pack

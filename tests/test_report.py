@@ -101,13 +101,13 @@ def _no_simulation(*args, **kwargs):
 
 @pytest.fixture(scope="module")
 def rendered(runs, tmp_path_factory):
-    import analysis.engine as engine
+    import analysis.jobs as jobs_module
     import analysis.studies.knock_sweep as ks
     import sim.runner as runner
     out = tmp_path_factory.mktemp("report") / "site" / "index.html"
     with pytest.MonkeyPatch.context() as mp:   # any attempt to simulate fails the test
-        for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (engine, "run_job"),
-                          (engine, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
+        for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (jobs_module, "run_job"),
+                          (jobs_module, "run_chunk"), (runner, "run_chunk"), (runner, "play_hands")]:
             mp.setattr(mod, name, _no_simulation)
         rep = report.build_report([str(runs["sweep"]), str(runs["odds"]), str(runs["sim"]), str(runs["rules"]),
                                    str(runs["eq"]), str(runs["balance"]), str(runs["compare"]), str(runs["buyback"]),

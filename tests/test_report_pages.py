@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis import answers, report
+from analysis import report, wording
 from analysis.cli import main as cli_main
+from analysis.studies.sweep_text import sweep_answer
 from analysis.report.html import SHOW_ROWS, html_table
 from analysis.studies import knob
 from analysis.studies.balance import load_balance
@@ -74,10 +75,10 @@ def _no_simulation(*args, **kwargs):
 
 def _forbid_simulation(mp: pytest.MonkeyPatch) -> None:
     """Every entry point of the simulation replaced by a failure."""
-    import analysis.engine as engine
+    import analysis.jobs as jobs_module
     import analysis.studies.knock_sweep as ks
     import sim.runner as runner
-    for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (engine, "run_job"), (engine, "run_chunk"),
+    for mod, name in [(ks, "run_job"), (ks, "run_sweep"), (jobs_module, "run_job"), (jobs_module, "run_chunk"),
                       (runner, "run_chunk"), (runner, "play_hands")]:
         mp.setattr(mod, name, _no_simulation)
 
@@ -157,8 +158,8 @@ def test_the_sweep_sentence_carries_the_stored_numbers(site, runs):
     others = t[~t["best"]]
     up = others.loc[others["mean"].idxmax()]
     gain, lo, hi = -up["diff_to_best"], -up["diff_hi"], -up["diff_lo"]
-    d = answers.decimals(gain, lo, hi)
-    sentence = next(s for s in answers.sweep_answer(res) if s.startswith("gin, 2 players"))
+    d = wording.decimals(gain, lo, hi)
+    sentence = next(s for s in sweep_answer(res) if s.startswith("gin, 2 players"))
     game = get_variant("gin")
     assert f"players, against simple: {knob.all_hand(game, best, html=True)}: the best of" in sentence
     assert f"{_num(gain, d)} [{_num(lo, d)}, {_num(hi, d)}] points per hand" in sentence
@@ -166,7 +167,7 @@ def test_the_sweep_sentence_carries_the_stored_numbers(site, runs):
               else f"runner-up, deadwood ≤ {int(up['threshold'])}")
     assert runner in sentence and f"n = {res.spec.hands:,} hands" in sentence
     assert "deadwood ≤ 0" not in sentence and "go for gin; never knock all hand" not in sentence
-    assert (answers.NOT_SIGNIFICANT in sentence.split("(same deals")[0]) == (lo <= 0 <= hi)
+    assert (wording.NOT_SIGNIFICANT in sentence.split("(same deals")[0]) == (lo <= 0 <= hi)
     assert report.esc(sentence) in site["index"]
 
 
@@ -186,9 +187,9 @@ def test_the_balance_table_and_tonk_sentence_carry_the_stored_numbers(site, runs
 
 
 def test_not_significant_exactly_when_the_interval_covers_zero():
-    assert answers.ci_text(0.12, -0.03, 0.27, 2, "points per hand").endswith("points per hand, not significant")
-    assert "not significant" not in answers.ci_text(0.12, 0.03, 0.27, 2, "points per hand")
-    assert "not significant" in answers.ci_text(-0.5, -1.0, 0.0, 1)
+    assert wording.ci_text(0.12, -0.03, 0.27, 2, "points per hand").endswith("points per hand, not significant")
+    assert "not significant" not in wording.ci_text(0.12, 0.03, 0.27, 2, "points per hand")
+    assert "not significant" in wording.ci_text(-0.5, -1.0, 0.0, 1)
 
 
 def test_long_tables_show_the_rows_that_matter_first_each_row_once():

@@ -137,7 +137,7 @@ def test_the_turns_you_saw_built_by_clicks(serve_url, chromium):
 
 @pytest.mark.parametrize("game", ["knock-rummy", "ramino-klop", "tonk"])
 def test_every_ask_page_answers_its_own_game(serve_url, chromium, game):
-    from analysis.serve.app import ASK_EXAMPLES
+    from analysis.serve.examples import ASK_EXAMPLES
     ex = ASK_EXAMPLES[game]
     args = ["knock", "--variant", game, *[f"--{k}={v}" for k, v in ex.items()]]
     cli = _cli(*args)

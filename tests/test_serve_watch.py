@@ -309,7 +309,7 @@ def test_upload_empty_not_utf8_and_too_big(serve_url):
     assert r.status_code == 422 and r.json()["detail"].startswith("line 1:")
     r = _upload(serve_url, b'{"a": 1}\n\xff\xfe\n')
     assert r.status_code == 422 and r.json()["line"] == 2
-    from analysis.serve.app import MAX_UPLOAD
+    from analysis.serve.watch import MAX_UPLOAD
     r = _upload(serve_url, b" " * (MAX_UPLOAD + 1))
     assert r.status_code == 413
 

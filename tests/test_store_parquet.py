@@ -8,7 +8,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from analysis import engine, store
+from analysis import jobs, store
 from sim.runner import CHUNK, make_spec, run_chunk
 
 
@@ -17,7 +17,7 @@ from sim.runner import CHUNK, make_spec, run_chunk
 def test_parquet_rows_round_trip_and_read_without_rummylab(tmp_path, variant, players, mode):
     spec = make_spec(variant, players=players, n=CHUNK + 37 if mode == "hands" else 60, seed=5, mode=mode)
     out = tmp_path / "run"
-    engine.run(spec, jobs=1, out_dir=out, progress=False)
+    jobs.run(spec, jobs=1, out_dir=out, progress=False)
     wide = np.concatenate([run_chunk(spec, a, b) for a, b in spec.chunks()])
     meta, df = store.load_run(out)
     assert (df[list(spec.columns)].to_numpy() == wide).all()
@@ -50,7 +50,7 @@ def test_parquet_rows_round_trip_and_read_without_rummylab(tmp_path, variant, pl
 def test_runs_stored_as_npz_before_parquet_stay_readable(tmp_path):
     spec = make_spec("gin", n=CHUNK + 5, seed=9)
     out = tmp_path / "run"
-    engine.run(spec, jobs=1, out_dir=out, progress=False)
+    jobs.run(spec, jobs=1, out_dir=out, progress=False)
     _, new = store.load_run(out)
     for path in (out / "rows").glob("*.parquet"):       # rewrite the run in the old layout
         a, b = (int(x) for x in path.stem.split("-"))

@@ -3,7 +3,7 @@
 import json
 
 from analysis.cli import main
-from analysis.engine import run_job
+from analysis.jobs import run_job
 from analysis.stats import wilson
 from analysis.studies.tonk_deal import TonkDealJob, odds_rows
 from analysis.studies.tonk_odds import PROB_KEYS, exact_tonk_odds

@@ -1,4 +1,4 @@
-"""Fast brute-force reference for wild-card melds (numba), independent of ``sim.wild.wild_search``.
+"""Fast brute-force reference for wild-card melds (numba), independent of ``sim.wild.wild_arrange``.
 
 For a hand of ``n`` cards (positions ``0..n-1``; duplicates are distinct positions) every
 subset of positions is tested for legality by brute force over the wild assignments: in

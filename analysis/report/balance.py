@@ -15,7 +15,8 @@ from ..studies.balance_stats import INTERACTION_CI
 from .figures import finish, label_axes, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table
 from .registry import RunSection, section
-from ..answers import balance_answer, balance_rows, ci_text, covers_zero
+from ..studies.balance_text import balance_answer, balance_rows
+from ..wording import ci_text, covers_zero
 
 METHODS = (
     "<p><strong>Balance.</strong> Per game, player count and rules, every seat first plays the game's "

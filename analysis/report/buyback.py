@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..stats import Estimate
-from ..studies.buyback import KIND, load_buyback
+from ..studies.buyback import KIND, buyback_answer, load_buyback
 from .figures import finish, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table
 from .registry import RunSection, section
-from ..answers import buyback_answer
 
 METHODS = ("<p><strong>Buy-backs.</strong> Seat 0 plays whole games buying back in only when the score "
            "it would re-enter at (the highest total still in play) is below a threshold, from never to "

@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..stats import Estimate
-from ..studies.compare_stats import SETTING_METHOD, arm_table, diff_table, measure, setting_table, strategy_axis
+from ..studies.compare_stats import SETTING_METHOD, arm_table, compare_answer, diff_table, measure, setting_table, strategy_axis
 from ..studies.strategy_compare import COMPARE_METHOD, KIND, cell_name, load_compare
 from .figures import finish, label_axes, new_figure, yerr
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
-from ..answers import compare_answer
 
 METHODS = """
 <p><strong>Strategy comparisons.</strong> For every player count and rule setting, seat 0 plays each

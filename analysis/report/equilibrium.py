@@ -11,12 +11,11 @@ import numpy as np
 
 from sim.variants import get_variant
 
-from ..studies.equilibrium_text import MIRROR, mirror, summarize
+from ..studies.equilibrium_text import MIRROR, equilibrium_answer, mirror, summarize
 from ..studies.knock_equilibrium import KIND, load_equilibrium
 from .figures import finish, label_axes, new_figure, yerr
 from .html import digits, esc, html_table, kv_table, params_text
 from .registry import RunSection, section
-from ..answers import equilibrium_answer
 
 METHODS = """
 <p><strong>Knock equilibrium.</strong> A tournament among knock policies: each single threshold (one

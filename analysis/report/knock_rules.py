@@ -13,7 +13,7 @@ from ..studies.knock_sweep import sweep_table
 from .figures import finish, label_axes, new_figure, yerr
 from .html import esc, html_table, kv_table, params_text
 from .registry import RunSection, section
-from ..answers import knock_rules_answer
+from ..studies.knock_rules import knock_rules_answer
 
 METHODS = """
 <p><strong>Rule settings.</strong> A knock-rules study runs the one-threshold sweep once per rule setting

@@ -9,7 +9,7 @@ from ..store import StoreError, read_study
 from .figures import FigureInfo, finish, new_figure, yerr
 from .html import esc, html_table, kv_table, params_text
 from .registry import RunSection, section
-from ..answers import tonk_odds_answer
+from ..studies.tonk_odds import tonk_odds_answer
 
 KIND = "tonk_odds"
 QUANTITY_LABELS = {

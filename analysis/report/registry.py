@@ -30,7 +30,7 @@ class RunSection:
     methods: list[str] = field(default_factory=list)
     game: str | None = None   # the game the study is about (its page); None: the cross-game balance page
     question: str = ""        # the question the section answers (its heading on the pages)
-    answer: list[str] = field(default_factory=list)   # answer sentences (analysis.answers) for the landing page
+    answer: list[str] = field(default_factory=list)   # answer sentences (each study's ``*_answer``) for the landing page
     summary: str = ""         # extra HTML for the landing page (the balance table)
     group: str = "other"      # landing-page group: knock, odds, balance, melding, runs
     per_game: dict = field(default_factory=dict)     # game -> HTML for that game's page (balance rows)

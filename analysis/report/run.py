@@ -11,7 +11,7 @@ from ..store import load_meta
 from .figures import FigureInfo, bars, finish, new_figure, yerr
 from .html import esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
-from ..answers import run_answer
+from ..wording import ci_text, decimals
 
 KIND = "run"
 
@@ -224,3 +224,14 @@ def _hist_figure(name, hist, mean: Estimate, what: str, units: str, variant: str
     fig.suptitle(f"{variant}: distribution of {label} ({int(n):,} {units})", fontsize=12)
     return finish(fig, name, f"Histogram of {label}, with a 95% Wilson interval per bar and the mean with its 95% t "
                   f"interval (red line and band).", [ax])
+
+
+# ----------------------------------------------------------------------------------------
+# a single run's answer in sentences (analysis.wording has the words)
+
+def run_answer(meta: dict, first: "Estimate") -> list[str]:
+    """A single run's seat edge: the first to play's mean score per hand."""
+    rules = list(meta.get("given_rules") or [])
+    d = decimals(first.value, first.lo, first.hi)
+    return [f"{meta['variant']}, {meta['n']:,} hands{' with ' + ', '.join(rules) if rules else ''}: the first to "
+            f"play (non-dealer) scores {ci_text(first.value, first.lo, first.hi, d, meta.get('score_unit', 'points') + ' per hand')}."]

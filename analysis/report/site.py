@@ -2,7 +2,7 @@
 balance page and the methods page, all with the same navigation; the figures are PNG files
 beside the pages, lazy-loaded.  The sections are the study modules' own (:mod:`.registry`);
 this module only arranges them into pages and leads with their answer sentences
-(:mod:`analysis.answers`)."""
+(each study's ``*_answer``, in :mod:`analysis.wording`'s words)."""
 
 from __future__ import annotations
 
@@ -196,7 +196,7 @@ def _demo_sizes(report: Report) -> list[str]:
     """The default study's sample-size note, when the report holds its first study."""
     if not any(Path(s.folder).name == "gin-knock" for s in report.sections):
         return []
-    from ..demo import sizes_note
+    from ..demo_sizes import sizes_note
     return ["<h2 id=\"demo-sizes\">Sample sizes of the default study</h2>", f"<p>{esc(sizes_note())}</p>"]
 
 

@@ -13,7 +13,7 @@ from ..studies.knob import advice, all_hand, axis_label, games_heading, games_ph
 from .figures import FigureInfo, finish, new_figure
 from .html import digits, esc, est_html, html_table, kv_table, params_text
 from .registry import RunSection, section
-from ..answers import sweep_answer
+from ..studies.sweep_text import sweep_answer
 
 KNOCK_ACTIONS = ("knock", "drop")   # the knock games' decision (the others meld or go out)
 

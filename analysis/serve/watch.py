@@ -1,5 +1,5 @@
 """Watch a hand: ``POST /api/trace/upload`` takes the text of a ``rummylab trace --json`` file of
-one hand (the raw request body, at most ``app.MAX_UPLOAD`` bytes) and gives back its events,
+one hand (the raw request body, at most :data:`MAX_UPLOAD` bytes) and gives back its events,
 ``{"events": [...]}``, for the Watch page to step through, as ``POST /api/trace`` does for a
 hand it plays.
 
@@ -19,6 +19,8 @@ from collections import Counter
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+
+MAX_UPLOAD = 4 * 1024 * 1024      # an uploaded trace (JSON lines)
 
 router = APIRouter()
 
@@ -203,7 +205,6 @@ async def _body(request: Request, cap: int) -> bytes | None:
 
 @router.post("/api/trace/upload")
 async def upload(request: Request):
-    from .app import MAX_UPLOAD
     raw = await _body(request, MAX_UPLOAD)
     if raw is None:
         return JSONResponse({"detail": f"the request is over {MAX_UPLOAD // 1024} KB", "field": "upload"},

@@ -21,7 +21,7 @@ def warm() -> None:
     from analysis.coldstart import first_compile
     from analysis.studies import knock_advice, meld_plan  # noqa: F401
     from analysis import trace_cmd  # noqa: F401
-    from .app import ASK_EXAMPLES
+    from .examples import ASK_EXAMPLES
     for game, example in ASK_EXAMPLES.items():
         if first_compile(game, "advisor") is None:
             try:
@@ -49,7 +49,7 @@ def knock(params: dict, emit) -> None:
     from analysis.studies.knock_advice import format_advice
     from analysis.studies.knock_advice_cmd import advise_args
     from sim.core.errors import UserInputError
-    from analysis.answers import advice_answer
+    from analysis.studies.knock_advice import advice_answer
     args = AV.parse("knock", params)
     try:
         with _first_compile(AV.game_name(args.variant), "advisor", emit):

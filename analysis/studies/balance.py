@@ -1,13 +1,13 @@
 """Variant balance: every game of the registry x its player counts, compared on one page.
 
 ``rummylab balance`` plays, per game, player count and rules, with the engine's stored,
-resumable runs (:mod:`analysis.engine`; every run in ``OUT/runs/<name>``, all on one seed):
+resumable runs (:mod:`analysis.jobs`; every run in ``OUT/runs/<name>``, all on one seed):
 
 * ``base``: every seat plays ``simple`` (the ladder's second rung), hand rows: seat edge,
   tempo and volatility per hand; ``base-games``: the same as whole games, where the game has
   them (:class:`~sim.variants.WholeGame`);
 * ``base-dup``: the same on duplicate deals (``mode="duplicate"``: each deal played once per
-  position, :mod:`sim.rng`), the seat edge free of deal luck;
+  position, :mod:`sim.core.rng`), the seat edge free of deal luck;
 * ``<weak>-<strong>-r<s>``: for every pair of the game's ladder (``Variant.ladder``: ``random``
   < ``simple`` < its strongest preset), the stronger strategy in seat ``s`` and the weaker in
   the others, one run per seat ``s``: hand ``h`` is dealt from ``(seed, h)`` whatever the
@@ -40,7 +40,8 @@ from sim.runner import make_spec
 from sim.variants import available, get_variant
 
 from .. import store
-from ..engine import SimJob, run_job, study_progress
+from ..jobs import SimJob, run_job
+from ..progress import study_progress
 from ..stats import mean_ci, wilson
 from . import balance_plan as P
 from . import balance_stats as B
@@ -118,7 +119,7 @@ class Runner:
     def __init__(self, out: Path, jobs: int, progress: bool | None, plan: P.Plan):
         self.out, self.jobs, self.progress, self.plan = out, jobs, progress, plan
         self.waiting = dict.fromkeys(plan.runs)       # runs not started yet, in order
-        self.bar = None                               # the study's bar (engine.study_progress)
+        self.bar = None                               # the study's bar (progress.study_progress)
         self.seconds = 0.0
         self.simulated = 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..stats import Estimate
+from ..wording import answer_lines, ci_text, covers_zero, preset_line
 from .balance_stats import INTERACTION_CI
 
 SECTIONS = (("seat_edge", "seat_hand"), ("seat_edge_duplicate", "seat_dup"), ("seat_edge_games", "seat_game"),
@@ -68,11 +69,9 @@ def json_summary(doc: dict, out=None) -> dict:
 
 
 def format_table(doc: dict) -> str:
-    """The study as text: its answer first (:func:`analysis.answers.balance_answer`), then the
+    """The study as text: its answer first (:func:`balance_answer`), then the
     comparison table, one line per game x player count (x rules), every number with its unit."""
-    from ..answers import answer_lines, balance_answer
     w = max([14, *(len(c["variant"]) + (len(c["rules"][0]) + 3 if c["rules"] else 0) + 1 for c in doc["cells"])])
-    from ..answers import preset_line
     games = dict.fromkeys(c["variant"] for c in doc["cells"])
     presets = (preset_line(next(iter(games)), ["simple", *(top_pair(c)["strong"] for c in doc["cells"])])
                if len(games) == 1 else [])
@@ -112,7 +111,6 @@ def balance_csv(doc: dict) -> str:
     """``balance --csv``: per game x player count (x rules) the first player's win edge, the
     skill gradient and turns per hand, each with its CI and n."""
     import pandas as pd
-    from ..answers import balance_rows
     rows = []
     for r in balance_rows(doc):
         row = {"game": r["game"], "players": r["players"], "rules": " ".join(r["rules"]), "strongest": r["strong"]}
@@ -121,3 +119,51 @@ def balance_csv(doc: dict) -> str:
             row.update({k: e.value, f"{k}_lo": e.lo, f"{k}_hi": e.hi, f"{k}_n": e.n})
         rows.append(row)
     return pd.DataFrame(rows).rename(columns=lambda c: c.replace("seat", "first_win_edge")).to_csv(index=False)
+
+
+# ----------------------------------------------------------------------------------------
+# the study's answer in sentences (analysis.wording has the words)
+
+def _e(d: dict | None):
+    if not d:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    return Estimate(d["value"], d["ci95"][0], d["ci95"][1], d["n"])
+
+def balance_rows(doc: dict) -> list[dict]:
+    """Per game x player count: the first player's win edge (percentage points), the skill
+    gradient (random against the strongest rung, edge per hand in SDs) and turns per hand."""
+    rows = []
+    for c in doc["cells"]:
+        top = next(p for p in c["ladder"] if p["weak"] == c["rungs"][0] and p["strong"] == c["rungs"][-1])
+        rows.append({"game": c["variant"], "players": c["players"], "rules": list(c["rules"]),
+                     "seat": _e(c["seat_hand"]["first_win"]), "skill": _e(top["hand"]["effect"]),
+                     "strong": c["rungs"][-1], "turns": _e(c["tempo"]["turns"])})
+    return rows
+
+def balance_answer(doc: dict) -> list[str]:
+    """The seat edge and the skill gradient across games in two sentences."""
+    rows = [r for r in balance_rows(doc) if not r["rules"]]
+    if not rows:
+        return []
+    label = (lambda r: f"{r['game']} ({r['players']} players)")
+    if len(rows) == 1:
+        r = rows[0]
+        s, k, t = r["seat"], r["skill"], r["turns"]
+        return [f"{label(r)}: the first player's win rate is "
+                f"{ci_text(s.value, s.lo, s.hi, 1, 'percentage points', scale=100)} from the average seat's "
+                f"(n = {s.n:,} hands); {r['strong']} against random play gains "
+                f"{ci_text(k.value, k.lo, k.hi, 2, 'SD per hand')} (n = {k.n:,} deals); a hand lasts "
+                f"{ci_text(t.value, t.lo, t.hi, 1, 'turns', sign=False, test=False)}."]
+    sig = [r for r in rows if not covers_zero(r["seat"].lo, r["seat"].hi)]
+    big = max(rows, key=lambda r: abs(r["seat"].value))
+    s = big["seat"]
+    first = (f"Seat edge: the first player's win rate differs from the average seat's beyond noise in "
+             f"{len(sig)} of {len(rows)} games; the largest is {label(big)}, "
+             f"{ci_text(s.value, s.lo, s.hi, 1, 'percentage points', scale=100)} (n = {s.n:,} hands).")
+    hi = max(rows, key=lambda r: r["skill"].value)
+    lo = min(rows, key=lambda r: r["skill"].value)
+    second = (f"Skill matters most in {label(hi)}: {hi['strong']} against random play gains "
+              f"{ci_text(hi['skill'].value, hi['skill'].lo, hi['skill'].hi, 2, 'SD per hand')}, and least in "
+              f"{label(lo)}: {ci_text(lo['skill'].value, lo['skill'].lo, lo['skill'].hi, 2, 'SD per hand')} "
+              f"(n = {hi['skill'].n:,} and {lo['skill'].n:,} deals).")
+    return [first, second]

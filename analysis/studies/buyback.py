@@ -29,6 +29,7 @@ from sim.runner import chunk_ranges, make_spec
 from ..errors import SweepError
 from ..stats import mean_ci, paired_rate_difference, wilson
 from ..args import OUT_DIR, add_command, add_rule_set_option, whole
+from ..wording import answer_lines, ci_text, rules_lines
 
 DEFAULT_THRESHOLDS = (25, 50, 75)      # between "never" and "always" (Loba's limit is 100)
 
@@ -142,7 +143,7 @@ def run_buyback_study(out_dir, variant: str = "loba", **kw) -> dict:
     """Run :func:`buyback_value` and store it as ``out_dir/buyback.json`` (kind ``buyback``: the
     spec, the git commit and the table); returns the stored document."""
     from .. import store
-    from ..engine import git_describe
+    from ..provenance import git_describe
     buyback_spec(variant, **{"players": None, "strategies": "simple", "rules": None, "games": 2000, "seed": 0,
                              "thresholds": DEFAULT_THRESHOLDS, **kw})
     out_dir = store.claim(out_dir, (FILE,), "buy-back study")
@@ -220,7 +221,6 @@ def cmd(args) -> int:
     if fmt == "csv":
         print(df.to_csv(index=False), end="")
     else:
-        from ..answers import answer_lines, buyback_answer, rules_lines
         n = int(df["players"].iloc[0])
         rules = make_spec(args.variant, rules=list(args.rule), n=1, players=n).rules
         for line in [*answer_lines(buyback_answer({"variant": args.variant}, df)),
@@ -231,3 +231,19 @@ def cmd(args) -> int:
         print(f"wrote {args.out}/{FILE}; report: rummylab report {args.out} --html reports/buyback.html",
               file=sys.stdout if fmt == "text" else sys.stderr)
     return 0
+
+
+# ----------------------------------------------------------------------------------------
+# the study's answer in sentences (analysis.wording has the words)
+
+def buyback_answer(spec: dict, df) -> list[str]:
+    """What a buy-back is worth: the arm winning most games and the win probability one
+    buy-back buys between neighbouring arms."""
+    n = int(df["players"].iloc[0])
+    g = int(df["games"].iloc[0])
+    b = df.loc[df["win0"].idxmax()]
+    steps = [f"{r.arm} vs {p}: {ci_text(r.value, r.value_lo, r.value_hi, 1, 'pp', scale=100)}"
+             for (_, r), p in zip(df.iloc[1:].iterrows(), df["arm"].iloc[:-1]) if r.value == r.value]
+    return [f"{spec['variant']}, {n} players: seat 0 wins most games buying back {b.arm}: "
+            f"{ci_text(b.win0, b.win0_lo, b.win0_hi, 1, scale=100, sign=False, test=False)}% of {g:,} games "
+            f"(fair share {100 / n:.0f}%); one buy-back buys this much game win probability: " + "; ".join(steps) + "."]

@@ -13,6 +13,7 @@ from .strategy_compare import COMPARE_METHOD, CompareResult, cell_name, setting_
 from .sweep_stats import ALPHA, NO_RATE, hand_wins, pair_moments
 from .sweep_text import records
 from .. import json_text
+from ..wording import answer_lines, ci_text, decimals, p_text, preset_line, rules_lines
 
 SETTING_METHOD = ("each difference to the first setting is a difference of two means with Welch's 95% "
                   "interval (each on its own), as for independent deals; every setting plays on the same "
@@ -163,11 +164,10 @@ def compare_csv(res: CompareResult) -> str:
 
 
 def format_compare(res: CompareResult, as_json: bool = False) -> str:
-    """The comparison as text: its answer first (:func:`analysis.answers.compare_answer`), the
+    """The comparison as text: its answer first (:func:`compare_answer`), the
     rules and presets in effect, then the tables."""
     if as_json:
         return json_text.dumps(compare_dict(res))
-    from ..answers import answer_lines, compare_answer, preset_line, rules_lines
     spec = res.spec
     unit = spec.game.score_unit
     name0 = cell_name(*spec.cells()[0])
@@ -220,3 +220,32 @@ def strategy_axis(spec) -> tuple[str, dict[str, float]] | None:
     if len(varied) != 1:
         return None
     return varied[0], {p.spec: p.values[varied[0]] for p in parsed}
+
+
+# ----------------------------------------------------------------------------------------
+# the comparison's answer in sentences (analysis.wording has the words)
+
+def compare_answer(res) -> list[str]:
+    """A strategy comparison: how many differences to the reference are called (Holm), the
+    largest of them (or the largest not called), and the rule setting that changes most."""
+    spec = res.spec
+    unit = f"{spec.game.score_unit} per hand"
+    d = diff_table(res)
+    called = d[d["call"].isin(["better", "worse"])]
+    pool = called if len(called) else d
+    top = pool.loc[pool["diff"].abs().idxmax()]
+    dd = decimals(top['diff'], top['lo'], top['hi'])
+    where = f"{top['players']} players" + (f", {top['setting']}" if top['setting'] and top['setting'] != 'rules as given' else '')
+    head = (f"{spec.variant}, against {spec.strategies[0]} on the same deals: {len(called)} of {len(d)} "
+            f"differences are called (Holm, family-wise 95%)")
+    big = (f"{top['strategy']} at {where}: {ci_text(top['diff'], top['lo'], top['hi'], dd, unit)} "
+           f"(Holm p {p_text(top['p_holm'])}, n = {int(top['n']):,} deals)")
+    out = [f"{head}; the largest{'' if len(called) else ', not called'}: {big}."]
+    s = setting_table(res)
+    if not s.empty:
+        z = (s["diff"].abs() / ((s["hi"] - s["lo"]).abs() / 2 + 1e-12))
+        r = s.loc[z.idxmax()]
+        out.append(f"The rule setting that changes most: {r['setting']} against {r['baseline']} moves "
+                   f"{r['quantity']} by {ci_text(r['diff'], r['lo'], r['hi'], decimals(r['diff'], r['lo'], r['hi']))} "
+                   f"at {r['players']} players (n = {int(r['n']):,} deals).")
+    return out

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import json_text
 from ..errors import SweepError
+from ..wording import answer_lines, preset_line, rules_lines
 from .knob import advice
 from .knock_equilibrium import (
     HANDS,
@@ -262,11 +263,10 @@ def equilibrium_csv(d: dict) -> str:
 
 
 def format_equilibrium(d: dict, as_json: bool = False) -> str:
-    """The study as text: its answer first (:func:`analysis.answers.equilibrium_answer`, when
+    """The study as text: its answer first (:func:`equilibrium_answer`, when
     complete), the rules and presets in effect, then the tables."""
     if as_json:
         return json_text.dumps(d)
-    from ..answers import answer_lines, equilibrium_answer, preset_line, rules_lines
     head = []
     if d["complete"]:
         from sim.runner import make_spec
@@ -332,3 +332,20 @@ def cmd_equilibrium(args) -> int:
     if not res.complete:
         return interrupted(args.out)
     return 0
+
+
+# ----------------------------------------------------------------------------------------
+# the study's answer in sentences (analysis.wording has the words)
+
+STRONG = ("strong",)      # the presets an equilibrium answer names besides the base opponent
+
+
+def equilibrium_answer(summary: dict) -> list[str]:
+    """A knock equilibrium's headline and its best response to each preset
+    (:func:`analysis.studies.equilibrium_text.summarize` already words them from the data)."""
+    tick = (lambda s: s.replace("<=", "≤").replace(">=", "≥"))
+    ans = summary["answer"]
+    k = len(summary["best_responses"])
+    pick = [i + 1 for i, b in enumerate(summary["best_responses"]) if i == 0 or b["opponent"] in STRONG]
+    return [tick(f"{summary['variant']}, {summary['players']} players: {ans[i][0].lower()}{ans[i][1:]}"
+                 if j == 0 else ans[i]) for j, i in enumerate(pick + [k + 1])] + [tick(s) for s in ans[k + 2:]]

@@ -2,7 +2,7 @@
 
 Given a concrete position, :func:`advise` samples *worlds*, each a uniformly random way the
 cards I cannot see may lie (the opponents' hands, the stock, the buried discards), and scores
-both choices on the same world (common random numbers; kernels in :mod:`sim.advice`):
+both choices on the same world (common random numbers; kernels in :mod:`sim.advisors.worlds`):
 
 * **knock now** (Gin: knock with this hand, scored by the Gin showdown with layoffs, gin and
   undercut bonuses; Tonk: drop at the start of my turn, paid by the Tonk knock rule; Knock
@@ -87,8 +87,9 @@ Modelling assumptions (stated in the output notes when they apply):
 
 from __future__ import annotations
 
-# numba modules (sim.advice, sim.melds, the variants) are imported inside the functions, so
+# numba modules (sim.advisors.worlds, sim.melds, the variants) are imported inside the functions, so
 # building the CLI parser stays fast
+import math
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -99,6 +100,8 @@ import numpy as np
 from analysis.stats import Estimate
 from analysis.studies import sequential as SQ
 from sim.core.errors import AdviceError
+
+from ..wording import answer_lines, ci_text, decimals, num, preset_line, rules_lines
 
 BATCH = 2000
 FIRST_CALL = 100                # worlds in the first call, which times the kernel
@@ -220,7 +223,7 @@ def _accumulate(s: dict, out: np.ndarray, w: np.ndarray | None) -> None:
     """Add a batch of world rows to the moments: exact integers, and with weights ``w`` the
     weighted ones (``s["m"]``: ``sum w``, ``sum w^2`` and per column ``[sum w x, sum w^2 x,
     sum w^2 x^2]``)."""
-    from sim import advice as K
+    from sim.advisors import worlds as K
     a, b = out[:, K.K_PTS], out[:, K.P_PTS]
     cols = {"a": a, "b": b, "d": a - b, "wa": out[:, K.K_WIN], "wb": out[:, K.P_WIN]}
     for v, c in zip(*np.unique(cols["d"], return_counts=True)):
@@ -339,7 +342,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     (Gin, Knock Rummy): every turn since the deal, e.g. ``"up 7D; 0:draw discard KD; 1:take KD
     discard 9H"`` (:mod:`sim.advisors.history`); ``opp_model``: ``uniform`` or (Gin, Knock
     Rummy, Ramino Klop) ``played`` (see the module docstring).  The cards are read by the
-    game's pack (:func:`sim.advice.position_cards`).  ``progress(snapshot)``: called as the worlds
+    game's pack (:func:`sim.advisors.worlds.position_cards`).  ``progress(snapshot)``: called as the worlds
     come in with :func:`snapshot`'s dict (the web app streams it); it changes no number.
     """
     from sim.variants import available, get_variant
@@ -361,7 +364,7 @@ def advise(variant: str, hand, *, turn: int, upcard=None, discards=(), spreads=(
     opp_model = models[0] if opp_model is None else opp_model
     if opp_model not in models:
         raise AdviceError(f"opponent model {opp_model!r}: {v.name} offers {' or '.join(models)}")
-    from sim.advice import position_cards
+    from sim.advisors.worlds import position_cards
     hand, upcard, discards = position_cards(v.advisor, hand, upcard, discards)
     from sim.advisors.advisor import prepare
     prep = prepare(
@@ -414,7 +417,6 @@ def format_advice(a: Advice) -> str:
     score = f"{a.hand_word} {a.hand_score}" + (
         f", knock limit {a.knock_limit}" if a.knock_limit is not None else "")
     who = "opponent" if a.players == 2 else "opponents"
-    from ..answers import advice_answer, answer_lines, preset_line, rules_lines
     lines = [
         *answer_lines(advice_answer(a)),
         *(rules_lines(a.rules, a.variant) if a.rules else []),
@@ -441,3 +443,34 @@ def format_advice(a: Advice) -> str:
         lines.append("notes:")
         lines += [textwrap.fill(n, 92, initial_indent="  - ", subsequent_indent="    ") for n in a.notes]
     return "\n".join(line.rstrip() for line in lines)
+
+
+# ----------------------------------------------------------------------------------------
+# the advisor's answer in sentences (analysis.wording has the words)
+
+def advice_answer(a) -> list[str]:
+    """The knock advisor's call on one position (:class:`analysis.studies.knock_advice.Advice`):
+    the recommendation with the paired difference, its CI and the worlds, and, where the call
+    on expected points and the chance of winning the hand point different ways, why."""
+    unit = f"{a.unit} per hand"
+    d = a.diff
+    head = (f"{a.variant}, {a.players} players, your turn {a.turn}, {a.hand_word} {a.hand_score}: "
+            f"{a.recommendation.upper()}")
+    if all(map(math.isfinite, (d.value, d.lo, d.hi))):
+        diff = (f"knocking now minus playing on is "
+                f"{ci_text(d.value, d.lo, d.hi, decimals(d.value, d.lo, d.hi), unit, test=False)}"
+                f"{'' if a.recommendation != 'too close to call' else ', not significant'}")
+    else:   # too few worlds differ for an interval (the confidence line says how many)
+        diff = (f"knocking now minus playing on averages {num(d.value, 2)} {unit}, with no interval: "
+                f"too few worlds play differently")
+    out = [f"{head}: {diff} (n = {a.worlds:,} sampled worlds, the same ones for both choices)."]
+    wk, wp = a.win_knock, a.win_play
+    better_ev = "knock" if d.value > 0 else "play on"
+    better_win = "knock" if wk.value > wp.value else "play on" if wp.value > wk.value else None
+    if better_win is not None and better_win != better_ev and a.recommendation != "too close to call":
+        more, fewer = ("knocking", "playing on") if better_win == "knock" else ("playing on", "knocking")
+        hi_w, lo_w = (wk, wp) if better_win == "knock" else (wp, wk)
+        out.append(f"Why: the call weighs {a.unit}, not wins: {more} wins the hand more often "
+                   f"({100 * hi_w.value:.1f}% against {100 * lo_w.value:.1f}%) but scores fewer {a.unit} on "
+                   f"average, so {fewer} is worth more.")
+    return out

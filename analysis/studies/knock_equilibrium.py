@@ -42,7 +42,7 @@ from sim.strategies import PRESETS, TUNED, Strategy, _load_families, parse_strat
 
 from .. import store
 from . import spec_doc
-from ..engine import Job, JobResult, run_job
+from ..jobs import Job, JobResult, run_job
 from ..errors import SweepError
 from ..stats import Estimate, mean_from_moments, t_quantile
 from .knob import symbol

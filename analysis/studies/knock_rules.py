@@ -22,10 +22,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.variants import get_variant
+
 from .. import store
 from . import spec_doc
-from ..engine import study_progress
+from ..progress import study_progress
 from ..errors import SweepError
+from ..wording import ci_text, players_of, span
 from .knock_sweep import SweepSpec, load_sweep, run_sweep, sweep_table
 
 KIND = "knock_rules"
@@ -161,5 +164,21 @@ def format_rules_table(table: pd.DataFrame, unit: str) -> str:
 
 def _span(values) -> str:
     """Thresholds as compact text: runs of three or more as ``a..b`` (``30..41,43``)."""
-    from ..answers import span
     return span(values, "..", ",")
+
+
+# ----------------------------------------------------------------------------------------
+# the study's answer in sentences (analysis.wording has the words)
+
+def knock_rules_answer(results) -> list[str]:
+    """How rule options move the best threshold: per setting, the best and the mean there."""
+    return rules_table_answer(results[0][1].spec, rules_table(results))
+
+def rules_table_answer(spec0, t) -> list[str]:
+    """:func:`knock_rules_answer` from the study's table (``rules_table``) and its base spec."""
+    game = get_variant(spec0.variant)
+    parts = [f"{r.setting}: {r.best} ({ci_text(r.mean, r.mean_lo, r.mean_hi, 2, test=False)}; cannot tell "
+             f"from {span(list(r.indistinguishable))})" for r in t.itertuples()]
+    return [f"{spec0.variant}, {players_of(spec0)} players: the best {game.knob.action} threshold by rule setting "
+            f"(mean {game.score_unit} per hand at the best, n = {spec0.hands:,} hands per threshold): "
+            + "; ".join(parts) + "."]

@@ -40,7 +40,8 @@ from sim.variants import Knob, Variant, available, get_variant
 
 from .. import store
 from . import spec_doc
-from ..engine import ArmsJob, JobResult, run_job, study_progress
+from ..jobs import ArmsJob, JobResult, run_job
+from ..progress import study_progress
 from ..errors import SweepError
 from .knob import legal_range
 from .sweep_stats import BUCKETS, chart_policy, knock_chart, sweep_table
@@ -204,7 +205,7 @@ class SweepResult:
 def run_sweep(spec: SweepSpec, *, out_dir=None, jobs: int = -1, progress=None, backend: str = "threads",
               scheduler: str | None = None) -> SweepResult:
     """Run (or reuse from ``out_dir``) every stage of a sweep (``backend``/``scheduler`` as
-    :func:`analysis.engine.run_job`)."""
+    :func:`analysis.jobs.run_job`)."""
     spec.check()
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
@@ -267,7 +268,7 @@ def _say_time_left(spec: SweepSpec, first: JobResult, n_arms: int) -> None:
     left = per_arm_hand * spec.hands * (3 * n_arms + 2)
     if left < LONG_S:
         return
-    from ..engine import duration
+    from ..progress import duration
     print(f"knock sweep: the by-turn chart and its policy take about {duration(left)} more"
           + (f", then the games stage ({spec.games:,} games per threshold)" if spec.games else "")
           + "; fewer --hands or --thresholds make it quicker", file=sys.stderr, flush=True)

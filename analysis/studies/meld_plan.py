@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.core.errors import UserInputError
 from ..args import add_command, add_csv_option, add_rule_set_option
+from ..wording import answer_lines, rules_lines
 
 GOALS = ("shed", "out", "min:K")
 
@@ -112,7 +113,6 @@ def ranked_plays(args, best: dict) -> list[dict]:
 
 def format_meld(doc: dict) -> str:
     """The plan as text: the answer sentence and the rules first, then the position and the steps."""
-    from ..answers import answer_lines, meld_answer, rules_lines
     steps = doc["plan"] + ([doc["finish"]] if doc["finish"].startswith("out") else [])
     out = [*answer_lines(meld_answer(doc["variant"], doc["players"], steps, doc["points_left"],
                                      doc["points_after_best_discard"])),
@@ -171,3 +171,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_csv_option(p, "the plan as one row (its steps in one cell, the points left)")
     p.set_defaults(func=cmd_meld)
     return p
+
+
+# ----------------------------------------------------------------------------------------
+# the plan's answer in sentences (analysis.wording has the words)
+
+def meld_answer(variant: str, players: int, steps: list[str], left: int, after: int) -> list[str]:
+    """The meld planner's plan for one position in a sentence: what to lay down, what is left."""
+    plays = "; ".join(steps) if steps else "lay nothing down"
+    return [f"{variant}, {players} players: {plays}; {left} points left in hand, {after} after the best discard."]

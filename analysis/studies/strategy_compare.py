@@ -36,7 +36,8 @@ from sim.variants import get_variant
 
 from .. import store
 from . import spec_doc
-from ..engine import ArmsJob, run_job, study_progress
+from ..jobs import ArmsJob, run_job
+from ..progress import study_progress
 from ..errors import SweepError
 
 KIND = "strategy_compare"

@@ -6,7 +6,8 @@ from __future__ import annotations
 from sim.variants import get_variant
 
 from .. import json_text
-from .knob import acts_at, all_hand, games_phrase, value_word, when, won_phrase
+from ..wording import answer_lines, ci_text, decimals, ns_suffix, players_of, preset_line, rules_lines, span
+from .knob import acts_at, advice, all_hand, games_phrase, is_zero, symbol, value_word, when, won_phrase
 from .knock_sweep import SweepResult
 from .sweep_stats import (
     BEST_METHOD,
@@ -141,12 +142,11 @@ def sweep_csv(res: SweepResult) -> str:
 
 
 def format_sweep(res: SweepResult, as_json: bool = False, detail: bool = False) -> str:
-    """The sweep as text: its answer first (:func:`analysis.answers.sweep_answer`), the rules
+    """The sweep as text: its answer first (:func:`sweep_answer`), the rules
     and presets in effect, then the tables (``detail``: every chart cell, also those no hand
     played differently in)."""
     if as_json:
         return json_text.dumps(sweep_dict(res))
-    from ..answers import answer_lines, preset_line, rules_lines, sweep_answer
     spec = res.spec
     game = get_variant(spec.variant)
     unit = game.score_unit
@@ -178,3 +178,70 @@ def format_sweep(res: SweepResult, as_json: bool = False, detail: bool = False) 
     if res.policy:
         out += ["", *_policy_lines(res, game)]
     return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------------------
+# the sweep's answer in sentences (analysis.wording has the words)
+
+def _bucket_phrase(spec, b: str) -> str:
+    if spec.bucket_by != "turn":
+        return bucket_label(spec, b)
+    m, late = spec.buckets
+    return {"early": f"in your turns 1–{m - 1}", "mid": f"in turns {m}–{late - 1}", "late": f"from turn {late}"}[b]
+
+def _by_turn_phrase(spec, game, thresholds: dict) -> str:
+    """The chart's policy bucket by bucket: 'knock at deadwood ≤ 8 in your turns 1–4, ≤ 5 in
+    turns 5–8, ≤ 2 from turn 9'; a bucket at 0 in a player's words ('go for gin; never knock
+    in your turns 1–4, knock at deadwood ≤ 5 in turns 5–8, ...'); one value in every bucket
+    once ('go for gin; never knock in every turn')."""
+    ts = [thresholds[b] for b in BUCKETS]
+    if len(set(ts)) == 1:
+        return f"{advice(game, ts[0], html=True)} in every turn"
+    parts, named = [], False
+    for b, t in zip(BUCKETS, ts):
+        if is_zero(t):
+            parts.append(f"{advice(game, t, html=True)} {_bucket_phrase(spec, b)}")
+            continue
+        lead = "" if named else f"{game.knob.action} at {value_word(game)} "
+        parts.append(f"{lead}{symbol(game.knob, html=True)} {t} {_bucket_phrase(spec, b)}")
+        named = True
+    return ", ".join(parts)
+
+def sweep_answer(res) -> list[str]:
+    """A knock sweep's answer: the best single threshold against the runner-up, the thresholds
+    the data cannot tell from it, and the chart's by-turn policy on fresh deals."""
+    spec = res.spec
+    game = get_variant(spec.variant)
+    unit = f"{game.score_unit} per hand" + (" against the average other seat" if spec.focus()[0] == "field0" else "")
+    t = sweep_table(spec, res.overall)
+    best = t[t["best"]].iloc[0]
+    others = t[~t["best"]]
+    head = f"{spec.variant}, {players_of(spec)} players, against {spec.opponent}"
+    if others.empty:
+        return [f"{head}: {advice(game, int(best.threshold), html=True)} (the only threshold tried)."]
+    up = others.loc[others["mean"].idxmax()]
+    d = decimals(up.diff_to_best, up.diff_lo, up.diff_hi)
+    same = [int(x) for x in t.loc[t["indistinguishable"] & ~t["best"], "threshold"]]
+    runner = (f" ({advice(game, 0, html=True)})" if is_zero(int(up.threshold))
+              else f", {when(game, int(up.threshold), html=True)}")
+    out = [f"{head}: {all_hand(game, int(best.threshold), html=True)}: the best of thresholds "
+           f"{span([int(x) for x in t['threshold']])}, "
+           + (f"{ci_text(-up.diff_to_best, -up.diff_hi, -up.diff_lo, d, unit, test=False)} over the runner-up"
+              f"{runner}{ns_suffix(-up.diff_hi, -up.diff_lo)} "
+              if int(up.hands_differing) else
+              f"tied with the runner-up{runner}, which plays no hand differently ")
+           + f"(same deals, n = {int(best.n):,} hands per threshold); "
+           + (f"threshold{'s' if len(same) > 1 else ''} {span(same)} {'are' if len(same) > 1 else 'is'} not shown "
+              f"worse than the best (MCB, family-wise 95%)."
+              if same else "every other threshold is shown worse (MCB, family-wise 95%).")]
+    if res.policy:
+        p = policy_summary(spec, res.policy, res.policy_thresholds, res.best_overall)
+        per = _by_turn_phrase(spec, game, p["thresholds"])
+        d = decimals(p["diff"], p["diff_lo"], p["diff_hi"])
+        diff = ci_text(p["diff"], p["diff_lo"], p["diff_hi"], d, unit, test=False) + ns_suffix(p["diff_lo"], p["diff_hi"])
+        verdict = {"better": f"on fresh deals this gains {diff} over the best single threshold",
+                   "can't tell": f"on fresh deals it is not shown better than the best single threshold ({diff})",
+                   "same": "the chart's calls do not change the best single threshold",
+                   "worse": f"on fresh deals it loses {diff} to the best single threshold: not advice"}[p["verdict"]]
+        out.append(f"By turn, the chart reads {per}; {verdict} (n = {p['n']:,} hands).")
+    return out

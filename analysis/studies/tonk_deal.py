@@ -22,7 +22,8 @@ import numpy as np
 from sim.runner import CHUNK
 
 from .. import store
-from ..engine import Job, git_describe, package_versions, run_job
+from ..jobs import Job, run_job
+from ..provenance import git_describe, package_versions
 from ..stats import rate
 from .tonk_odds import PROB_KEYS, exact_tonk_odds
 

@@ -17,7 +17,7 @@ Method
 ------
 1. **Value classes.**  Only card values matter, so the pack is 10 value classes: value 10
    (T J Q K, 16 cards) and values 1..9 (4 cards each); the class sizes are read from
-   ``sim.cards.value_table``.  A five-card hand has a *composition* ``c = (c_1..c_10)``, the
+   ``sim.core.cards.value_table``.  A five-card hand has a *composition* ``c = (c_1..c_10)``, the
    number of its cards in each class; it is a tonk iff ``sum v*c_v >= tonk_min``.  With
    ``tonk_min >= 45`` the "deficit" ``sum (10-v)*c_v`` is at most 5, so there are only a few
    tonk compositions (e.g. 2 for ``tonk_min = 49``: five tens, or four tens and a nine).
@@ -61,6 +61,7 @@ import numpy as np
 from sim.core.cards import standard_pack, value_table
 
 from ..errors import OddsError
+from ..wording import ci_text
 
 HAND_SIZE = 5
 PACK_SIZE = 52
@@ -201,3 +202,32 @@ if __name__ == "__main__":  # pragma: no cover
     import pandas as pd
     with pd.option_context("display.float_format", lambda x: f"{x:.6g}", "display.width", 120):
         print(tonk_odds_table().to_string(index=False))
+
+
+# ----------------------------------------------------------------------------------------
+# the odds' answer in sentences (analysis.wording has the words)
+
+def tonk_odds_answer(doc: dict, default_min: int | None = None) -> list[str]:
+    """Tonk on the deal, exact by player count (the default tonk_min first), and how the
+    simulation agrees."""
+    rows = doc["rows"]
+    mins = sorted({r["tonk_min"] for r in rows}, key=lambda t: (t != default_min, t))
+    out = []
+    for t in mins:
+        sub = sorted((r for r in rows if r["tonk_min"] == t and r["quantity"] == "p_at_least_one"),
+                     key=lambda r: r["players"])
+        if not sub:
+            continue
+        per = ", ".join(f"{100 * r['exact']:.2f}% with {r['players']}" for r in sub)
+        s0 = sub[0]
+        sim = (f"; simulated with {s0['players']}: "
+               f"{ci_text(s0['sim'], s0['sim_lo'], s0['sim_hi'], 2, scale=100, sign=False, test=False)}% "
+               f"(n = {s0['n']:,} deals)" if s0.get("sim") is not None else "")
+        out.append(f"Tonk on the deal (five cards counting {t} or more{', the default' if t == default_min else ''}), "
+                   f"exact: someone at the table is dealt one in {per} players{sim}.")
+    if not rows or rows[0].get("sim") is None:
+        return out
+    miss = sum(bool(r["ci_misses_exact"]) for r in rows)
+    out.append(f"The simulation agrees with the exact values: {miss} of {len(rows)} 95% intervals miss them "
+               f"(about {0.05 * len(rows):.1f} expected by chance; n = {doc.get('deals', 0):,} deals per setting).")
+    return out

@@ -28,7 +28,8 @@ def cmd_tonk_odds(args) -> int:
     else:
         from sim.variants import get_variant
 
-        from ..answers import answer_lines, tonk_odds_answer
+        from ..wording import answer_lines
+        from .tonk_odds import tonk_odds_answer
         default = get_variant("tonk").rules_cls().tonk_deal_min
         for line in answer_lines(tonk_odds_answer(doc, default)) + [""]:
             print(line)

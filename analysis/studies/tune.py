@@ -4,7 +4,7 @@ Design.  A *candidate* is the family's base preset with the searched parameters 
 the range the family declares, narrowed to the values the game accepts).  Its result against a
 field member ``f`` is its *edge*: seat 0's result per hand playing the candidate against ``f``
 in every other seat, minus seat 0's result playing ``f`` itself there, on the same duplicate
-deals (every deal once per position, so seat and deal luck cancel; ``sim.rng``).  The
+deals (every deal once per position, so seat and deal luck cancel; ``sim.core.rng``).  The
 objective (:data:`OBJECTIVES`) is the mean edge over the field members, or (``worst-gain``) the
 least *gain* over the base preset against any one member (the candidate's edge minus the base's,
 on the same deals): a candidate that scores above 0 there is better than the base against every
@@ -18,9 +18,10 @@ The budget counts the hands candidates play (per field member); the search stops
 that would exceed it.  The finalists (the candidates that went deepest, best first) then play
 ``final_hands`` fresh duplicate hands of a seed the search never played (:func:`fresh_seed`),
 all of them and each field member on the same deals: the winner is the finalist with the best
-mean edge there, and its edges are reported from those hands only (:mod:`.tune_final`).
+mean edge there, and its edges are reported from those hands only (:mod:`.tune_final`; the run
+as text: :mod:`.tune_text`).
 
-Every evaluation is an arms job of the engine (``analysis.engine``), stored under ``--out``;
+Every evaluation is an arms job of the engine (:mod:`analysis.jobs`), stored under ``--out``;
 the trials live in Optuna's journal file there, so an interrupted run continues from its
 stored trials (the interrupted trial resumes at its next rung) and the sampler is re-seeded
 per trial from ``(seed, trial number)``, so a resumed run proposes what an uninterrupted one
@@ -39,8 +40,9 @@ from pathlib import Path
 from sim.strategies import parse_strategy
 
 from .. import store
-from ..engine import ArmsJob, focus_names, run_job
-from .tune_spec import ETA, OBJECTIVES, TuneSpec, build_spec, fresh_seed, sampler_seed
+from ..jobs import ArmsJob, run_job
+from .tune_final import final_stage
+from .tune_spec import ETA, OBJECTIVES, TuneSpec, build_spec, focus, fresh_seed, sampler_seed
 
 KIND = "tune"
 FILE = "tune"
@@ -48,13 +50,6 @@ FILE = "tune"
 
 # ----------------------------------------------------------------------------------------
 # evaluation through the engine
-
-def focus(spec) -> tuple[str, float]:
-    """Seat 0's per-hand series of a duplicate run and its scale (as ``rummylab compare``): its
-    score, or (hand scores not zero-sum) its net against the field / (n - 1)."""
-    name = focus_names(spec)[0]
-    return name, (1.0 / (spec.n_seats - 1) if name == "field0" else 1.0)
-
 
 def arm_mean(run_spec, out_dir, jobs: int, label: str) -> float:
     """Seat 0's mean result per hand of one stored arm (resumable; KeyboardInterrupt if stopped)."""
@@ -290,8 +285,7 @@ def spec_from_dict(d: dict) -> TuneSpec:
 def run_tune(spec: TuneSpec, *, out_dir=None, jobs: int = 1, progress: bool | None = None, on_rung=None) -> dict:
     """Search, then re-play the finalists on fresh deals; returns the run's document (stored as
     ``out_dir/tune.json`` when complete).  A complete stored run is returned as stored."""
-    from ..engine import git_describe, package_versions
-    from .tune_final import final_stage
+    from ..provenance import git_describe, package_versions
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
         doc = write_spec(out, spec)
@@ -319,8 +313,8 @@ def run_tune(spec: TuneSpec, *, out_dir=None, jobs: int = 1, progress: bool | No
 def _bar(spec: TuneSpec, initial: int, progress: bool | None):
     show = sys.stderr.isatty() if progress is None else progress
     if not show:
-        from ..engine import _NoBar
-        return _NoBar()
+        from ..progress import NoBar
+        return NoBar()
     from tqdm import tqdm
     return tqdm(total=spec.budget, initial=initial, unit="hand", unit_scale=True, file=sys.stderr,
                 desc=f"tune {spec.family} ({spec.variant})", smoothing=0.1)

@@ -90,7 +90,7 @@ def command(spec, out=None) -> str:
 
 def cmd(args) -> int:
     from .tune import build_spec, run_tune
-    from .tune_final import format_tune
+    from .tune_text import format_tune
     spec = build_spec(args.variant, players=args.players, family=args.family, field=args.field, base=args.base,
                       params=args.params, budget=args.budget, min_hands=args.min_hands, rungs=args.rungs,
                       trials=args.trials, finalists=args.finalists, final_hands=args.final_hands, seed=args.seed,

@@ -11,6 +11,7 @@ from sim.runner import make_spec
 from sim.strategies import FAMILIES, PRESETS, Strategy, _load_families, parse_strategy, split_specs
 from sim.variants import get_variant
 
+from ..jobs import focus_names
 from ..errors import TuneError
 
 ETA = 3                    # successive halving: a third of a rung goes on to the next
@@ -84,6 +85,13 @@ def sampler_seed(seed: int, number: int) -> int:
 
 # ----------------------------------------------------------------------------------------
 # building and checking a spec from the command line's words
+
+def focus(spec) -> tuple[str, float]:
+    """Seat 0's per-hand series of a duplicate run and its scale (as ``rummylab compare``): its
+    score, or (hand scores not zero-sum) its net against the field / (n - 1)."""
+    name = focus_names(spec)[0]
+    return name, (1.0 / (spec.n_seats - 1) if name == "field0" else 1.0)
+
 
 def build_spec(variant: str, *, players=None, family=None, field=None, base=None, params=None, budget=200_000,
                min_hands=None, rungs=4, trials=1000, finalists=3, final_hands=None, seed=0, rules=(),

@@ -1,9 +1,9 @@
-"""The knock advisor, one for every game (worlds as in :mod:`sim.advice`).
+"""The knock advisor, one for every game (worlds as in :mod:`sim.advisors.worlds`).
 
 One question for every game: from a concrete position, is ending the hand now (**A**: knock,
 rummy, Tonk's drop) worth more than playing on (**B**)?  :func:`prepare` answers it for any
-game with an advisor (``VARIANT.advisor``, an :class:`sim.advice.AdvisorSpec`), in the same
-steps; the game declares only what differs (its ``ADVISOR``, a :class:`sim.advice.AdvisorGame`,
+game with an advisor (``VARIANT.advisor``, an :class:`sim.advisors.worlds.AdvisorSpec`), in the same
+steps; the game declares only what differs (its ``ADVISOR``, a :class:`sim.advisors.worlds.AdvisorGame`,
 next to its decision interface: ``sim/variants/gin.py``, ``knock_rummy_search.py``,
 ``ramino_klop.py``, ``tonk_search.py``):
 
@@ -13,11 +13,11 @@ next to its decision interface: ``sim/variants/gin.py``, ``knock_rummy_search.py
    inputs it replaces are refused and the ones it fixes cross-checked; with one card more
    than a hand, the exact best discard is played (:func:`play_extra_card`);
 2. **the decision**: the game's ``knock`` hook checks that ending the hand now is legal and
-   says what it shows; its world pieces (:func:`sim.advice.end_now`, :func:`sim.advice.play_on`)
+   says what it shows; its world pieces (:func:`sim.advisors.worlds.end_now`, :func:`sim.advisors.worlds.play_on`)
    play A and B and say which outcome counts as won;
-3. **sample worlds** consistent with what is known: the unseen pool (:func:`sim.advice.pool_without`,
+3. **sample worlds** consistent with what is known: the unseen pool (:func:`sim.advisors.worlds.pool_without`,
    or a history's, :func:`sim.strategies.history_weights.setup`) and the stock (the game's
-   ``stock`` hook), dealt by the game's :func:`sim.advice.deal`; redrawn or weighted by the
+   ``stock`` hook), dealt by the game's :func:`sim.advisors.worlds.deal`; redrawn or weighted by the
    opponent model (``played``: replayed deals, or weights by a history);
 4. **play both choices out** on the same world (common random numbers: the world's
    generator, then the seats' strategy streams) in the one world loop, :func:`worlds`, into
@@ -28,7 +28,7 @@ next to its decision interface: ``sim/variants/gin.py``, ``knock_rummy_search.py
 The world loop is one kernel for every game: numba caches no kernel that takes other kernels
 as arguments or closes over them (measured on numba 0.68: a cache miss in every process), so
 the game's pieces are not passed in: they are type-dispatched functions (numba's
-``overload``, keyed by the game's world namedtuple class: :func:`sim.advice.world_pieces`),
+``overload``, keyed by the game's world namedtuple class: :func:`sim.advisors.worlds.world_pieces`),
 inlined where the loop calls them when it compiles for that game, and the loop is cached
 once per game (both games' specialisations load from the cache in a new process: measured).
 The draws of a world (:func:`_draw`) compile without reference counting.
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import advice as A
+from . import worlds as A
 from ..core import rng
 from ..core.cards import card_text, cards_text
 from ..strategies import history_weights as HW
@@ -298,14 +298,14 @@ def refuse_failed(fail, refuse) -> None:
 @njit(cache=True)
 def worlds(g, pool, upcard, max_tries, seed, first_world, out, weight, fail, debug):
     """Worlds ``first_world .. first_world + len(out) - 1`` of a knock question, one game's
-    (its world ``g``: :func:`sim.advice.world_pieces`).
+    (its world ``g``: :func:`sim.advisors.worlds.world_pieces`).
 
     World ``w``: its generator (``STREAM_WORLD``), every seat's strategy stream
     (``STREAM_WORLD_STRATEGY + seat``, before the deal: a replayed random player draws from
     them); the unseen ``pool`` shuffled (the upcard first if ``upcard == UP_SAMPLE``) and the
-    opponents dealt by the game (:func:`sim.advice.deal`), redrawn while the world's weight is
+    opponents dealt by the game (:func:`sim.advisors.worlds.deal`), redrawn while the world's weight is
     0, at most ``max_tries`` draws (then ``fail[0]`` gets the world and the kernel returns);
-    then A (:func:`sim.advice.end_now`) and B (:func:`sim.advice.play_on`) on the same world.
+    then A (:func:`sim.advisors.worlds.end_now`) and B (:func:`sim.advisors.worlds.play_on`) on the same world.
     ``out[i]``: my points and whether I won with A and B, and the draws; ``weight[i]``: the
     world's weight (1 unless a history weighs it)."""
     perm = np.empty(pool.shape[0], dtype=np.int64)
@@ -326,7 +326,7 @@ def worlds(g, pool, upcard, max_tries, seed, first_world, out, weight, fail, deb
 @njit(cache=True, _nrt=False)
 def _draw(g, pool, perm, upcard, max_tries, ws):
     """A world drawn (its generator ``ws``): the unseen ``pool`` shuffled into ``perm`` (the
-    upcard first if ``upcard == UP_SAMPLE``) and the opponents dealt (:func:`sim.advice.deal`),
+    upcard first if ``upcard == UP_SAMPLE``) and the opponents dealt (:func:`sim.advisors.worlds.deal`),
     redrawn while the world's weight is 0, at most ``max_tries`` draws.  Returns the upcard,
     the position after the dealt hands, the draws and the weight (0: none fits).
 

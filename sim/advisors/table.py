@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import advice as A
+from . import worlds as A
 from ..core.cards import card_text, cards_text, to_mask, value_table
 from ..knock import table as TB
 from . import history as HI

@@ -5,16 +5,22 @@ legal: the fourth card of a three-card set, or the card at either end of a run, 
 laid off on a run end makes the next one layable).  Kernels: :func:`layoff_spots` (how many
 cards could be laid off on an arrangement), :func:`arrangement_fewest_spots` (the knocker's
 minimum-deadwood arrangement leaving the fewest) and :func:`layoff_deadwood` (the defender's
-deadwood after its best layoffs).  Meld records as in :mod:`sim.knock.melds`.
+deadwood after its best layoffs); from Python, :func:`layoff`.  Meld records as in
+:mod:`sim.knock.melds`.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple, Sequence
+
 import numpy as np
 from numba import njit
 
-from ..core.cards import SUIT_SHIFT
-from .melds import MAX_MELDS, SET, chosen, deadwood, hand_value, min_arrangements
+from ..core.cards import SUIT_SHIFT, CardError, card_text, cards_repr
+from .meld_tables import meld_tables
+from .melds import (
+    MAX_MELDS, SET, mask_cards, hand_mask, chosen, deadwood, hand_value, meld_cards, melds_to_records, min_arrangements,
+)
 
 
 @njit(cache=True)
@@ -136,3 +142,26 @@ def layoff_deadwood(def_mask, melds, n_melds, run_value, suit_total, rank_value,
             best = d
             best_laid = laid
     return best, best_laid
+
+
+class Layoff(NamedTuple):
+    """Fields hold card codes; the repr shows card text."""
+    deadwood: int
+    laid_off: tuple[int, ...]
+    __repr__ = cards_repr
+
+
+def layoff(defender_cards, knocker_melds: Sequence, *, max_run: int = 13) -> Layoff:
+    """Defender's minimum deadwood with chained layoffs onto the knocker's melds."""
+    t = meld_tables()
+    mask = hand_mask(defender_cards, 13)
+    recs = melds_to_records(knocker_melds)
+    used = 0
+    for i in range(len(knocker_melds)):
+        for c in meld_cards(recs[i]):
+            if (used | mask) >> c & 1:
+                raise CardError(f"card {card_text(c)} is in two places (defender hand / knocker melds)")
+            used |= 1 << c
+    dw, laid = layoff_deadwood(np.uint64(mask), recs, len(knocker_melds), t.run_value,
+                               t.suit_total, t.rank_value, max_run)
+    return Layoff(int(dw), mask_cards(int(laid)))

@@ -8,7 +8,8 @@ fall apart into suits, and in each suit the best run cover is a table lookup.
 ``run_value[m]`` is the most value coverable by disjoint runs in a suit whose rank set is the
 13-bit mask ``m`` (built once by dynamic programming, honouring ace-high and run-length
 limits: :mod:`sim.knock.meld_tables`).  Deadwood = hand value - max over set choices of (set
-value + sum of run values).  Layoffs onto shown melds are :mod:`sim.knock.layoffs`.
+value + sum of run values).  Layoffs onto shown melds (and the Python API's ``layoff``) are
+:mod:`sim.knock.layoffs`.
 
 Kernels take the tables as arguments (``MeldTables``); the Python functions at the bottom
 parse text, check input and return named tuples.  Meld records in kernels are int64 rows
@@ -298,14 +299,8 @@ class Discard(NamedTuple):
     __repr__ = cards_repr
 
 
-class Layoff(NamedTuple):
-    """Fields hold card codes; the repr shows card text."""
-    deadwood: int
-    laid_off: tuple[int, ...]
-    __repr__ = cards_repr
-
-
-def _mask_of(cards, max_cards: int) -> int:
+def hand_mask(cards, max_cards: int) -> int:
+    """The bitmask of a single-pack hand without wild cards, of at most ``max_cards`` cards."""
     codes = parse_cards(cards)
     if codes.size > max_cards:
         raise CardError(f"{codes.size} cards given; at most {max_cards} are allowed here")
@@ -317,7 +312,8 @@ def _mask_of(cards, max_cards: int) -> int:
     return m
 
 
-def _bits(mask: int) -> tuple[int, ...]:
+def mask_cards(mask: int) -> tuple[int, ...]:
+    """Card codes of a bitmask, ascending."""
     return tuple(c for c in range(64) if (mask >> c) & 1)
 
 
@@ -341,22 +337,22 @@ def min_deadwood(cards, *, ace_high: bool = False, game: str | None = None,
         from ..wild import wild_melds
         return wild_melds.min_deadwood(cards, game, packs=packs, set_duplicates=set_duplicates)
     t = meld_tables(ace_high)
-    mask = _mask_of(cards, 13)
+    mask = hand_mask(cards, 13)
     out = np.zeros((MAX_MELDS, 4), dtype=np.int64)
     dw, n, dmask = arrangement(np.uint64(mask), t.run_value, t.run_cover, t.run_starts,
                                t.suit_total, t.rank_value, out)
-    return Arrangement(int(dw), tuple(meld_cards(out[i]) for i in range(n)), _bits(int(dmask)))
+    return Arrangement(int(dw), tuple(meld_cards(out[i]) for i in range(n)), mask_cards(int(dmask)))
 
 
 def best_discard(cards, *, ace_high: bool = False) -> Discard:
     """Exact best discard: the minimum over every discard of the deadwood left (never
     "best melds, then drop the highest deadwood card"), and all discards reaching it."""
     t = meld_tables(ace_high)
-    mask = _mask_of(cards, 14)
+    mask = hand_mask(cards, 14)
     if mask == 0:
         raise CardError("best_discard needs at least one card")
     dw, which = best_discards(np.uint64(mask), np.uint64(0), t.run_value, t.suit_total, t.rank_value)
-    return Discard(int(dw), _bits(int(which)))
+    return Discard(int(dw), mask_cards(int(which)))
 
 
 def melds_to_records(melds: Sequence) -> np.ndarray:
@@ -379,24 +375,6 @@ def melds_to_records(melds: Sequence) -> np.ndarray:
             from ..core.cards import cards_text
             raise CardError(f"not a legal meld: {cards_text(codes)}")
     return recs
-
-
-def layoff(defender_cards, knocker_melds: Sequence, *, max_run: int = 13) -> Layoff:
-    """Defender's minimum deadwood with chained layoffs onto the knocker's melds."""
-    t = meld_tables()
-    mask = _mask_of(defender_cards, 13)
-    recs = melds_to_records(knocker_melds)
-    used = 0
-    for i in range(len(knocker_melds)):
-        for c in meld_cards(recs[i]):
-            if (used | mask) >> c & 1:
-                from ..core.cards import card_text
-                raise CardError(f"card {card_text(c)} is in two places (defender hand / knocker melds)")
-            used |= 1 << c
-    from .layoffs import layoff_deadwood  # layoffs builds on this module: imported here
-    dw, laid = layoff_deadwood(np.uint64(mask), recs, len(knocker_melds), t.run_value,
-                               t.suit_total, t.rank_value, max_run)
-    return Layoff(int(dw), _bits(int(laid)))
 
 
 def min_deadwood_masks(masks: np.ndarray, *, ace_high: bool = False) -> np.ndarray:

@@ -51,7 +51,7 @@ def log_row(tab, i, trace):
     """Trace table row ``i`` as it stands: a ``table`` row with seat ``i``, ``a`` = owner |
     kind << 4 | key << 5 | (lo + 1) << 9 | (hi + 1) << 15 | jokers << 21 | the natural count
     of suit s << (25 + 3 s), ``b`` = the run's joker positions (TM_JMASK); decoded by
-    :func:`sim.trace_events.table_row`."""
+    :func:`analysis.trace_events.table_row`."""
     a = (tab[i, L.TM_OWNER] | tab[i, L.TM_KIND] << 4 | tab[i, L.TM_KEY] << 5 | (tab[i, L.TM_LO] + 1) << 9
          | (tab[i, L.TM_HI] + 1) << 15 | tab[i, L.TM_NJ] << 21)
     for s in range(4):

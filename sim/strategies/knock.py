@@ -69,7 +69,7 @@ from ..core.bits import bit as _bit
 from ..core.cards import N_RANKS, SUIT_SHIFT
 from ..knock.melds import deadwood
 
-from . import (
+from .family import (
     SEARCH_WORLDS, Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param,
     search_top_param, search_worlds_param, search_z_param,
 )

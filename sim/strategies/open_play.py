@@ -1,10 +1,10 @@
 """The open-melding strategy family ``open`` (Basic Rummy, Block Rummy, Wrotham, Ramino Drift,
 Loba).
 
-The rules kernel :mod:`sim.open_rummy` asks the decisions of the njit functions below, passing
+The rules kernel :mod:`sim.open.open_rummy` asks the decisions of the njit functions below, passing
 the seat's strategy row ``srow`` float64[PARAM_WIDTH] and its hand as a count vector
 int64[64]; which melds, layoffs and swaps are made is the exact planner
-:func:`sim.open_plan.plan_turn`, given the goal the strategy picks here.
+:func:`sim.open.open_plan_search.plan_turn`, given the goal the strategy picks here.
 
 Parameters (kernel column = 1 + position in ``PARAMS``):
 
@@ -34,7 +34,7 @@ Parameters (kernel column = 1 + position in ``PARAMS``):
   higher rank, then suit order S H D C.  Never the card taken from the pile this turn, never
   a joker the rules keep (Loba); ``keep_jokers=1`` never discards a joker while another card
   may go.
-* ``buyback`` (Loba's whole games, :mod:`sim.games`): buy back in when the highest penalty
+* ``buyback`` (Loba's whole games, :mod:`sim.core.games`): buy back in when the highest penalty
   total still in play is below this (-1: always, as the rules allow).
 * the opponents' hand sizes (public in these games: every meld and layoff is on the table):
   ``meld_opp`` k >= 0: on a turn where some opponent holds at most k cards (before the seat's
@@ -63,7 +63,7 @@ import numpy as np
 from numba import njit
 from ..open.jit import noalloc
 
-from . import (
+from .family import (
     Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param, search_top_param,
     search_worlds_param, search_z_param,
 )

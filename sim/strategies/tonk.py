@@ -4,7 +4,7 @@ The rules kernel :mod:`sim.variants.tonk` asks the decisions of the small njit f
 the end of this module, passing the seat's strategy row ``srow`` float64[PARAM_WIDTH]:
 :func:`wants_drop`, :func:`wants_take`, :func:`spread_now`, :func:`hit_now` and
 :func:`choose_discard` (with :func:`near_meld_cards`); which spreads and hits are made is
-the open-table planner :func:`sim.table.plan_play`, told what the strategy allows.
+the open-table planner :func:`sim.knock.table_plan.plan_play`, told what the strategy allows.
 
 Parameters (kernel column = 1 + position in ``PARAMS``):
 
@@ -62,7 +62,7 @@ from ..knock.table import (
     meld_cards,
     ranks_all_suits,
 )
-from . import (
+from .family import (
     Param, StrategyFamily, bucket_starts, register, search_top_param, search_worlds_param, search_z_param,
 )
 from .random_play import PARAM_HELP, coin, uniform_card

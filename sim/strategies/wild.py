@@ -1,8 +1,8 @@
 """The closed-hand wild-card strategy family ``wild`` (Ramino Klop, Wildcard Rummy, Cincinnati).
 
-The rules kernel :mod:`sim.closed_wild` asks the decisions of the njit functions below,
+The rules kernel :mod:`sim.wild.closed_wild` asks the decisions of the njit functions below,
 passing the seat's strategy row ``srow`` float64[PARAM_WIDTH] and its hand as the meld
-workspace ``ws`` of :mod:`sim.wild_melds` (counts in ``ws[:64]``, index 13 = jokers).
+workspace ``ws`` of :mod:`sim.wild.wild_melds` (counts in ``ws[:64]``, index 13 = jokers).
 
 Parameters (kernel column = 1 + position in ``PARAMS``):
 
@@ -55,7 +55,7 @@ import numpy as np
 from numba import njit
 
 from ..wild.wild_melds import ws_deadwood, ws_discards
-from . import (
+from .family import (
     Param, StrategyFamily, bucket_params, bucket_starts, register, search_drop_param, search_top_param,
     search_worlds_param, search_z_param,
 )

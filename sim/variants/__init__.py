@@ -18,10 +18,10 @@ A game declares:
   ``(rules, strategies, seed, first_hand + i)``.  ``score{s}`` is always "higher is better"
   for seat ``s`` (penalty games store minus the penalty);
 * ``knob``: the decision a knock sweep varies (:class:`Knob`) or None;
-* ``game``: its whole-game structure (:class:`WholeGame`, played by :mod:`sim.games`) or None;
-* ``meld_setup``: open-melding games, ``rules -> sim.open_plan.MeldSetup`` (the planner's
+* ``game``: its whole-game structure (:class:`WholeGame`, played by :mod:`sim.core.games`) or None;
+* ``meld_setup``: open-melding games, ``rules -> sim.open.open_plan.MeldSetup`` (the planner's
   game, meld rules, values and largest hand): its "what should I lay down here?" entry;
-* ``advisor``: its "should I knock here?" entry (:class:`sim.advice.AdvisorSpec`) or None;
+* ``advisor``: its "should I knock here?" entry (:class:`sim.advisors.worlds.AdvisorSpec`) or None;
 * ``max_turns``: the engine's guard on the length of a hand (``turns`` never exceeds it);
 * ``no_out_outcomes``: the outcomes of a hand that ends with no one out (void, stock
   exhausted, block); ``ladder``: strategy presets from weakest to strongest, ``random``
@@ -31,7 +31,7 @@ A game declares:
   balance study's default sample sizes are multiplied by it (slow games below 1, so the
   default study of every game fits its time budget; sizes a user gives are taken as given).
 * ``check_strategies``: None, or ``(rules, strategies) -> None`` raising a
-  :class:`~sim.errors.UserInputError` for strategies the rules make meaningless (a knock
+  :class:`~sim.core.errors.UserInputError` for strategies the rules make meaningless (a knock
   threshold no legal knock reaches); run specs call it.
 """
 
@@ -87,7 +87,7 @@ class Knob:
 
 @dataclass(frozen=True)
 class WholeGame:
-    """How hands make a game (:mod:`sim.games` plays it).
+    """How hands make a game (:mod:`sim.core.games` plays it).
 
     ``kind``: ``target`` (credited points until someone reaches ``rules.<limit_rule>``; the
     highest total wins), ``elimination`` (penalty totals; reaching ``limit_rule`` puts a player
@@ -136,7 +136,7 @@ class Variant:
     champion: str = ""               # a preset above the ladder's top (slow: an opt-in rung), "" none
     check_strategies: Callable | None = None
     balance_scale: float = 1.0       # the balance study's default sizes times this (slow games < 1)
-    meld_setup: Callable | None = None   # rules -> sim.open_plan.MeldSetup (`rummylab meld`)
+    meld_setup: Callable | None = None   # rules -> sim.open.open_plan.MeldSetup (`rummylab meld`)
     # named bundles of rule options (``--rule-set NAME``): name -> {option: value}
     rule_sets: dict = field(default_factory=dict, hash=False, compare=False)
 

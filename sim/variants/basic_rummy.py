@@ -4,11 +4,11 @@
 One 52-card pack; 10 cards each with 2 players, 7 with 3-4, 6 with 5-6, dealt one at a time
 from the dealer's left; the upcard starts the pile.  A turn: draw the stock top or the pile
 top; meld sets of 3-4 and runs of 3+ in suit and lay off onto any meld on the table (the
-exact planner :mod:`sim.open_plan`); discard, never the card just taken from the pile.  The
+exact planner :mod:`sim.open.open_plan`); discard, never the card just taken from the pile.  The
 last card leaving the hand (by meld, layoff or discard) goes out: the hand ends at once and
 the one out scores the count of every other hand (A 1, 2-10 face, J Q K 10); going out in
 one turn with nothing melded or laid off before is **rummy**.  Engine:
-:mod:`sim.open_rummy`.
+:mod:`sim.open.open_rummy`.
 
 | option                      | default   | meaning |
 |-----------------------------|-----------|---------|

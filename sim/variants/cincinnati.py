@@ -24,11 +24,11 @@ others score nothing.
   meld holds at least one natural card, a set at most one card per suit with one pack (4
   cards) and at most two per suit with two packs (8 cards), jokers standing for the missing
   ones.
-* The meld value of going out (``go_out`` in :mod:`sim.wild_melds`): the whole hand when it
+* The meld value of going out (``go_out`` in :mod:`sim.wild.wild_melds`): the whole hand when it
   all melds without a discard, else the hand less the cheapest legal discard leaving every
   other card melded.  Whether to go out is the strategy's choice (``min_out`` by own-turn
   bucket, ``wait_until_turn``); a seat that declines discards as usual.
-* Restock and the two-pack "card just taken" as in :mod:`sim.closed_wild`; ``turn_limit``
+* Restock and the two-pack "card just taken" as in :mod:`sim.wild.closed_wild`; ``turn_limit``
   (1000 turns) is a void hand.  There is no whole game in the seed.
 
 Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` the winner's meld value (others

@@ -39,7 +39,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .. import advice as A
+from ..advisors import worlds as A
 from ..core import games, rng
 from ..core import search_flag as SF
 from ..core import trace as TR
@@ -276,7 +276,7 @@ VARIANT = knock_variant(
 # draw and discard.  A: the Gin showdown with me as the knocker (layoffs, gin and undercut
 # bonuses); B: the opponent moves with my discard on the pile, played by play_from_state.
 # "Won": I am the hand's winner (a void hand is not won).  Opponent model "played" without a
-# history: the opponent's uniformly dealt hand is replayed through its turns (sim.advice.replayed),
+# history: the opponent's uniformly dealt hand is replayed through its turns (sim.advisors.worlds.replayed),
 # and a world where it would have knocked is redrawn; with a history, its observed turns weigh
 # the world (sim.strategies.history_weights).
 
@@ -368,7 +368,7 @@ A.world_pieces(GinWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_ad
 
 
 def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
-    """The sampler's :class:`sim.advice.World` for ``count`` worlds; its extras: both hands in
+    """The sampler's :class:`sim.advisors.worlds.World` for ``count`` worlds; its extras: both hands in
     each world (mine, the opponent's)."""
     t = TABLES
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)

@@ -7,7 +7,7 @@ in the module named by ``advisor``, next to its decision interface.
 
 from __future__ import annotations
 
-from ..advice import AdvisorSpec
+from ..advisors.worlds import AdvisorSpec
 from . import Variant
 
 

@@ -43,7 +43,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .. import advice as A
+from ..advisors import worlds as A
 from ..core import search_flag as SF
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
@@ -322,7 +322,7 @@ def play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_to
 # draw and discard, seat 0 playing first.  A: every seat's exact deadwood shown, settled by
 # knock_rummy.settle with me as the ender (rummy at 0 deadwood, else a knock, legal at any);
 # B: seat 1 moves with my discard on the pile (knock_rummy.play_from_state; void: 0).  "Won":
-# I am the hand's winner.  Model "played": the opponents' deals replayed (sim.advice.replayed), or
+# I am the hand's winner.  Model "played": the opponents' deals replayed (sim.advisors.worlds.replayed), or
 # with a history its turns weigh the world.
 
 KnockRummyWorld = namedtuple("KnockRummyWorld", "rules strat hand dw0 stock_size known own picked0 replay H use_h "
@@ -397,7 +397,7 @@ A.world_pieces(KnockRummyWorld, deal=_advice_deal, end_now=_advice_end_now, play
 
 
 def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
-    """The sampler's :class:`sim.advice.World` for ``count`` worlds; its extras: every seat's
+    """The sampler's :class:`sim.advisors.worlds.World` for ``count`` worlds; its extras: every seat's
     hand in each world (the world's ``dws``: every seat's deadwood when knocking now)."""
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     smat = np.ascontiguousarray(smat, dtype=np.float64)

@@ -46,14 +46,14 @@ Other **[choice]**s where both are silent:
 * The pile top may be taken only when some legal new meld from the hand uses it; the planner
   then lays such a meld down.  The card taken can never be discarded (it is melded).
 * A seat whose hand holds nothing but jokers it cannot play discards a joker without ending
-  the hand (the seed does not foresee it; :mod:`sim.open_rummy`'s guard).
+  the hand (the seed does not foresee it; :mod:`sim.open.open_rummy`'s guard).
 * Going out: the hand empties, by a final discard or (``last_card_must_be_discarded=off``) by
   melds and lay-offs alone.  Restock (the seed says nothing): as Ramino Drift's, the whole
   pile turned over, no limit.  A hand nobody can go out of (stock and pile empty, or
   ``MAX_TURNS`` reached) is ``void``: no score, redealt by the same dealer in a whole game.
 * Seats that reach 100 in the same hand all buy back at the highest total still under 100
   (before any of them re-enters); when every seat left reaches 100 in one hand, the lowest
-  total stays in and wins (:mod:`sim.games`).
+  total stays in and wins (:mod:`sim.core.games`).
 
 Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; outcomes ``out``, ``at_once`` (out with the
 whole hand in one turn) and ``void``; ``score{s}`` = minus seat s's penalty (the seat out: 0,
@@ -61,9 +61,9 @@ or +10 when it went out all at once); ``deadwood{s}`` the value of the cards lef
 ``winner`` the seat out (-1 on a void hand), ``out_turn`` its own turn, ``at_once`` 1 when it
 went out all at once, ``restocks`` the times the pile was turned over.
 
-Engine: :mod:`sim.open_rummy` (``cfg``: take only to meld at once, jokers discarded only to
+Engine: :mod:`sim.open.open_rummy` (``cfg``: take only to meld at once, jokers discarded only to
 go out, penalty settlement with ``rummy=plus10``, restocks unlimited, a hand nobody goes out
-of void) with the planner's ``loba`` meld rules (:func:`sim.open_plan.meld_rules`).
+of void) with the planner's ``loba`` meld rules (:func:`sim.open.open_plan.meld_rules`).
 Strategies: family ``open`` (:mod:`sim.strategies.open_play`); its ``buyback`` parameter is
 the buy-back decision (``WholeGame.buyback_param``; the value of a buy-back by re-entry
 score: :mod:`analysis.studies.buyback`).  ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple + ``discard_rule=0`` (the

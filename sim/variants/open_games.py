@@ -1,6 +1,6 @@
 """What the open-melding games (Basic and Block Rummy, Wrotham, Ramino Drift, Loba) declare alike.
 
-All of them play on :mod:`sim.open_rummy` with the planner of :mod:`sim.open_plan`: 4 players by
+All of them play on :mod:`sim.open.open_rummy` with the planner of :mod:`sim.open.open_plan`: 4 players by
 default, what is left in hand is a count, scores do not sum to zero, hands end at the engine's
 turn guard, and their ladder is ``random`` < ``simple`` < ``strong``.
 """
@@ -36,7 +36,7 @@ def elimination_cfg(outcome_of_end, extras: dict[str, int], *, players: int, han
                     joker_last_only: int, restock_shuffle: bool, rummy: int, ace_high: int):
     """The engine ``cfg`` of Drift and Loba: one deal, no starter, the card taken from the pile
     not discarded in that turn, restocks without limit, penalty settlement, a hand nobody goes
-    out of void (:func:`sim.open_rummy.make_cfg`)."""
+    out of void (:func:`sim.open.open_rummy_layout.make_cfg`)."""
     return OR.make_cfg(
         outcome_of_end, extras, players=players, hand=hand, starter_extra=0, starter_no_draw=0,
         take_rule=take_rule, taken_no_discard=1, joker_last_only=joker_last_only,

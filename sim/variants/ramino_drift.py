@@ -41,9 +41,9 @@ Other **[choice]**s where both are silent:
 
 * "Melded once" counts a meld laid down earlier in the same turn: after a first meld the
   player may lay off onto runs in that turn.  The restriction covers every card laid off
-  onto a run, joker swaps are free (:mod:`sim.open_plan`).
+  onto a run, joker swaps are free (:mod:`sim.open.open_plan`).
 * A swapped joker is "used again" when the turn puts down at least as many jokers as it took
-  back (:mod:`sim.open_plan`).
+  back (:mod:`sim.open.open_plan`).
 * Every meld holds at least one natural card; a set joker stands for a suit missing from the
   set (a set is at most 4 cards), a run joker for one position; a swap needs the exact card
   (a set joker: any suit missing from the set's natural cards).
@@ -52,14 +52,14 @@ Other **[choice]**s where both are silent:
   taken from the pile; a joker taken by a swap cannot be the discard (it must be used).
 * Restock: when the stock is empty, the whole discard pile is turned over as the new stock
   (the first discard on top; the seed: "keer je de Aflegstapel om"), any number of times;
-  ``restock_shuffle`` shuffles every discard but the top one instead (:mod:`sim.open_rummy`).
+  ``restock_shuffle`` shuffles every discard but the top one instead (:mod:`sim.open.open_rummy`).
   A hand nobody can go out of (stock and pile empty, or ``MAX_TURNS`` turns) is ``void``: no
   score, redealt by the same dealer in a whole game.
 * ``winner`` of a hand: the seat that went out (-1 on a void hand).  The first dealer of a
   game is seat ``g % n``; the deal passes to the next seat still in play.
 * Whole games (``rules/ramino.md`` records it as a **[choice]**, as for Ramino Klop): if every
   player left reaches ``penalty_limit`` in the same hand, the one with the fewest penalty
-  points stays in and wins (a tie: the lowest seat; :mod:`sim.games`).  In Drift it cannot
+  points stays in and wins (a tie: the lowest seat; :mod:`sim.core.games`).  In Drift it cannot
   arise: every scoring hand has a player out, who scores 0.
 
 Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; outcomes ``out`` and ``void``; ``score{s}`` =
@@ -67,9 +67,9 @@ minus seat s's penalty (0 for the seat out and on a void hand); ``deadwood{s}`` 
 the cards left in seat s's hand; ``winner`` the seat out (-1 on a void hand), ``out_turn``
 its own turn number, ``restocks`` the times the pile was turned over.
 
-Engine: :mod:`sim.open_rummy` (``cfg``: penalty settlement, no rummy bonus, take free,
+Engine: :mod:`sim.open.open_rummy` (``cfg``: penalty settlement, no rummy bonus, take free,
 restocks unlimited, a hand nobody goes out of void) with the planner's ``drift`` meld rules
-(:func:`sim.open_plan.meld_rules`).  Strategies: family ``open``
+(:func:`sim.open.open_plan.meld_rules`).  Strategies: family ``open``
 (:mod:`sim.strategies.open_play`): ``random``, ``simple`` (melds and lays off as soon as
 possible, takes the discard when it plays at once), ``rummy`` and ``hand-strong`` (the hand-picked ``strong`` before tuning; ``strong`` is tuned: README) = simple +
 ``discard_rule=2`` (fewest partners first) + ``keep_jokers=1``.  Seat 0 playing it against

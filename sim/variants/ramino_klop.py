@@ -23,7 +23,7 @@ J Q K 10, joker 20).  An empty stock is replaced by the turned-over discard pile
 * The end is judged after the discard, on the 7 cards kept; 0 deadwood is always declared
   (rummy, no strategy declines it).  Rummy and knock score alike (no bonus, no penalty for a
   knocker beaten): the seed scores every player on its own cards only.
-* Restock (:mod:`sim.closed_wild`): when the stock is empty and the seat to move does not
+* Restock (:mod:`sim.wild.closed_wild`): when the stock is empty and the seat to move does not
   take the top discard, the whole pile is turned over, the first discard on top (the seed:
   "keer je de Aflegstapel om"); ``restock_keep_top`` keeps the top discard as the pile
   instead.  With two packs, "the card just taken" forbids
@@ -34,7 +34,7 @@ J Q K 10, joker 20).  An empty stock is replaced by the turned-over discard pile
   first dealer of a game is seat ``g % n``; the deal passes to the next seat still in play.
 * Whole games (``rules/ramino.md`` records it as a **[choice]**; the seed is silent): if every
   player left reaches ``penalty_limit`` in the same hand, the one with the fewest penalty
-  points stays in and wins (a tie: the lowest seat; :mod:`sim.games`).
+  points stays in and wins (a tie: the lowest seat; :mod:`sim.core.games`).
 
 Hand row: ``hand_columns(n, EXTRA_COLUMNS)``; ``score{s}`` = minus seat s's penalty (0 on a
 void hand); ``deadwood{s}`` its exact minimum deadwood at the end (the ender's after its
@@ -53,7 +53,7 @@ lower knock threshold lost, knock <= 3: -0.57 +- 0.04, and so did the take=1 pil
 -1.20 +- 0.15, at 4 players).  The knock
 sweep varies ``knock`` over 0..6 (``knock_below`` - 1).
 
-Kernels: :mod:`sim.closed_wild` (``play_chunk_kernel``, ``play_hand``, ``play_from_state``,
+Kernels: :mod:`sim.wild.closed_wild` (``play_chunk_kernel``, ``play_hand``, ``play_from_state``,
 ``deal``, ``settle``, ``game_chunk_kernel``), called with this game's ``cfg``.  The knock
 advisor's declaration (``ADVISOR``, its world pieces: :mod:`sim.advisors.advisor`) is at the end.
 """
@@ -66,9 +66,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import advice as A
+from ..advisors import worlds as A
 from ..wild import closed_wild as CW
-from ..advice import AdvisorSpec
+from ..advisors.worlds import AdvisorSpec
 from ..core import games
 from ..core import search_flag as SF
 from ..core.cards import cards_text
@@ -118,7 +118,7 @@ def _setup(rules_arr):
 
 def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=NO_TRACE):
     """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see the sim.variants contract and
-    :func:`sim.closed_wild.play_chunk_kernel`); ``debug`` checks card conservation after every
+    :func:`sim.wild.closed_wild.play_chunk_kernel`); ``debug`` checks card conservation after every
     turn (ValueError), ``trace`` records the events."""
     cfg, tabs = _setup(rules_arr)
     CW.run_hands("ramino-klop", cfg, tabs, strat_mat, seed, first_hand, out,
@@ -180,7 +180,7 @@ VARIANT = wild_variant(
 # moves with my discard on the pile, played by closed_wild.play_from_state (restocks
 # included; a void hand scores 0).  My result: the penalty lead, (n-1)*score0 - the others'
 # scores (1/(n-1) of it in the report).  "Won": my penalty is the hand's lowest, alone (the
-# winner column).  Model "played": every opponent's dealt hand is replayed (sim.advice.replayed).
+# winner column).  Model "played": every opponent's dealt hand is replayed (sim.advisors.worlds.replayed).
 
 RaminoWorld = namedtuple("RaminoWorld", "cfg strat tabs hand dw0 stock_size known turn replay c_winner deck pile "
                                         "seats wss dw state row st layout search")
@@ -267,7 +267,7 @@ A.world_pieces(RaminoWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=
 
 
 def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
-    """The sampler's :class:`sim.advice.World` for ``count`` worlds; its extras: int64[count,
+    """The sampler's :class:`sim.advisors.worlds.World` for ``count`` worlds; its extras: int64[count,
     n + 2, 64], every seat's hand (counts), then the stock's and the pile's as play on starts."""
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     smat = np.ascontiguousarray(smat, dtype=np.float64)

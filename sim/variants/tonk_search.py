@@ -29,7 +29,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .. import advice as A
+from ..advisors import worlds as A
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
 from ..core.cards import to_mask
@@ -315,7 +315,7 @@ A.world_pieces(TonkWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_a
 
 
 def advice_world(rules_arr, smat, h, t, stock_size, p):
-    """The sampler's :class:`sim.advice.World` for ``count`` worlds (the table ``t``:
+    """The sampler's :class:`sim.advisors.worlds.World` for ``count`` worlds (the table ``t``:
     :class:`sim.advisors.table.Table`); its extras: every seat's hand in each world."""
     n = np.shape(smat)[0]
     sp_owner = np.zeros(TB.MAX_SPREADS, dtype=np.int64)

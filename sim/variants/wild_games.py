@@ -1,6 +1,6 @@
 """What the closed wild-card games (Ramino Klop, Wildcard, Cincinnati) declare alike.
 
-All three play on :mod:`sim.closed_wild`: 4 players by default, what is left in hand is
+All three play on :mod:`sim.wild.closed_wild`: 4 players by default, what is left in hand is
 deadwood, scores do not sum to zero, hands end at the engine's turn guard with outcome
 ``turn_limit`` when nobody goes out, and their ladder is ``random`` < ``simple`` < ``strong``.
 Wildcard and Cincinnati also share the go-out shape (:func:`go_out_variant`).

@@ -25,7 +25,7 @@ their wilds usable (A 11, 3-10 face, J Q K 10, jokers and 2s 25); the others sco
   player never discards then), else with the cheapest legal discard leaving every other card
   melded.  Every strategy goes out when it can (the winner's score does not depend on its own
   hand).  The final discard is never the card just taken from the pile.
-* Restock and the two-pack "card just taken" as in :mod:`sim.closed_wild`.  A hand reaching
+* Restock and the two-pack "card just taken" as in :mod:`sim.wild.closed_wild`.  A hand reaching
   ``MAX_TURNS`` (1000) is ``turn_limit``: void, no score.
 * There is no whole game: the seed plays hands only.
 

@@ -8,7 +8,7 @@ wild and one or two packs: Ramino Klop, Wildcard Rummy and Cincinnati.
 * ``wild_decide``: the decision interface and the ``search`` player (``search_worlds`` > 0);
 * ``wild_melds``: multiset hands (count vectors) with wild cards: exact minimum deadwood,
   best discards, the meld parameters of each game (:func:`wild_melds.game_rules`);
-* ``wild_search`` / ``wild_discards``: the search kernels behind ``wild_melds``.
+* ``wild_arrange`` / ``wild_discards``: the meld arrangement kernels behind ``wild_melds``.
 
 What a game declares to use it (its game module in ``sim/variants/``):
 

@@ -1,11 +1,11 @@
 """Every discard of a hand at once: the kernel behind ``best_discard``, ``go_out`` and the
-game kernels' discard choice (``ws_discards``), on the workspace of ``sim.wild.wild_search``.
+game kernels' discard choice (``ws_discards``), on the workspace of ``sim.wild.wild_arrange``.
 
-A search of the whole hand gives its deadwood ``d0`` and a best arrangement.  ``d0`` less a
+A walk over the whole hand's arrangements gives its deadwood ``d0`` and a best arrangement.  ``d0`` less a
 card's value is a lower bound of the deadwood after discarding it (put the card back as
 deadwood), reached by every card that arrangement leaves out: a natural, or a wild while one
 lies unplaced.  The other cards (those in its cores, the wilds when every wild is needed) are
-the targets of one more search of the whole hand in discard mode: each leaf, an arrangement of
+the targets of one more walk of the whole hand in discard mode: each leaf, an arrangement of
 the hand, is one of the hand less each target it leaves out, scored so for every target; a
 branch is cut when it can improve no target still above its lower bound.  Each target starts
 from an upper bound: the best arrangement with the target's core given up.
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from .wild_search import (_P_RUN_MAX, _P_SET_MAX, _P_TWOS_WILD, _P_WILD_VALUE, _W_BEST, _W_BSTACK,
+from .wild_arrange import (_P_RUN_MAX, _P_SET_MAX, _P_TWOS_WILD, _P_WILD_VALUE, _W_BEST, _W_BSTACK,
                           _W_MODE, _W_P, _W_PLACED, _W_TGT, _W_TLB, _W_TOUT, _W_VALS, _cost,
-                          _meld_back, _ws_search, new_workspace)
+                          _meld_back, _ws_arrange, new_workspace)
 
 
 @njit(cache=True)
@@ -89,12 +89,12 @@ def _drop_bound(ws, x, dead, used, cap, wild, wv):
 @njit(cache=True)
 def ws_discards(ws, out):
     """``out`` int64[64]: the exact deadwood of the hand in ``ws[:64]`` less one copy of each
-    held code (-1 for codes not held); ``ws`` restored on return.  A search of the whole hand
+    held code (-1 for codes not held); ``ws`` restored on return.  A walk of the whole hand
     gives its deadwood ``d0``; a card left out of that best arrangement (a natural, or a wild
     while one lies unplaced) is worth ``d0`` less its value, the lower bound of every discard.
-    The others are the targets of one more search of the whole hand in discard mode: each
+    The others are the targets of one more walk of the whole hand in discard mode: each
     leaf is an arrangement of the hand less every target it leaves out."""
-    d0 = _ws_search(ws, -1)
+    d0 = _ws_arrange(ws, -1)
     wv = ws[_W_P + _P_WILD_VALUE]
     spare = ws[_W_BEST + 2]
     placed = ws[_W_PLACED:_W_PLACED + 128]  # copies in cores; [64 + code]: 2s played wild
@@ -131,7 +131,7 @@ def ws_discards(ws, out):
     if n > 0:
         ws[_W_TGT] = n
         ws[_W_MODE] = 1
-        _ws_search(ws, -1)
+        _ws_arrange(ws, -1)
         ws[_W_MODE] = 0
         for i in range(n):
             out[ws[_W_TGT + 1 + i]] = ws[_W_TOUT + i]

@@ -21,7 +21,7 @@ be absorbed by any meld with room left (``capacity`` = longest legal size minus 
 So the minimum deadwood is the minimum, over collections of disjoint natural "meld cores"
 needing ``U`` wilds in total with room ``C``, of ``dead naturals + wild value * max(0, W-U-C)``
 subject to ``U <= W`` (``W`` the wild count).  The kernel enumerates the collections by a
-depth-first search: the first remaining natural card (suit-major, rank ascending, so aces
+depth-first walk: the first remaining natural card (suit-major, rank ascending, so aces
 first) is either deadwood or belongs to a core containing it -- a set at its rank (every
 choice of copies per suit within the limits) or a run in its suit (every subset of the
 higher naturals of that suit within the longest run, aces also played high downwards from
@@ -35,14 +35,14 @@ leaves the deadwood and the spare wilds the same).  A run is only extended as fa
 wilds left can reach (the run to the i-th higher natural needs at least its offset less i
 less 1 wilds).  With at most one wild (jokers and Wildcard 2s together), a card with no
 three-position window in its suit holding ``3 - wilds`` naturals and fewer than ``3 - wilds``
-naturals at its rank can be in no core: it is set aside as deadwood before the search.
+naturals at its rank can be in no core: it is set aside as deadwood before the walk.
 
-Every discard at once (``sim.wild.wild_discards``): one search of the whole hand; the cards its
+Every discard at once (``sim.wild.wild_discards``): one walk of the whole hand; the cards its
 best arrangement leaves out are worth its deadwood less their value (a lower bound for every
-discard); the rest are the targets of one more search in "discard mode", each leaf scored for
+discard); the rest are the targets of one more walk in "discard mode", each leaf scored for
 each target it leaves out.
 
-Kernels live in ``sim.wild.wild_search`` and ``sim.wild.wild_discards`` (plain arrays, one int64
+Kernels live in ``sim.wild.wild_arrange`` and ``sim.wild.wild_discards`` (plain arrays, one int64
 workspace, an explicit stack instead of recursion, all ``cache=True``); game kernels use the
 public part, re-exported here: ``new_workspace(params, values)``, ``ws_deadwood(ws)`` and
 ``ws_discards(ws, out)``.
@@ -52,9 +52,9 @@ hands; issue 8 asks >= 1 M/s for 8-card two-pack hands with up to 3 wilds).  Exa
 evaluations/s of 8-card hands with 0 / 1 / 3 wilds (one-pack Cincinnati: 2, its jokers):
 Ramino Klop 4.3 / 2.1 / 2.0 M; Wildcard one pack 4.2 / 1.6 / 1.18 M, two packs 4.1 / 1.6 /
 1.15 M; Cincinnati one pack 4.3 / 1.9 / 1.4 M, two packs 4.2 / 1.9 / 1.8 M (the recursive
-search before: 0.73-2.5 M).  Every discard of a hand at once (``ws_discards``), hands/s with
+walk before: 0.73-2.5 M).  Every discard of a hand at once (``ws_discards``), hands/s with
 0 / 1 / 2 wilds: 8 cards 2.0-2.2 / 0.51-0.60 / 0.28-0.41 M, 7 cards 2.4-2.7 / 0.61-0.96 /
-0.41-0.58 M (one search per held code before: 0.14-0.50 M).  ``wild_deadwood_rate()``
+0.41-0.58 M (one walk per held code before: 0.14-0.50 M).  ``wild_deadwood_rate()``
 measures the first (wall clock).
 """
 
@@ -67,9 +67,9 @@ import numpy as np
 
 from ..core.cards import JOKER, CardError, card_code, cards_repr, cards_text, parse_cards, value_table
 from .wild_discards import _discards, ws_discards  # noqa: F401  (ws_discards: the kernel API)
-from .wild_search import (_P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, _P_SUIT_LIMIT, _P_TWOS_WILD, MAX_DEPTH,
+from .wild_arrange import (_P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, _P_SUIT_LIMIT, _P_TWOS_WILD, MAX_DEPTH,
                           _deadwood_many, _min_deadwood)
-from .wild_search import new_workspace, ws_deadwood  # noqa: F401  (the kernel API)
+from .wild_arrange import new_workspace, ws_deadwood  # noqa: F401  (the kernel API)
 
 
 class Game(NamedTuple):

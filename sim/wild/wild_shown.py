@@ -2,8 +2,8 @@
 (:mod:`sim.knock.shown` gives the row layout: seat, card code, meld index or -1 for deadwood).
 
 :func:`log_seats` (traced hands only) takes every seat's hand as the engine holds it at the
-end, runs the engine's own exact search (:func:`sim.wild.wild_search._min_deadwood_into`, the
-search behind ``ws_deadwood``) and logs the arrangement its best records describe, wilds
+end, runs the engine's own exact walk over arrangements (:func:`sim.wild.wild_arrange._min_deadwood_into`,
+the walk behind ``ws_deadwood``) and logs the arrangement its best records describe, wilds
 placed as :func:`sim.wild.wild_melds._arrangement` places them: each meld's wilds where its
 naturals leave gaps, spare wilds to melds with room (a run grows at its high end first), a
 set's naturals by suit then its wilds, a run low to high with each wild where it stands.  It
@@ -15,7 +15,7 @@ from numba import njit
 
 from ..core.cards import JOKER, SUIT_SHIFT
 from ..core.trace import E_SHOW, log
-from .wild_search import _P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, MAX_DEPTH, _min_deadwood_into
+from .wild_arrange import _P_ACE_HIGH, _P_RUN_MAX, _P_SET_MAX, MAX_DEPTH, _min_deadwood_into
 
 MAX_RUN = 16
 
@@ -83,7 +83,7 @@ def _log_run(trace, seat, i, s, nat, k, wilds, w, top_high):
 @njit(cache=True)
 def log_arrangement(trace, seat, ws, P, vals, dw):
     """Log the arrangement of the hand in workspace ``ws`` (not changed) found by the
-    engine's search; ``dw``: the deadwood the engine settled it at (checked)."""
+    engine's walk; ``dw``: the deadwood the engine settled it at (checked)."""
     recs = np.zeros((MAX_DEPTH, 6), dtype=np.int64)
     d, n = _min_deadwood_into(ws.copy(), recs)
     left = ws[:64].copy()

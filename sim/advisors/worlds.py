@@ -44,12 +44,12 @@ from numba import njit
 from numba.core import types
 from numba.extending import overload
 
-from .core.bits import bit
-from .core.cards import JOKER, CardError, card_text, cards_text, parse_cards, standard_pack, to_mask
-from .core.errors import AdviceError, UserInputError
-from .knock.melds import best_discards, meld_tables
-from .core.rules import RulesBase
-from .strategies import parse_strategy, split_specs
+from ..core.bits import bit
+from ..core.cards import JOKER, CardError, card_text, cards_text, parse_cards, standard_pack, to_mask
+from ..core.errors import AdviceError, UserInputError
+from ..knock.melds import best_discards, meld_tables
+from ..core.rules import RulesBase
+from ..strategies import parse_strategy, split_specs
 
 STREAM_WORLD = 32               # world sampling; distinct from deal/game/strategy streams
 STREAM_WORLD_STRATEGY = 48      # + seat: strategy generators inside a rollout

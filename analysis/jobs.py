@@ -1,4 +1,4 @@
-"""Parallel, resumable, stored execution of jobs made of independent chunks.
+"""Jobs and their backends: parallel, resumable, stored execution of jobs made of independent chunks.
 
 A job (a single run :class:`SimJob`, a multi-arm sweep, ...) splits its units into fixed
 chunks; each chunk computes a small JSON-able *partial* (exact integer moments).  Backends:
@@ -8,7 +8,8 @@ each) or ``dask`` (a Dask cluster through joblib); ``jobs=1`` runs in this proce
 as they arrive, so memory does not grow with the number of hands.  With a results folder each
 finished chunk is written there at once: re-running the same job resumes from the finished
 chunks (after Ctrl-C or a crash) and, once complete, reuses the stored total.  Merging is exact
-and order-free, so the result is bit-identical for any ``jobs`` and backend.
+and order-free, so the result is bit-identical for any ``jobs`` and backend.  The bars are
+:mod:`analysis.progress`'s, the versions and commit stored with a run :mod:`analysis.provenance`'s.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ import numpy as np
 from sim.runner import CHUNK, Accumulator, RunSpec, accumulate, chunk_ranges, run_chunk
 
 from . import coldstart, lock, store
+from . import progress as bars
 from .args import resolve_jobs
 from .errors import BackendError
 from .integrity import warn
+from .provenance import git_describe, package_versions
 
 
 class Job:
@@ -248,7 +251,7 @@ def _resume(job: Job, out: str):
     return total, done, n_done
 
 
-def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str) -> JobResult:
+def _run_job(job: Job, n_jobs: int, out_dir, show_progress: bool | None, backend: str) -> JobResult:
     out = str(out_dir) if out_dir is not None else None
     total: dict | None = None
     done: set[tuple[int, int]] = set()
@@ -256,8 +259,9 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
     if out is not None:
         stored = store.open_run(out, job.key(), job.identity(), job.n)
         if stored is not None:  # this exact job is complete there: reuse, never re-simulate
-            if _STUDY is not None:
-                _STUDY.skip(job)
+            study = bars.running_study()
+            if study is not None:
+                study.skip(job)
             return JobResult(stored, True, 0.0, 0.0, job.n, 0, from_store=True, out_dir=out)
         total, done, n_done = _resume(job, out)
     todo = (c for c in job.chunks() if c not in done)
@@ -268,8 +272,9 @@ def _run_job(job: Job, n_jobs: int, out_dir, progress: bool | None, backend: str
         t = time.perf_counter()
         coldstart.warm_up(job)
         compile_s = time.perf_counter() - t
-    show = (True if sys.stderr.isatty() else "lines") if progress is None else progress
-    bar = _STUDY.stage(job, n_done) if _STUDY is not None else _bar(job, show, n_done)
+    show = (True if sys.stderr.isatty() else "lines") if show_progress is None else show_progress
+    study = bars.running_study()
+    bar = study.stage(job, n_done) if study is not None else bars.job_bar(job, show, n_done)
     t0 = time.perf_counter()
     complete = False
     try:
@@ -339,153 +344,3 @@ def _execute(job, todo, n_todo, n_jobs, out, backend):
         return
     with parallel_config(backend=backend, n_jobs=n_jobs, inner_max_num_threads=1):
         yield from Parallel(return_as="generator_unordered", pre_dispatch="2*n_jobs")(tasks)
-
-
-class _NoBar:
-    def update(self, n):
-        pass
-
-    def close(self):
-        pass
-
-
-PROGRESS_EVERY_S = 30.0     # a line on stderr this often when stderr is not a terminal (piped, logged)
-
-
-class _LineBar:
-    """Progress for a stderr that is not a terminal (a log file, a pipe): one line every
-    :data:`PROGRESS_EVERY_S` seconds with the units done, the share and an estimate of the time
-    left, so a long run is never silent; nothing for a run shorter than that."""
-
-    def __init__(self, job: Job, initial: int, every: float):
-        self.desc, self.unit, self.total = job.desc, job.unit, job.n
-        self.start, self.done, self.every = initial, initial, every
-        self.t0 = self.last = time.perf_counter()
-
-    def update(self, n):
-        self.done += n
-        now = time.perf_counter()
-        if now - self.last < self.every or self.done >= self.total:
-            return
-        self.last = now
-        el = now - self.t0
-        rate = (self.done - self.start) / el if el > 0 else 0.0
-        left = f", about {duration((self.total - self.done) / rate)} left" if rate > 0 else ""
-        print(f"{self.desc + ': ' if self.desc else ''}{self.done:,} of {self.total:,} {self.unit}s "
-              f"({100 * self.done / self.total:.0f}%) after {duration(el)}{left}", file=sys.stderr, flush=True)
-
-    def close(self):
-        pass
-
-
-def duration(s: float) -> str:
-    """'42 s', '3 min 5 s', '1 h 12 min'."""
-    s = int(round(s))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60} s"
-    return f"{s // 3600} h {s % 3600 // 60} min"
-
-
-def _work(job: Job) -> int:
-    """A study bar's work per unit of a job: its arms (every arm plays every unit) times its
-    weight."""
-    return (len(getattr(job, "arms", ())) or 1) * job.weight
-
-
-class _StudyBar:
-    """One bar (or, off a terminal, one periodic line) over a study's stages, in units of work
-    (arm x unit), with the time left over all of them; the stages' jobs report into it."""
-
-    def __init__(self, total: int, unit: str, desc: str, show):
-        fake = type("J", (), {"n": total, "unit": unit, "desc": desc})
-        self.bar = _bar(fake, show)
-        self.total = total
-
-    def stage(self, job: Job, initial: int):
-        w = _work(job)
-        if initial:
-            self.skip(job, initial)
-        bar = self.bar
-
-        class _Part:
-            def update(self, n):
-                bar.update(n * w)
-
-            def close(self):
-                pass
-        return _Part()
-
-    def skip(self, job: Job, units: int | None = None):
-        """Units done before this run (stored, resumed): out of the total, not into the rate."""
-        self.resize(-(job.n if units is None else units) * _work(job))
-
-    def resize(self, delta: int):
-        """Change the total by ``delta`` units of work (a study that learns its size as it runs)."""
-        self.total += delta
-        if hasattr(self.bar, "total"):
-            self.bar.total = max(self.total, 0)
-            if hasattr(self.bar, "refresh"):
-                self.bar.refresh()
-
-    def describe(self, text: str):
-        """What the study plays now: the bar's (or the periodic line's) label."""
-        if hasattr(self.bar, "set_description"):
-            self.bar.set_description(text)
-        else:
-            self.bar.desc = text
-
-
-_STUDY: _StudyBar | None = None        # the running study's bar (see :func:`study_progress`)
-
-
-@contextmanager
-def study_progress(total: int, unit: str, desc: str, progress: bool | None):
-    """While a study plays ``total`` units of work (arm x unit) over several jobs: one bar with
-    the time left across them all (``progress`` as :func:`run_job`'s: None = a bar on a terminal,
-    a periodic line elsewhere; False = none).  Jobs outside it keep their own bars.  Yields the
-    bar (None when there is none) for :meth:`_StudyBar.resize` and :meth:`_StudyBar.describe`."""
-    global _STUDY
-    show = (True if sys.stderr.isatty() else "lines") if progress is None else progress
-    if not show or _STUDY is not None:
-        yield None
-        return
-    _STUDY = _StudyBar(total, unit, desc, show)
-    try:
-        yield _STUDY
-    finally:
-        _STUDY.bar.close()
-        _STUDY = None
-
-
-def _bar(job: Job, show, initial: int = 0):
-    """No progress (``show`` false), a periodic line (``"lines"``: stderr is not a terminal)
-    or a tqdm bar."""
-    if not show:
-        return _NoBar()
-    if show == "lines":
-        return _LineBar(job, initial, PROGRESS_EVERY_S)
-    from tqdm import tqdm
-    return tqdm(total=job.n, initial=initial, unit=job.unit, unit_scale=True, desc=job.desc,
-                file=sys.stderr, smoothing=0.1)
-
-
-def package_versions() -> dict:
-    import platform
-
-    import numba
-    from .args import rummylab_version
-    return {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
-            "rummylab": rummylab_version()}
-
-
-def git_describe() -> str:
-    import subprocess
-    here = Path(__file__).resolve().parent.parent
-    try:
-        r = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=here,
-                           capture_output=True, text=True, timeout=5)
-        return r.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"

@@ -1,10 +1,11 @@
-"""The wild-card meld search kernels behind ``sim.wild.wild_melds`` (whose docstring gives the
-rules and the method).
+"""The wild-card meld arrangement kernels behind ``sim.wild.wild_melds`` (whose docstring gives
+the rules and the method): a depth-first walk over every arrangement of a hand ("search" in
+this project is the search player, :mod:`sim.search`; this is not it).
 
 Kernels take plain arrays: a rule set's parameter vector ``params`` int64[8] (``_P_*``) and
 values int64[64], and work in one int64 workspace (``new_workspace``; ``_W_*``: hand counts
 in ``ws[:64]`` with index 13 = jokers, parameters, values, best, meld stacks, run offsets,
-search frames, scratch).  The depth-first search keeps its own stack of frames in the
+walk frames, scratch).  The depth-first walk keeps its own stack of frames in the
 workspace (no recursion: numba crashed loading recursive kernels from its cache), so every
 kernel is cached: a fresh process loads them in well under a second instead of compiling for
 ~15 s.  A frame holds a node (its first card, dead value, wilds used, room, wilds, undecided
@@ -25,20 +26,20 @@ from numba import njit
 _P_WILD_VALUE, _P_SUIT_LIMIT, _P_SET_MAX, _P_RUN_MAX, _P_ACE_HIGH, _P_TWOS_WILD = range(6)
 MAX_DEPTH = 32
 # kernel workspace int64[_W_SIZE]: hand counts [0, 64), parameters, values, best (deadwood,
-# records, unplaced wilds), stop, meld stacks, run offsets, search frames, discard scratch
+# records, unplaced wilds), stop, meld stacks, run offsets, walk frames, discard scratch
 _W_P, _W_VALS, _W_BEST, _W_STOP = 64, 72, 136, 139
 _W_STACK = 140
 _W_BSTACK = _W_STACK + 6 * MAX_DEPTH
 _W_OFFS = _W_BSTACK + 6 * MAX_DEPTH
 _W_FR = _W_OFFS + 16 * MAX_DEPTH
-# search frame fields: node (card, dead, used, cap, wild, rem2, depth), phase, move applied,
+# walk frame fields: node (card, dead, used, cap, wild, rem2, depth), phase, move applied,
 # run offsets and mask, set counters k and limits a per suit
 (_F_C, _F_DEAD, _F_USED, _F_CAP, _F_WILD, _F_REM2, _F_DEPTH, _F_PHASE, _F_APPLIED, _F_N, _F_MASK,
  _F_K, _F_A, _F_I) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 19)
 _F_SIZE = 20
 _W_PLACED = _W_FR + _F_SIZE * MAX_DEPTH
 _W_CODES = _W_PLACED + 128  # the count and the list of the natural codes held, ascending
-# the discard search: mode, copies left out per code, targets (count, codes), their answers
+# the discard walk: mode, copies left out per code, targets (count, codes), their answers
 # and lower bounds
 _W_MODE = _W_CODES + 65
 _W_OUT = _W_MODE + 1
@@ -166,8 +167,8 @@ def _discard_cut(ws, dead, twos):
 # Over 80 lines on purpose: one njit kernel whose depth-first state lives in locals across the
 # whole loop (tests/test_layers.py LONG_FUNCTIONS); a split must be timed with `rummylab bench`.
 @njit(cache=True)
-def _search(ws, wild0, rem20, dead0):
-    """Depth-first search over meld cores (module docstring) with an explicit stack of
+def _arrange(ws, wild0, rem20, dead0):
+    """Depth-first walk over meld cores (module docstring) with an explicit stack of
     frames in ``ws`` (``_F_*``: the node, its phase -- sets, runs up, runs down (an ace
     high), the card left out -- and the counters of the phase); each frame undoes its move
     when its child returns, so the hand in ``ws[:64]`` is restored at the end.  Stops once
@@ -387,11 +388,11 @@ def _meldable(ws, x, wilds, bits):
 
 
 @njit(cache=True)
-def _ws_search(ws, stop):
-    """Minimum deadwood of the hand in ``ws[:64]`` (restored), searching until best <= stop;
+def _ws_arrange(ws, stop):
+    """Minimum deadwood of the hand in ``ws[:64]`` (restored), walking until best <= stop;
     the best meld records are left in ``ws[_W_BSTACK:]`` (``ws[_W_BEST + 1]`` of them) and
     the wilds it leaves unplaced in ``ws[_W_BEST + 2]``.  With at most one wild, the cards
-    that no core can hold are set aside as deadwood before the search."""
+    that no core can hold are set aside as deadwood before the walk."""
     jokers = ws[13]
     ws[13] = 0
     total = jokers * ws[_W_VALS + 13]
@@ -435,7 +436,7 @@ def _ws_search(ws, stop):
     ws[_W_BEST + 1] = 0
     ws[_W_BEST + 2] = 0
     ws[_W_STOP] = stop
-    _search(ws, jokers, rem2, dead0)
+    _arrange(ws, jokers, rem2, dead0)
     for j in range(n_aside):
         ws[ws[_W_ASIDE + 2 * j]] = ws[_W_ASIDE + 2 * j + 1]
     ws[13] = jokers
@@ -447,7 +448,7 @@ def _min_deadwood_into(ws, best_stack):
     """Exact minimum deadwood of the hand in ``ws[:64]`` (a workspace from ``new_workspace``;
     index 13 = jokers; restored on return).  Fills ``best_stack`` int64[MAX_DEPTH, 6] with
     the meld records; returns (deadwood, n)."""
-    d = _ws_search(ws, -1)
+    d = _ws_arrange(ws, -1)
     n = ws[_W_BEST + 1]
     for i in range(n):
         for j in range(6):
@@ -469,7 +470,7 @@ def new_workspace(P, vals):
 @njit(cache=True)
 def ws_deadwood(ws):
     """Exact minimum deadwood of the hand in ``ws[:64]`` (restored on return)."""
-    return _ws_search(ws, -1)
+    return _ws_arrange(ws, -1)
 
 
 @njit(cache=True)
