@@ -13,6 +13,8 @@ from sim.core.trace import no_trace
 from sim.strategies import StrategyError, parse_strategies, parse_strategy, strategy_matrix
 from sim.variants import knock_rummy as KR
 from sim.variants import knock_rummy_search as KRS
+from sim.strategies import knock as K
+from sim.variants.gin import TABLES as GIN_TABLES
 
 # small budgets: every decision searched (draw, discard, knock) at a test's cost
 SEARCH = "search(search_worlds=8,search_what=7,search_opp_knock=-1)"
@@ -88,11 +90,13 @@ def _position(n, turns, seed=11):
     return rules, strat, hands, deck, pile, picked, state, p
 
 
+@pytest.mark.parametrize("belief", [0, 1])
 @pytest.mark.parametrize("n", [2, 4])
-def test_a_world_keeps_what_the_seat_knows_and_conserves_the_cards(n):
+def test_a_world_keeps_what_the_seat_knows_and_conserves_the_cards(n, belief):
+    """Uniform and calibrated worlds (``search_belief`` 0 and 1) alike."""
     rules, strat, hands, deck, pile, picked, state, p = _position(n, 3 * n)
     card, _ = KR.draw(p, False, deck, pile, picked, state, no_trace())    # p draws from the stock
-    extra = bit(card)
+    extra = np.uint64(bit(card))
     sp, npile = state[KR.S_SP], state[KR.S_NPILE]
     pile_mask = np.uint64(0)
     for c in pile[:npile]:
@@ -101,9 +105,12 @@ def test_a_world_keeps_what_the_seat_knows_and_conserves_the_cards(n):
     assert any(known)                                           # the position tests something
     buf, kn = np.empty(52, dtype=np.int64), np.empty(n, dtype=np.uint64)
     hands_w, deck_w = np.empty(n, dtype=np.uint64), np.zeros(52, dtype=np.int64)
+    srow = np.zeros(len(K.PARAMS) + 1)
+    srow[K.P_SEARCH_BELIEF] = belief
     hidden = set()
     for w in range(12):
-        KRS.world(p, extra, hands, pile, picked, state, np.uint64(7), w, buf, kn, hands_w, deck_w)
+        KRS.world(srow, p, extra, hands, pile, picked, state, np.uint64(7), w, buf, kn, hands_w, deck_w,
+                  GIN_TABLES.run_value, GIN_TABLES.suit_total, GIN_TABLES.rank_value)
         assert hands_w[p] == hands[p]
         for q in range(n):
             assert popcount(hands_w[q]) == popcount(hands[q])

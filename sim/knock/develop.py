@@ -37,16 +37,6 @@ def develop(h, pool, fixed, goal, st, T_value, T_total, T_rank):
 
 
 @njit(cache=True)
-def held(p, hands_w):
-    """The cards of every hand but seat ``p``'s."""
-    m = np.uint64(0)
-    for q in range(hands_w.shape[0]):
-        if q != p:
-            m |= hands_w[q]
-    return m
-
-
-@njit(cache=True)
 def develop_seats(p, hands_w, known, pool, tab, pile_len, st, T_value, T_total, T_rank):
     """Every opponent's hand of a world (``hands_w``, all but seat ``p``'s) developed in turn
     toward its own target of the calibration table ``tab`` at ``pile_len``

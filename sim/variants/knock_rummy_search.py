@@ -50,7 +50,7 @@ from ..core.bits import popcount
 from ..core.cards import to_mask
 from ..core.errors import AdviceError
 from ..core.trace import no_trace
-from ..knock.develop import develop_seats, held as _held
+from ..knock.develop import develop_seats
 from ..knock.melds import deadwood, min_deadwood
 from ..core import rng
 from ..search import calibrated
@@ -117,7 +117,7 @@ def world(srow, p, extra, hands, pile, picked, state, key, w, buf, known, hands_
         hands_w[q] = h
     if srow[K.P_SEARCH_BELIEF] >= BELIEF_CALIBRATED:     # the policy beliefs (2, 3) are Gin's: calibrated here
         pile_len = state[KR.S_NPILE] + (1 if picked[p] & extra else 0)   # at the turn's start, as measured
-        left = develop_seats(p, hands_w, known, unseen & ~_held(p, hands_w), CALIBRATION[hands.shape[0]], pile_len,
+        left = develop_seats(p, hands_w, known, unseen & ~KR.opp_picked(hands_w, p), CALIBRATION[hands.shape[0]], pile_len,
                              rng.new_state(key, STREAM_WORLD + 2, w), T_value, T_total, T_rank)
         k, n = 0, shuffle_unseen(left, key, w, buf)
     sp = state[KR.S_SP]
