@@ -107,11 +107,14 @@ class _Replay:
     def offer(self, top: str, took: bool) -> None:
         from sim.core.cards import parse_cards
         from sim.knock.melds import deadwood
-        from sim.strategies import knock as K
+        from sim.strategies import marjj as M
+        from sim.variants import gin
         self.seen |= self.mask([top])
         dw = deadwood(self.hand, *self.tables)
+        t = gin.TABLES
         self.n["upcard"] += 1
-        self.n["upcard_same"] += K.wants_upcard(self.srow, self.hand, dw, int(parse_cards(top)[0]), *self.tables) == took
+        self.n["upcard_same"] += M.marjj_takes(self.hand, dw, int(parse_cards(top)[0]), self.opp, self.seen, t.run_value,
+                                               t.run_cover, t.run_starts, t.suit_total, t.rank_value) == took
 
     def discard(self, card: str, forbidden: np.uint64) -> None:
         from sim.knock.melds import deadwood

@@ -113,6 +113,18 @@ def test_upcard_only_when_it_melds_and_a_discard_then_lowers_the_deadwood():
     assert not K.wants_upcard(srow(), gin_hand, dw, code("KD"), *TABLES)   # in no meld
 
 
+def test_upcard_in_the_meld_its_spread_rule_picks_when_two_arrangements_tie():
+    hand = mask("5S 8S 9S AH 3D QD 4C 8C 9C TC")      # 40 deadwood: 8-TC melded
+    up = code("9D")
+    # with 9D two minimum arrangements leave 49: the nines (lay-off points 9: 9H unseen) or 8-TC
+    # (7C and JC unseen: 8 + 10); MARJJ picks the nines, 9D melded; throwing QD leaves 39 < 40
+    t = (T.run_value, T.run_cover, T.run_starts, T.suit_total, T.rank_value)
+    assert M.marjj_takes(hand, 40, up, np.uint64(0), hand, *t)
+    assert not K.wants_upcard(srow(), hand, 40, up, *TABLES)       # without what was seen: every arrangement
+    # 7C and JC seen on the pile: the run has no open end (0 points), MARJJ picks it, 9D unmelded
+    assert not M.marjj_takes(hand, 40, up, np.uint64(0), hand | mask("7C JC"), *t)
+
+
 def test_knocks_on_its_first_three_turns_then_only_for_gin():
     r = srow()
     assert [K.knock_threshold(r, t, 30 - t) for t in (1, 2, 3, 4, 9)] == [10, 10, 10, 0, 0]

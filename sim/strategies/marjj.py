@@ -17,7 +17,11 @@ up (its hands, the discard pile, the cards taken from it).
 * the spread (:func:`arrangement_marjj`, ``arrange=3``, as knocker and as defender): among
   the minimum-deadwood arrangements, the one with the fewest lay-off points (:func:`spread_points`).
 
-The upcard (``upcard=3``) and the knock (``knock`` 10 on its first three turns, then gin
+* the upcard (:func:`marjj_takes`, ``upcard=3`` in Gin's turn): in a meld of the arrangement
+  of the 11 cards that the spread rule picks, and a discard then lowers the deadwood.
+
+Without what was seen (the knock family's :func:`~sim.strategies.knock.wants_upcard`)
+``upcard=3`` asks for a meld in every minimum arrangement instead; the knock (``knock`` 10 on its first three turns, then gin
 only: ``gin_after=4``) are the knock family's own kernels (:mod:`sim.strategies.knock`).
 """
 
@@ -27,7 +31,7 @@ from numba import njit
 from ..core import rng
 from ..core.bits import bit as _bit
 from ..core.cards import N_RANKS, SUIT_SHIFT
-from ..knock.melds import SET, best_discards, chosen, deadwood, min_arrangements
+from ..knock.melds import MAX_MELDS, SET, best_discards, chosen, deadwood, min_arrangements
 
 WITHIN = 5             # candidates: worth at least the most valuable deadwood card minus this
 LOOK_WEIGHT = 18.0     # weight of the look-ahead's mean deadwood on the first turn
@@ -261,3 +265,19 @@ def arrangement_marjj(mask, opp, seen, run_value, run_cover, run_starts, suit_to
             fewest = pts
             pick = i
     return chosen(dw, melds, n_melds, melded, mask, pick, melds_out)
+
+
+@njit(cache=True)
+def marjj_takes(hand, dw_hand, up, opp, seen, run_value, run_cover, run_starts, suit_total, rank_value):
+    """MARJJ's upcard (``upcard=3`` where the turn knows what the seat has seen): take ``up``
+    when it lies in a meld of the arrangement of the 11 cards its spread rule picks
+    (:func:`arrangement_marjj`, the upcard seen) and a discard other than it then leaves less
+    deadwood than the hand's ``dw_hand``."""
+    b = _bit(up)
+    h11 = hand | b
+    melds = np.zeros((MAX_MELDS, 4), dtype=np.int64)
+    _, n, dead = arrangement_marjj(h11, opp, seen | b, run_value, run_cover, run_starts, suit_total, rank_value, melds)
+    if n == 0 or dead & b:
+        return False
+    best, _ = best_discards(h11, b, run_value, suit_total, rank_value)
+    return best < dw_hand

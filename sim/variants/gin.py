@@ -108,8 +108,9 @@ def play_hand(rules, strat, deck, dealer, T_value, T_cover, T_starts, T_total, T
         # non-dealer draws from the stock
         for p in (1 - dealer, dealer):
             dwp = deadwood(hands[p], T_value, T_total, T_rank)
-            if coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(strat[p], hands[p], dwp, up, T_value, T_total,
-                                                                     T_rank)):
+            if coin(strat[p, K.P_RANDOM_PLAY], st[p], gin_hand.takes_upcard(strat, p, hands, dwp, pile, state[S_NPILE],
+                                                                              picked, T_value, T_cover, T_starts,
+                                                                              T_total, T_rank)):
                 dw = deadwoods(hands, T_value, T_total, T_rank)
                 if _take_turn(rules, strat, p, True, hands, dw, deck, pile, picked, pairs, state,
                               T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace):

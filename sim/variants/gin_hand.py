@@ -23,7 +23,7 @@ from ..core.rules import RulesBase, RulesError, option
 from ..strategies import knock as K
 from ..core import trace as TR
 from ..strategies.knock import choose_discard, knock_threshold, wants_upcard
-from ..strategies.marjj import arrangement_marjj, marjj_discard
+from ..strategies.marjj import arrangement_marjj, marjj_discard, marjj_takes
 from ..strategies.random_play import coin
 from ..core.trace import log
 from . import COL_ENDER, COL_OUTCOME, COL_STOCK_LEFT, COL_TURNS, column_index
@@ -292,6 +292,17 @@ def seen_by(hand, pile, npile, picked):
     return seen
 
 
+@njit(cache=True, inline="always")
+def takes_upcard(strat, p, hands, dw_p, pile, npile, picked, T_value, T_cover, T_starts, T_total, T_rank):
+    """Seat ``p``'s heuristic: take the pile's top card?  ``upcard=3`` (MARJJ) by what the seat
+    has seen (:func:`sim.strategies.marjj.marjj_takes`), else :func:`wants_upcard`."""
+    up = pile[npile - 1]
+    if strat[p, K.P_UPCARD] == 3:
+        return marjj_takes(hands[p], dw_p, up, picked[1 - p], seen_by(hands[p], pile, npile, picked), T_value,
+                           T_cover, T_starts, T_total, T_rank)
+    return wants_upcard(strat[p], hands[p], dw_p, up, T_value, T_total, T_rank)
+
+
 @njit(cache=True)
 def knowledge(hands, pile, npile, picked):
     """:func:`showdown`'s ``known``: per seat the cards it has seen (:func:`seen_by`) and the
@@ -407,8 +418,8 @@ def heuristic_turn(rules, strat, p, hands, dw, deck, pile, picked, pairs, state,
             return True
         from_pile = True
     elif state[S_FORCE_STOCK] == 0 and state[S_NPILE] > 0:
-        from_pile = coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(
-            strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1], T_value, T_total, T_rank))
+        from_pile = coin(strat[p, K.P_RANDOM_PLAY], st[p], takes_upcard(
+            strat, p, hands, dw[p], pile, state[S_NPILE], picked, T_value, T_cover, T_starts, T_total, T_rank))
     state[S_FORCE_STOCK] = 0
     return _take_turn(rules, strat, p, from_pile, hands, dw, deck, pile, picked, pairs, state,
                       T_value, T_cover, T_starts, T_total, T_rank, st, row, debug, trace)

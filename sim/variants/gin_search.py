@@ -42,7 +42,7 @@ from ..strategies import knock as K
 from ..strategies.knock import discard_score, knock_threshold, rank_discards, wants_upcard
 from ..strategies.random_play import coin
 from .gin_hand import (C_SCORE, N_CARDS, R_DISCARD_STOCK, S_FORCE_STOCK, S_LIMIT, S_NPILE, S_OWN0, S_SP, S_TO_MOVE, _no_pairs,
-                       _play_on, _take_turn, at_wall, deadwoods, draw, finish_turn, heuristic_turn)
+                       _play_on, _take_turn, at_wall, deadwoods, draw, finish_turn, heuristic_turn, takes_upcard)
 
 FULL52 = np.uint64(0x1FFF1FFF1FFF1FFF)    # the 52 card bits (suit * 16 + rank)
 MAX_CAND = 22                              # 11 discards, each with and without a knock
@@ -343,9 +343,9 @@ def choose_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts,
     if searching(strat[p]) and int(strat[p, K.P_SEARCH_WHAT]) & 1:
         return search_take(rules, strat, p, dealer, hands, pile, picked, state, parts, wts, T_value, T_cover, T_starts,
                            T_total, T_rank, st, row)
-    return coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(
-        strat[p], hands[p], deadwood(hands[p], T_value, T_total, T_rank), pile[state[S_NPILE] - 1], T_value,
-        T_total, T_rank))
+    return coin(strat[p, K.P_RANDOM_PLAY], st[p], takes_upcard(
+        strat, p, hands, deadwood(hands[p], T_value, T_total, T_rank), pile, state[S_NPILE], picked, T_value, T_cover,
+        T_starts, T_total, T_rank))
 
 
 @njit(cache=True)
