@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import bit as _bit
-from ..core.bits import popcount
+from ..core.bits import mask_codes, popcount
 from ..core.trace import no_trace
 from ..knock.develop import develop
 from ..knock.melds import deadwood
@@ -126,8 +126,8 @@ def world(srow, orow, p, extra, hands, pile, picked, state, parts, wts, key, w, 
         # the pile's length at the turn's start, as the table was measured (``extra`` taken from it: one more)
         pile_len = state[S_NPILE] + (1 if picked[p] & extra else 0)
         h = develop(h, unseen & ~h, known, calibrated.target(CALIBRATION, pile_len, st), st, T_value, T_total, T_rank)
-        last = _last_discard(p, extra, pile, picked, state)
-        if b >= BELIEF_POLICY and last >= 0:
+        last = _last_discard(p, extra, pile, picked, state) if b >= BELIEF_POLICY else -1
+        if last >= 0:
             h = _resampled(h, orow, last, picked[p], srow[K.P_SEARCH_BETA], unseen, known, size, pile_len, st,
                            T_value, T_total, T_rank)
     hands_w[p] = hands[p]
@@ -145,10 +145,9 @@ def _last_discard(p, extra, pile, picked, state):
     if state[S_OWN0 + 1 - p] == 0:
         return -1
     if picked[p] & extra:
-        c = 0
-        while (extra >> np.uint64(c)) != np.uint64(1):
-            c += 1
-        return c
+        code = np.empty(1, dtype=np.int64)
+        mask_codes(extra, code)
+        return code[0]
     return pile[state[S_NPILE] - 1] if state[S_NPILE] > 0 else -1
 
 
@@ -161,13 +160,9 @@ def _discard_weight(orow, h, d, opp_picked, beta, T_value, T_total, T_rank):
     near_w, opp_w = orow[K.P_NEAR_W], orow[K.P_OPP_W]
     best = 1e18
     mine = 0.0
-    m = hand
-    while m:
-        low = m & (~m + np.uint64(1))
-        c = 0
-        while (low >> np.uint64(c)) != np.uint64(1):
-            c += 1
-        m &= m - np.uint64(1)
+    codes = np.empty(11, dtype=np.int64)
+    for i in range(mask_codes(hand, codes)):
+        c = codes[i]
         _, sc = discard_score(hand, c, near_w, opp_w, opp_picked, T_value, T_total, T_rank)
         best = min(best, sc)
         if c == d:
