@@ -5,7 +5,7 @@
 Every ``.py`` file is read with ``ast`` (nothing is imported): module-level imports and lazy
 ones inside functions alike, relative imports resolved, and ``from pkg import name`` where
 ``name`` is a submodule of ``pkg`` counted as importing that submodule.  A circle is a strongly
-connected component of more than one file, or a file importing itself.  ``tests/test_layers.py``
+connected component of more than one file, or a file importing itself.  ``tests/crosscut/test_layers.py``
 runs the same functions (with its reasoned list of the circles still to break).
 """
 

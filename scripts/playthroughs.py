@@ -1,11 +1,11 @@
 """Recorded playthroughs: one seeded hand per game (and player count), as readable text.
 
-    python scripts/playthroughs.py            # rewrite tests/playthroughs/*.txt
+    python scripts/playthroughs.py            # rewrite tests/crosscut/playthroughs/*.txt
     python scripts/playthroughs.py --check    # compare, print a diff and exit 1 on a change
 
 Each file shows the rules, strategies and seed, every event of the hand (deal, draws,
 discards, knocks, spreads and hits) from the kernel's own trace (:mod:`sim.core.trace`), and the
-hand's outcome row.  tests/test_playthroughs.py regenerates them and compares exactly, so a
+hand's outcome row.  tests/crosscut/test_playthroughs.py regenerates them and compares exactly, so a
 change in how a game plays shows up in review as a diff of these files (as OpenSpiel's
 playthroughs do).  A deliberate change: rerun this script and commit the new files.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-OUT = ROOT / "tests" / "playthroughs"
+OUT = ROOT / "tests" / "crosscut" / "playthroughs"
 SEED, HAND = 20261130, 7
 
 

@@ -1,6 +1,6 @@
 """Pin the simulator's results before a refactor: digests of the outcome rows of fixed runs.
 
-    python scripts/regression_pins.py            # rewrite tests/regression/pins.json
+    python scripts/regression_pins.py            # rewrite tests/crosscut/regression/pins.json
     python scripts/regression_pins.py --check    # compare, exit 1 on a difference
 
 A pin is the SHA-256 of the int64 outcome rows (values only, column order as listed) of one
@@ -20,7 +20,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-PINS = ROOT / "tests" / "regression" / "pins.json"
+PINS = ROOT / "tests" / "crosscut" / "regression" / "pins.json"
 
 # (name, variant, mode, n, seed, players, strategies, rules, columns)
 RUNS = [

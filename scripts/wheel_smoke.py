@@ -24,7 +24,7 @@ path that only exists in a checkout) shows here:
    report that ``demo`` ends with is written by ``report`` from the smoke's stored runs.
 
 Prints one line per command with its time; exit code 0 when all pass, 1 otherwise.
-``tests/test_wheel_smoke.py`` runs it in ``make test``.
+``tests/crosscut/test_wheel_smoke.py`` runs it in ``make test``.
 """
 
 from __future__ import annotations

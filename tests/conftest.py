@@ -11,7 +11,7 @@ import pytest
 import sim.strategies as S
 
 # A first compile here stays in its own process (analysis.compile_plan: a second compile process
-# would race the suite's workers for the two cores); tests/test_compile_plan.py turns it on.
+# would race the suite's workers for the two cores); tests/crosscut/test_compile_plan.py turns it on.
 os.environ["RUMMYLAB_SPLIT_COMPILE"] = "0"
 
 
@@ -21,7 +21,7 @@ def _presets_file_out_of_the_repository(tmp_path_factory, monkeypatch):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The wheel smoke (tests/test_wheel_smoke.py, minutes of one core) runs first: its
+    """The wheel smoke (tests/crosscut/test_wheel_smoke.py, minutes of one core) runs first: its
     minutes then overlap the rest of the suite on the other worker instead of trailing it."""
     items.sort(key=lambda item: item.path.name != "test_wheel_smoke.py")
 
@@ -29,7 +29,7 @@ def pytest_collection_modifyitems(session, config, items):
 # ---- the web app's tests: one server (2 workers, empty runs) and one browser per test module ----
 @pytest.fixture(scope="module")
 def serve_url(tmp_path_factory):
-    from serve_helpers import loadtest
+    from tests.support.serve_helpers import loadtest
     runs = tmp_path_factory.mktemp("runs")
     with loadtest.server(workers=2, runs=str(runs), reports=str(runs)) as url:
         yield url
@@ -37,6 +37,6 @@ def serve_url(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium():
-    from serve_helpers import browser_or_skip
+    from tests.support.serve_helpers import browser_or_skip
     with browser_or_skip() as b:          # CI (RUMMYLAB_REQUIRE_BROWSER=1): no browser fails here
         yield b
