@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench docs setup clean wheel-smoke
+.PHONY: demo test test-fast bench docs setup clean wheel-smoke
 
 TEST_STAMP := $(VENV)/.installed-test
 
@@ -26,6 +26,12 @@ demo: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n 2
+
+# the fast tier: every test not marked slow (each heavy one is, e.g. whole-study runs, real
+# browsers, subprocess runs, every table size); under 2 minutes on 2 cores once the numba cache is
+# warm (a first run compiles the kernels).  `make test` stays the whole suite, and what CI runs.
+test-fast: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
 DOCS_STAMP := $(VENV)/.docs-installed
 

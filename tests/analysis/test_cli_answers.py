@@ -282,6 +282,7 @@ def test_a_long_by_turn_sweep_says_how_long_the_rest_takes(monkeypatch, capsys):
     assert "take about" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_one_progress_line_runs_across_the_stages_of_a_sweep(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)
     argv = ["knock-sweep", "--variant", "gin", "--thresholds", "8..10", "--by-turn", "--hands", "9000",

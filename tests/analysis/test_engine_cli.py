@@ -17,6 +17,7 @@ from sim.runner import CHUNK, MAX_UNITS, SpecError, make_spec, play_hands
 from tests.support import ROOT
 
 
+@pytest.mark.slow
 def test_summary_identical_for_one_and_two_jobs():
     spec = make_spec("gin", strategies="simple,tracker", n=2 * CHUNK + 123, seed=17)
     one = jobs.run(spec, jobs=1, progress=False)
@@ -152,6 +153,7 @@ def test_every_subcommand_has_help_with_examples(cmd, capsys):
     assert "usage: rummylab" in out
 
 
+@pytest.mark.slow
 def test_dask_backend_gives_identical_results():
     pytest.importorskip("dask.distributed")
     spec = make_spec("gin", strategies="simple,tracker", n=2 * CHUNK + 5, seed=21)
@@ -160,6 +162,7 @@ def test_dask_backend_gives_identical_results():
     assert dask.complete and dask.acc.to_dict() == local.acc.to_dict()
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_labelled_partial_summary_and_resumes(tmp_path):
     import os
     import signal
@@ -240,6 +243,7 @@ def test_every_user_error_is_a_user_input_error():
         assert issubclass(cls, UserInputError) and issubclass(cls, ValueError), cls
 
 
+@pytest.mark.slow
 def test_demo_runs_from_a_fresh_folder_at_a_tiny_scale(tmp_path, monkeypatch, capsys):
     """`make demo` on a fresh clone: runs/ and reports/ do not exist yet."""
     monkeypatch.chdir(tmp_path)

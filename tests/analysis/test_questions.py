@@ -36,6 +36,7 @@ def test_rummylab_alone_prints_every_question_and_its_command_and_exits_0(capsys
     assert "usage:" not in out and "error" not in out
 
 
+@pytest.mark.slow
 def test_rummylab_alone_from_the_shell_exits_0():
     p = subprocess.run([sys.executable, "-c", "import sys; from analysis.cli import main; sys.exit(main())"],
                        capture_output=True, text=True, timeout=300)

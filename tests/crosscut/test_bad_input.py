@@ -236,6 +236,7 @@ def _run(args, tmp, **env):
                           capture_output=True, text=True, env={**os.environ, **env}, timeout=300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,needle", cli_cases("""
     simulate --hands 10000000000000 => --hands must be at most 1,000,000,000,000
     knock --hand 'AS AS 2S' --turn 3 => AS appears 2 times
@@ -453,6 +454,7 @@ def test_version_prints_the_package_version(capsys):
     assert rummylab_version() != "unknown"   # the venv has rummylab installed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,needle", cli_cases("""
     knock-sweep --thresholds 0..1000000000000 => $VALUES
     balance --seed $BIG => $SEED

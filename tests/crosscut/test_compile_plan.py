@@ -57,6 +57,7 @@ def _run(code: str, cache: Path, plans: Path) -> str:
                           text=True, check=True, timeout=300).stdout
 
 
+@pytest.mark.slow
 def test_a_plan_compiles_in_two_processes_into_the_shared_cache(tmp_path):
     import base64
     import pickle

@@ -23,6 +23,9 @@ from tests.support import ROOT
 CASES = [(name, n) for name in available()
          for n in range(get_variant(name).min_players, get_variant(name).max_players + 1)]
 IDS = [f"{name}-{n}p" for name, n in CASES]
+# the fast tier (`make test-fast`) plays each game at its smallest table; `make test` at every size
+SMALLEST = [pytest.param(name, n, id=i, marks=() if n == get_variant(name).min_players else pytest.mark.slow)
+            for (name, n), i in zip(CASES, IDS)]
 
 
 def _rows(name, n, hands=600, seed=3, strategies="simple", rules=None, mode="hands"):
@@ -63,7 +66,7 @@ def test_player_counts_outside_the_declared_range_are_refused(name):
             make_spec(name, players=n)
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", SMALLEST)
 def test_hands_conserve_cards_and_keep_the_declared_invariants(name, n):
     v = get_variant(name)
     for k, strategies in enumerate(_presets(name)):
@@ -87,6 +90,7 @@ def test_rows_do_not_depend_on_chunking(name, n):
     assert (whole == parts).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", available())
 def test_summary_is_identical_for_one_and_two_jobs(name):
     v = get_variant(name)

@@ -317,6 +317,7 @@ def test_readme_is_a_door():
     assert len((ROOT / "README.md").read_text().splitlines()) <= 150
 
 
+@pytest.mark.slow
 def test_mkdocs_build_strict(tmp_path):
     import importlib.util
     assert importlib.util.find_spec("mkdocs") and importlib.util.find_spec("material"), \

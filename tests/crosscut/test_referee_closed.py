@@ -83,6 +83,7 @@ def config(variant: str, players: int):
                 and c[2] != "random")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,players,strategies,hands,rules", CONFIGS,
                          ids=[f"{c[0]}-{c[1]}p-{(c[2].split(',') * 2)[1]}{'-options' if c[4] else ''}"
                               for c in CONFIGS])
@@ -124,6 +125,7 @@ FLIPS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,players,flip", FLIPS, ids=[f"{f[0]}-{next(iter(f[2]))}" for f in FLIPS])
 def test_flipped_rule_is_reported(variant, players, flip):
     hands = read_hands(trace_lines(*config(variant, players)))[:FLIP_HANDS]

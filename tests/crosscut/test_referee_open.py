@@ -159,6 +159,7 @@ def _report(verdict):
     return f"{len(verdict.bad_hands())} of {verdict.hands} hands mismatch, e.g. {first}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, players", [(g, p) for g in OPEN_GAMES for p in _players(g)])
 def test_real_traces_have_no_mismatch(variant, players):
     """Every hand refereed, zero mismatches.  Loba: the engine before the ``rules`` fix of issue
@@ -169,6 +170,7 @@ def test_real_traces_have_no_mismatch(variant, players):
     assert verdict.mismatches == [], _report(verdict)
 
 
+@pytest.mark.slow
 def test_real_traces_exercise_the_rules():
     """The traces hold what the referee checks: swaps (Wrotham, Drift), joker moves (Loba),
     rummy / at once outs, lay-offs and restocks."""
@@ -179,6 +181,7 @@ def test_real_traces_exercise_the_rules():
     assert all(s["lay_off"] for s in seen.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, players, rules", [
     ("block-rummy", 4, ("penalty_scoring=on", "rummy_bonus=plus10", "ace_high_or_low=on")),
     ("basic-rummy", 3, ("multiple_melds=off", "layoff_requires_own_meld=on",
@@ -197,6 +200,7 @@ def test_real_traces_with_other_rule_options_have_no_mismatch(variant, players, 
 CORNER = ("ace_high_or_low=on", "round_the_corner=on")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, players, rules, flips", [
     ("basic-rummy", 6, CORNER, {"round_corner": False}),       # K-A-2 runs become illegal
     ("loba", 4, (), {"run_max_jokers": 1}),                     # at most one joker per escalera
@@ -210,6 +214,7 @@ def test_mutation_a_flipped_rule_finds_mismatches(variant, players, rules, flips
     assert _referee_all(variant, players, flips, rules).mismatches
 
 
+@pytest.mark.slow
 def test_round_the_corner_traces_pass_unflipped():
     verdict = _referee_all("basic-rummy", 6, rules=CORNER)
     assert verdict.mismatches == [], _report(verdict)

@@ -12,6 +12,8 @@ import itertools
 import json
 from collections import Counter
 
+import pytest
+
 from tests.support.referee.closed import arranger, params, referee
 from tests.support.referee.core import read_hands
 from tests.support.referee.knock_games import lay_closure, layable
@@ -27,6 +29,7 @@ def shown_line(hand):
     return next((e for e in hand.events if "melds" in e), None)
 
 
+@pytest.mark.slow
 def test_every_knock_and_going_out_shows_the_arrangement():
     for variant, players, *rest in CONFIGS:
         if variant not in ENDS:
@@ -91,11 +94,13 @@ def _joker_moved(line, hand):
     return False
 
 
+@pytest.mark.slow
 def test_a_meld_card_moved_to_deadwood_is_rejected():
     for variant, players in (("gin", 2), ("knock-rummy", 5), ("ramino-klop", 4), ("wildcard", 4)):
         assert all(first_rejected(variant, players, _meld_to_deadwood)), variant
 
 
+@pytest.mark.slow
 def test_an_illegal_or_missing_lay_off_is_rejected():
     hands = [h for c in CONFIGS if c[0] == "gin" for h in read_hands(trace_lines(*c))]
     for edit, what in ((_lay_off_elsewhere, "lays off"), (_lay_offs_left_out, "after its lay-offs")):

@@ -165,6 +165,7 @@ def _wait_for(path, timeout=180):
     assert path.exists()
 
 
+@pytest.mark.slow
 def test_a_second_writer_of_a_folder_waits_then_reuses_the_run(tmp_path):
     out = tmp_path / "run"
     cmd = _cli("simulate", "--hands", str(40 * CHUNK), "--seed", "8", "--jobs", "1", "--no-progress",
@@ -181,6 +182,7 @@ def test_a_second_writer_of_a_folder_waits_then_reuses_the_run(tmp_path):
     assert {k: a[k] for k in NUMBERS if k in a} == {k: b[k] for k in NUMBERS if k in b}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs,backend", [("1", "threads"), ("2", "threads"), ("2", "loky")])
 def test_sigterm_prints_the_labelled_partial_summary_and_the_run_resumes(jobs, backend, tmp_path):
     """loky: the whole process group gets the signal (as from a batch system), workers too."""
@@ -221,6 +223,7 @@ def test_writing_over_a_folder_is_one_error_and_leaves_no_temp_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
 
 
+@pytest.mark.slow
 def test_a_study_folder_held_by_another_process_is_waited_for_with_a_message(tmp_path, capsys):
     from analysis import lock
     folder = tmp_path / "sweep"

@@ -142,6 +142,7 @@ class _Structure(HTMLParser):
             self.stack.pop()
 
 
+@pytest.mark.slow
 def test_report_is_valid_self_contained_html(rendered):
     text = rendered["text"]
     assert text.startswith("<!DOCTYPE html>")
@@ -251,6 +252,7 @@ def test_cli_subcommand_writes_html_and_pngs(tmp_path, runs, capsys):
     assert str(html_path) in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_report_loads_in_headless_chromium(rendered, tmp_path):
     checker = _load_checker()
     if checker.missing_browser() and not checker.browser_required():
@@ -340,6 +342,7 @@ def test_stored_runs_without_a_kind_still_render(runs, tmp_path):
     assert report.detect(runs["sim"]) == "run"
 
 
+@pytest.mark.slow
 def test_a_sweep_stored_before_stage_seeds_renders_marked(runs, tmp_path):
     old = tmp_path / "old-seeds"
     shutil.copytree(runs["sweep"], old)

@@ -29,6 +29,7 @@ def _same(a: dict, b: dict) -> None:
     assert {k: v for k, v in a.items() if k not in TIMING} == {k: v for k, v in b.items() if k not in TIMING}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [{"worlds": 3000}, {}])
 def test_an_ask_gives_the_command_lines_numbers(serve_url, extra):
     body = dict(GIN, **extra)
@@ -89,6 +90,7 @@ def test_the_stream_narrows_then_answers(serve_url):
     assert events[-1][1]["advice"]["diff"] == [d for e, d in events if e == "progress"][-1]["diff"]
 
 
+@pytest.mark.slow
 def test_a_meld_and_a_trace(serve_url):
     r = httpx.post(serve_url + "/api/meld", json={"variant": "wrotham", "hand": "6H 8S 9S", "table": "5H X 7H"}, timeout=120)
     assert r.status_code == 200 and r.json()["plan"] == _cli("meld", "--variant", "wrotham", "--hand", "6H 8S 9S",
@@ -109,6 +111,7 @@ def test_a_meld_and_a_trace(serve_url):
     assert bad.status_code == 422 and "open-melding" in bad.json()["detail"]
 
 
+@pytest.mark.slow
 def test_the_load_test_loses_nothing(serve_url):
     out = asyncio.run(loadtest.load(serve_url, asks=50, worlds=300, timeout=300))
     assert out["answered"] == 50 and out["lost"] == 0 and out["failed"] == 0 and out["same_answer"], out
@@ -125,6 +128,7 @@ async def _events(job, until=("result", "error", "failed")):
             return out
 
 
+@pytest.mark.slow
 def test_jobs_wait_in_line_and_a_closed_page_cancels():
     async def go():
         pool = Pool(1)
@@ -149,6 +153,7 @@ def test_jobs_wait_in_line_and_a_closed_page_cancels():
     asyncio.run(go())
 
 
+@pytest.mark.slow
 def test_a_first_compile_says_so_once(tmp_path, monkeypatch):
     from analysis.serve import work
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))      # a cache that has compiled nothing

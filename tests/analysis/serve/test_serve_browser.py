@@ -13,6 +13,8 @@ import pytest
 
 from tests.support.serve_helpers import checker
 
+pytestmark = pytest.mark.slow     # a real browser, every test: `make test` only, not the fast tier
+
 HAND = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C".split()
 VIEWPORTS = ((1280, 900), (390, 900))
 

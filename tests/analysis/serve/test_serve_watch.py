@@ -132,6 +132,7 @@ def fill_form(page, game: str, fields: dict) -> None:
     page.fill("#rule", "\n".join(fields.get("rule", [])))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(HANDS))
 def test_watch_every_game(serve_url, chromium, game, tmp_path):
     fields = HANDS[game]
@@ -196,6 +197,7 @@ def _refused(errors: list[str]) -> list[str]:
     return [e for e in errors if "status of 422" not in e]
 
 
+@pytest.mark.slow
 def test_bad_input_shows_beside_its_field(serve_url, chromium):
     with checker.page_at(chromium, 390, 900, allow=(serve_url,)) as page:
         errors = checker.watch_errors(page)
@@ -214,6 +216,7 @@ def test_bad_input_shows_beside_its_field(serve_url, chromium):
         assert not checker.sticking_out(page)
 
 
+@pytest.mark.slow
 def test_the_arrangement_keys_are_drawn(serve_url, chromium):
     """A knock's arrangement (keys another branch adds) is drawn as cards, whatever its shape."""
     events = [json.loads(x) for x in trace_text("gin", HANDS["gin"]).splitlines()]
@@ -304,6 +307,7 @@ def test_upload_a_broken_line_names_it(serve_url, gin_lines, case):
     assert doc["detail"].count(". ") == 0                 # one sentence
 
 
+@pytest.mark.slow
 def test_upload_empty_not_utf8_and_too_big(serve_url):
     r = _upload(serve_url, b"")
     assert r.status_code == 422 and r.json()["detail"].startswith("line 1:")

@@ -138,6 +138,7 @@ def _gradient_coverage(reps, deals, seed):
     return hit / reps
 
 
+@pytest.mark.slow
 def test_skill_gradient_ci_covers_over_independent_seeds():
     """Nominal 95% over 300 independent samples of 1,000 duplicate deals: the delta-method CIs
     cover the true gradient, its change and the hands to be ahead (~95%); dividing the edge's
@@ -334,6 +335,7 @@ def test_cli_bad_input_is_one_error_line(args, words, tmp_path, capsys):
     assert not (tmp_path / "y").exists()
 
 
+@pytest.mark.slow
 def test_demo_balance_is_every_game_at_its_default_count(tmp_path):
     folder = BS.demo_balance(tmp_path, scale=0.01, jobs=1, progress=False)
     doc = BS.load_balance(folder)

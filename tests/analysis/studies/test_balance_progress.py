@@ -3,6 +3,7 @@ counted as their hands) before any is played, it reaches that total, and the pla
 the runs the study stores."""
 
 import numpy as np
+import pytest
 
 from analysis import progress, store
 from analysis.studies import balance as BS
@@ -34,6 +35,7 @@ def _study(monkeypatch, out):
     return cfg
 
 
+@pytest.mark.slow
 def test_one_bar_whose_total_is_every_planned_run_up_front(tmp_path, monkeypatch):
     cfg = _study(monkeypatch, tmp_path / "b")
     assert len(Recorder.made) == 1, "one bar for the whole study, not one per run"
@@ -54,6 +56,7 @@ def test_one_bar_whose_total_is_every_planned_run_up_front(tmp_path, monkeypatch
     assert bar.done == bar.total
 
 
+@pytest.mark.slow
 def test_a_stored_study_leaves_nothing_on_the_bar(tmp_path, monkeypatch):
     _study(monkeypatch, tmp_path / "b")
     first = BS.load_balance(tmp_path / "b")

@@ -246,6 +246,7 @@ def _rows(d):
     return call
 
 
+@pytest.mark.slow
 def test_sequential_sampler_makes_few_false_calls_however_often_it_looks():
     """A true difference of exactly 0 (uniform integers -8..8, sd 4.9), looked at every 100
     worlds up to 10,000 (100 looks): the confidence sequence calls knock/play on in at most
@@ -538,6 +539,7 @@ def _conditioned(variant, n, turn, model="played", worlds=2000):
     return prep, k, res[-1], w, turns
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, n, model", [("gin", 2, "played"), ("gin", 2, "uniform"),
                                                 ("knock-rummy", 3, "played")])
 def test_history_pickups_stay_in_the_opponents_hands_and_discards_never_do(variant, n, model):
@@ -582,6 +584,7 @@ def _exact(k, srow, hs, bars, drawn_ok, pool, rng_, tries):
     return kept
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, n", [("gin", 2), ("knock-rummy", 2)])
 def test_history_weights_match_exact_rejection(variant, n):
     """The weighted worlds (sequential importance sampling) and plain rejection estimate the
@@ -605,6 +608,7 @@ def test_history_weights_match_exact_rejection(variant, n):
         assert abs(p_is - p_ref) < 0.08
 
 
+@pytest.mark.slow
 def test_history_reports_the_effective_sample_size(capsys):
     from analysis.cli import main
     text, hand, disc, _ = _played_position("gin", 2, 4)

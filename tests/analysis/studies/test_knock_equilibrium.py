@@ -109,6 +109,7 @@ def _null_game(rng, k: int = 4, deals: int = 2000):
     return SimpleNamespace(fields={j: _field_stats(m[:, :, j]) for j in range(k)})
 
 
+@pytest.mark.slow
 def test_the_best_reply_to_the_mix_is_cross_fitted_with_simultaneous_bounds():
     """Equal policies (true gain 0 against any mix): measured on the deals the mix was solved
     on the best reply's gain is <= 0 by construction (before: in every run); cross-fitted
@@ -197,6 +198,7 @@ def test_chunks_split_anywhere_merge_to_the_same_moments():
     parts = job.merge(job.merge(None, job.compute(0, 123, None)), job.compute(123, 300, None))
     assert parts == whole and whole["count"] == [150, 150]
 
+@pytest.mark.slow
 def test_payoffs_are_the_seat_swapped_means_of_plain_runs():
     spec = EquilibriumSpec(variant="gin", thresholds=(2, 8), hands=1500, seed=5)
     res = run_equilibrium(spec, jobs=1, progress=False)
@@ -234,6 +236,7 @@ def gin_run(tmp_path_factory):
     return out, args
 
 
+@pytest.mark.slow
 def test_gin_run_through_the_cli_answers_and_stores(gin_run, capsys):
     out, args = gin_run
     assert cli_main(args) == 0

@@ -90,6 +90,7 @@ def test_holm_adjusts_step_down():
 
 # ---------------------------------------------------------------------------- sweep table (MCB)
 
+@pytest.mark.slow
 @pytest.mark.parametrize("structure", ["exchangeable", "random walk"])
 def test_equal_arms_are_marked_worse_in_at_most_five_percent_of_sweeps(structure):
     """11 truly equal arms: MCB marks one worse in <= 5% of sweeps (up to binomial noise of the
@@ -104,6 +105,7 @@ def test_equal_arms_are_marked_worse_in_at_most_five_percent_of_sweeps(structure
     assert old >= 0.25 * runs, old
 
 
+@pytest.mark.slow
 def test_a_clearly_worse_arm_is_still_marked_worse():
     rng = np.random.default_rng(12)
     hits = 0
@@ -134,6 +136,7 @@ def _by_turn(rng, spec: SweepSpec, n: int, margins: dict | None = None) -> dict:
     return _total(x)
 
 
+@pytest.mark.slow
 def test_chart_calls_on_equal_arms_are_family_wise_controlled():
     rng = np.random.default_rng(13)
     runs, called, raw = 150, 0, 0

@@ -228,6 +228,7 @@ def test_property_ace_high(hand):
     check_min_deadwood(hand, ace_high=True)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(st.lists(st.one_of(random_hand, meld_rich_hand()), min_size=1, max_size=20))
 def test_property_masks(hands):

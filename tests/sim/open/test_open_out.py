@@ -50,6 +50,7 @@ def test_hand_1381_ends_with_the_lay_off_of_the_last_card():
     assert referee(events).mismatches == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, strategies, seed, n", [
     ("loba", "simple", 1, 2400),            # hand 1381 before the fix
     ("loba", MIX, 7, 2000),                 # hands 110 and 1695 before the fix

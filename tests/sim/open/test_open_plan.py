@@ -154,6 +154,7 @@ def check_position(game, opts, mr, hand, taken, tab, n_tm, has_melded, goal):
     assert np.array_equal(on_table + h, before + hand), where
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,opts,n", RULESETS, ids=lambda x: str(x))
 def test_random_positions_match_reference(game, opts, n):
     rng = np.random.default_rng([ord(ch) for ch in game + str(sorted(opts.items()))])

@@ -25,7 +25,7 @@ def _rows(variant: str, strategies: list[str], hands: int = 6, seed: int = 5) ->
     return out
 
 
-@pytest.mark.parametrize("variant", ["basic-rummy", "loba"])
+@pytest.mark.parametrize("variant", ["basic-rummy", pytest.param("loba", marks=pytest.mark.slow)])
 def test_search_hands_conserve_cards_and_reproduce(variant):
     seats = [SEARCH, "strong", SEARCH, "strong"]
     a = _rows(variant, seats)

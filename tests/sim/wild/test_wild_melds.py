@@ -197,6 +197,7 @@ def crosscheck_batch(game, opts, key, n, seed, wild_rich):
     return n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
 def test_random_batches_match_reference(game, opts, key):
     crosscheck_batch(game, opts, key, 80, 11, False)
@@ -204,6 +205,7 @@ def test_random_batches_match_reference(game, opts, key):
 
 
 # (d) discard and going out -------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
 def test_best_discard_and_go_out_match_reference(game, opts, key):
     hands, _ = random_batch(game, opts, 60, 21, wild_rich=True)
@@ -335,6 +337,7 @@ def go_out_value(hand, dead, disc, key):
     return total - min(works) if works else -1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, opts, key", CONFIGS, ids=IDS)
 def test_100k_hands_match_fast_reference(game, opts, key):
     """50,000 random and 50,000 wild-rich hands: deadwood (batch and kernel API), every
