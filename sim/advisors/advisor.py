@@ -4,7 +4,7 @@ One question for every game: from a concrete position, is ending the hand now (*
 rummy, Tonk's drop) worth more than playing on (**B**)?  :func:`prepare` answers it for any
 game with an advisor (``VARIANT.advisor``, an :class:`sim.advisors.worlds.AdvisorSpec`), in the same
 steps; the game declares only what differs (its ``ADVISOR``, a :class:`sim.advisors.worlds.AdvisorGame`,
-next to its decision interface: ``sim/variants/gin.py``, ``knock_rummy_search.py``,
+next to the hand loop that picks its search player: ``sim/variants/gin.py``, ``knock_rummy.py``,
 ``ramino_klop.py``, ``tonk_search.py``):
 
 1. **read the position** (:class:`Position`): the game's player count and rules, the options

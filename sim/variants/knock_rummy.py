@@ -16,7 +16,7 @@ not among the tied seats nobody wins.
 | rummy_bonus     | 25      | bonus for winning with rummy |
 | knocker_penalty | 10      | extra points to the winner when the knocker does not win |
 | stock_out       | void    | stock exhausted without rummy/knock: `void` (no score, redeal) or `showdown` (lowest deadwood wins as above, no knocker, no bonus, no penalty) |
-| target_score    | 100     | a game is played until a player reaches this (whole games: sim.games) |
+| target_score    | 100     | a game is played until a player reaches this (whole games: sim.core.games) |
 
 [choice]s where the rules are silent:
 
@@ -55,270 +55,49 @@ against ``simple`` it gains 5.9 / 14.1 / 20.3 / 24.2 points per hand over ``simp
 picked on seeds 101 and 202), and loses 0.7 per hand to first-turn knockers (2 players).
 The knock sweep's default range, 0..50, holds the best response to ``simple`` at every table.
 
-Kernels: :func:`play_chunk` (one row per hand), :func:`play_hand`, :func:`play_from_state`
-(continue from any position: rollouts; a searching seat decides by search there too),
-:func:`play_on` (the same by the heuristics only), :func:`play_game_chunk` (whole games to
-``target_score``, played by :mod:`sim.games`), :func:`settle` (score an ending).  A turn is
-:func:`draw` then :func:`finish_turn` (discard, knock or not); :func:`_take_turn` is the
-heuristic's, :mod:`sim.variants.knock_rummy_search` the ``search`` player's (strategy
-parameter ``search_worlds`` > 0: draw, discard and knock by determinized Monte Carlo).
+This module is the game's declaration and its hand loop: the rules and the turn kernels are
+:mod:`sim.variants.knock_rummy_turn` (:func:`~sim.variants.knock_rummy_turn.deal`,
+:func:`~sim.variants.knock_rummy_turn.settle`, a turn as
+:func:`~sim.variants.knock_rummy_turn.draw` then :func:`~sim.variants.knock_rummy_turn.finish_turn`,
+:func:`~sim.variants.knock_rummy_turn.play_on` by the heuristics only; their names importable from
+here too), the ``search`` player :mod:`sim.variants.knock_rummy_search` (strategy parameter
+``search_worlds`` > 0: draw, discard and knock by determinized Monte Carlo).  Kernels:
+:func:`play_chunk` (one row per hand), :func:`play_hand`, :func:`play_from_state` (continue from
+any position: rollouts; it picks the search player where a seat searches), :func:`play_game_chunk`
+(whole games to ``target_score``, played by :mod:`sim.core.games`).  The knock advisor's
+declaration (``ADVISOR``, its world pieces: :mod:`sim.advisors.advisor`) is at the end.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
+from ..advisors import worlds as A
 from ..core import games, rng
 from ..core import search_flag as SF
 from ..core import trace as TR
 from ..core.bits import bit as _bit
-from ..core.bits import check_closed_hands
-from ..core.deal import turn_upcard
-from ..core.cards import standard_pack
-from ..knock.melds import deadwood, meld_tables
-from ..knock.shown import log_seats
-from ..core.rules import RulesBase, option
-from ..strategies import knock as K
-from ..strategies.knock import choose_discard, knock_threshold_opp, wants_upcard
-from ..strategies.random_play import coin
+from ..core.cards import standard_pack, to_mask
+from ..core.errors import AdviceError
 from ..core.trace import NO_TRACE, log, no_trace
+from ..knock.melds import deadwood, meld_tables, min_deadwood
+from ..knock.shown import log_seats
+from ..strategies import history_weights as HW
+from ..strategies import knock as K
+from . import COL_DEALER, COL_ENDER, Knob, WholeGame, column_index, hand_columns
 from . import knock_rummy_search as KRS
-from . import (COL_DEALER, COL_ENDER, COL_OUTCOME, COL_SCORE, COL_STOCK_LEFT, COL_TURNS, MAX_SEATS,
-               Knob, WholeGame, col_deadwood, col_extra, hand_columns)
 from .knock_games import knock_variant
-
-OUTCOMES = ("knock", "rummy", "beaten", "tie_void", "stock_void", "stock_showdown")
-O_KNOCK, O_RUMMY, O_BEATEN, O_TIE_VOID, O_STOCK_VOID, O_STOCK_SHOWDOWN = range(len(OUTCOMES))
-EXTRA_COLUMNS = ("winner", "points", "knock_deadwood", "knock_turn")
-X_WINNER, X_POINTS, X_KNOCK_DW, X_KNOCK_TURN = (EXTRA_COLUMNS.index(c) for c in EXTRA_COLUMNS)
-SETTLE = ("seed", "pairwise")
-STOCK_OUT = ("void", "showdown")
-SETTLE_SEED, SETTLE_PAIRWISE = range(2)
-STOCK_VOID, STOCK_SHOWDOWN = range(2)
-
-
-@dataclass(frozen=True)
-class KnockRummyRules(RulesBase):
-    VERSION = 1
-    players: int = option(2, "number of players: 10 cards each with 2, 7 each with 3-5", 2, 5)
-    settle: str = option("seed", "seed: the winner scores the others' deadwood minus its own "
-                                 "(+bonus, +penalty), credited to the winner only; pairwise: every "
-                                 "other player pays the winner (zero-sum)", choices=SETTLE)
-    rummy_bonus: int = option(25, "bonus for winning with rummy (0 deadwood); pairwise: paid by "
-                                  "each other player", 0, 1000)
-    knocker_penalty: int = option(10, "extra points to the winner when the knocker does not win; "
-                                      "pairwise: paid by the knocker", 0, 1000)
-    stock_out: str = option("void", "stock exhausted without rummy or knock: void (no score, "
-                                    "redeal) or showdown (lowest deadwood wins)", choices=STOCK_OUT)
-    target_score: int = option(100, "game: hands are played until a player reaches this", 1, 100000)
-
-
-R_PLAYERS = KnockRummyRules.index("players")
-R_SETTLE = KnockRummyRules.index("settle")
-R_RUMMY_BONUS = KnockRummyRules.index("rummy_bonus")
-R_KNOCKER_PENALTY = KnockRummyRules.index("knocker_penalty")
-R_STOCK_OUT = KnockRummyRules.index("stock_out")
-assert KnockRummyRules.choice_index("settle", "pairwise") == SETTLE_PAIRWISE
-assert KnockRummyRules.choice_index("stock_out", "showdown") == STOCK_SHOWDOWN
-
-N_CARDS = 52
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
-MAX_TURNS = 1000
-END_KNOCK, END_RUMMY, END_STOCK = range(3)
-# where deadwood0 and the extras start in a row of n seats (from the contract, as constants)
-_COL_DW = np.array([col_deadwood(n) for n in range(MAX_SEATS + 1)], dtype=np.int64)
-_COL_X = np.array([col_extra(n) for n in range(MAX_SEATS + 1)], dtype=np.int64)
-# state vector (int64[S_WIDTH]): stock pointer, pile size, turns played, seat to move, own
-# turns of seat p at S_OWN + p
-S_SP, S_NPILE, S_TURNS, S_TO_MOVE, S_OWN = range(5)
-S_WIDTH = S_OWN + MAX_PLAYERS
-
-
-def hand_size(n_players: int) -> int:
-    """Cards dealt to each player: 10 with two players, 7 with three to five."""
-    return 10 if n_players == 2 else 7
-
-
-@njit(cache=True, inline="always")
-def _hand_size(n):
-    return 10 if n == 2 else 7
-
-
-# ----------------------------------------------------------------------------------------
-# showdown and settlement
-
-@njit(cache=True)
-def settle(rules, dw, ender, kind, row):
-    """Score the end of a hand: ``kind`` END_KNOCK / END_RUMMY (by seat ``ender``) or
-    END_STOCK.  ``dw`` int64[n]: every seat's exact minimum deadwood (after the ender's
-    discard).  Fills the score, deadwood, winner and points columns of ``row`` and returns the
-    outcome code."""
-    n = dw.shape[0]
-    cd = _COL_DW[n]
-    cx = _COL_X[n]
-    low = 1 << 30
-    total = 0
-    for p in range(n):
-        row[cd + p] = dw[p]
-        row[COL_SCORE + p] = 0
-        total += dw[p]
-        if dw[p] < low:
-            low = dw[p]
-    n_low = 0
-    first_low = -1
-    for k in range(n):  # seats at the lowest deadwood, in play order from the ender's left
-        q = (ender + 1 + k) % n
-        if dw[q] == low:
-            n_low += 1
-            if first_low < 0:
-                first_low = q
-    winner = -1
-    if kind == END_RUMMY:
-        winner = ender
-        outcome = O_RUMMY
-    elif kind == END_KNOCK:
-        if dw[ender] == low:
-            winner = first_low  # a tied non-knocker comes before the knocker (last in order)
-            outcome = O_KNOCK if winner == ender else O_BEATEN
-        elif n_low == 1:
-            winner = first_low
-            outcome = O_BEATEN
-        else:
-            outcome = O_TIE_VOID
-    elif rules[R_STOCK_OUT] == STOCK_VOID:
-        outcome = O_STOCK_VOID
-    else:
-        outcome = O_STOCK_SHOWDOWN
-        if n_low == 1:
-            winner = first_low
-    pts = 0
-    if winner >= 0:
-        bonus = np.int64(rules[R_RUMMY_BONUS]) if kind == END_RUMMY else 0
-        penalty = np.int64(rules[R_KNOCKER_PENALTY]) if kind == END_KNOCK and winner != ender else 0
-        if rules[R_SETTLE] == SETTLE_SEED:
-            pts = total - 2 * dw[winner] + bonus + penalty
-        else:
-            for q in range(n):
-                if q != winner:
-                    pay = dw[q] - dw[winner] + bonus + (penalty if q == ender else 0)
-                    row[COL_SCORE + q] = -pay
-                    pts += pay
-        row[COL_SCORE + winner] = pts
-    row[cx + X_WINNER] = winner
-    row[cx + X_POINTS] = pts
-    return outcome
-
-
-# ----------------------------------------------------------------------------------------
-# one hand
-
-@njit(cache=True, inline="always")
-def draw(p, from_pile, deck, pile, picked, state, trace):
-    """Seat ``p`` starts a turn (the turn counters) and draws the pile's top card
-    (``from_pile``) or the stock's: ``(card, forbidden)``, the mask of the card it may not
-    discard.  The card is not yet in ``hands[p]`` (:func:`finish_turn` puts it there)."""
-    state[S_TURNS] += 1
-    state[S_OWN + p] += 1
-    if from_pile:
-        state[S_NPILE] -= 1
-        card = pile[state[S_NPILE]]
-        picked[p] |= _bit(card)
-        log(trace, TR.E_TAKE_PILE, p, card, 0)
-        return card, _bit(card)
-    card = deck[state[S_SP]]
-    state[S_SP] += 1
-    log(trace, TR.E_DRAW_STOCK, p, card, 0)
-    return card, np.uint64(0)
-
-
-@njit(cache=True, inline="always")
-def finish_turn(rules, p, from_pile, card, code, dwa, knock, hands, dw, deck, pile, state, row, debug, trace):
-    """Seat ``p``, having drawn ``card``, discards ``code`` (deadwood ``dwa`` after it) and
-    knocks if ``knock`` (rummy at 0 deadwood, always); the hand also ends when the stock is out
-    or at MAX_TURNS.  Returns True if the hand ended (``row`` filled)."""
-    n = hands.shape[0]
-    hands[p] = (hands[p] | _bit(card)) ^ _bit(code)
-    pile[state[S_NPILE]] = code
-    state[S_NPILE] += 1
-    dw[p] = dwa
-    log(trace, TR.E_DISCARD, p, code, dwa)
-    stock_left = N_CARDS - state[S_SP]
-    if debug:
-        if from_pile and code == card:
-            raise ValueError("the card taken from the pile was discarded")
-        check_closed_hands(hands, deck, state[S_SP], pile, state[S_NPILE], N_CARDS)
-    if dwa == 0:
-        kind = END_RUMMY
-    elif knock:
-        kind = END_KNOCK
-    elif stock_left == 0 or state[S_TURNS] >= MAX_TURNS:
-        kind = END_STOCK
-    else:
-        return False
-    if kind == END_KNOCK:
-        log(trace, TR.E_KNOCK, p, dwa, 0)
-    own_turn = state[S_OWN + p]
-    row[COL_ENDER] = p
-    row[COL_TURNS] = state[S_TURNS]
-    row[COL_STOCK_LEFT] = stock_left
-    row[COL_OUTCOME] = settle(rules, dw, p, kind, row)
-    cx = _COL_X[n]
-    row[cx + X_KNOCK_DW] = dwa if kind != END_STOCK else -1
-    row[cx + X_KNOCK_TURN] = own_turn if kind != END_STOCK else -1
-    log(trace, TR.E_END, p, row[COL_OUTCOME], 0)
-    return True
-
-
-@njit(cache=True, inline="always")
-def opp_picked(picked, p):
-    """The cards the seats other than ``p`` took from the pile (their union)."""
-    opp = np.uint64(0)
-    for q in range(picked.shape[0]):
-        if q != p:
-            opp |= picked[q]
-    return opp
-
-
-@njit(cache=True, inline="always")
-def knock_limit(srow, state, p, n):
-    """Seat ``p``'s heuristic knock threshold after its draw (own turn, stock left, n seats)."""
-    return knock_threshold_opp(srow, state[S_OWN + p], N_CARDS - state[S_SP], n - 1)
-
-
-@njit(cache=True, inline="always")
-def turn_drawing(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
-                 st, row, debug, trace):
-    """Seat ``p`` draws as ``from_pile`` says, then discards and knocks by its heuristic;
-    returns True if the hand ended."""
-    card, forbidden = draw(p, from_pile, deck, pile, picked, state, trace)
-    code, dwa = choose_discard(strat[p], hands[p] | _bit(card), forbidden, opp_picked(picked, p), T_value, T_total,
-                               T_rank, st[p])
-    knock = dwa != 0 and coin(strat[p, K.P_RANDOM_PLAY], st[p], dwa <= knock_limit(strat[p], state, p,
-                                                                                   hands.shape[0]))
-    return finish_turn(rules, p, from_pile, card, code, dwa, knock, hands, dw, deck, pile, state, row, debug, trace)
-
-
-@njit(cache=True, inline="always")
-def heuristic_take(strat, p, hands, dw, pile, state, T_value, T_total, T_rank, st):
-    """Does seat ``p``'s heuristic take the pile's top card (False: the pile is empty)?"""
-    if state[S_NPILE] == 0:
-        return False
-    return coin(strat[p, K.P_RANDOM_PLAY], st[p], wants_upcard(strat[p], hands[p], dw[p], pile[state[S_NPILE] - 1],
-                                                                T_value, T_total, T_rank))
-
-
-@njit(cache=True)
-def _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
-               st, row, debug, trace):
-    """Seat ``p`` draws, discards and maybe ends the hand, by its heuristic.  ``dw`` int64[n]
-    holds every seat's current deadwood (kept up to date here).  Returns True if the hand ended
-    (row filled)."""
-    from_pile = heuristic_take(strat, p, hands, dw, pile, state, T_value, T_total, T_rank, st)
-    return turn_drawing(rules, strat, p, from_pile, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank,
-                        st, row, debug, trace)
+from .knock_rummy_turn import (COL_SCORE, END_KNOCK, END_RUMMY, END_STOCK, EXTRA_COLUMNS, MAX_PLAYERS,  # noqa: F401
+                               MAX_TURNS, MIN_PLAYERS, N_CARDS, O_BEATEN, O_KNOCK, O_RUMMY, O_STOCK_SHOWDOWN,
+                               O_STOCK_VOID, O_TIE_VOID, OUTCOMES, R_KNOCKER_PENALTY, R_PLAYERS, R_RUMMY_BONUS,
+                               R_SETTLE, R_STOCK_OUT, S_NPILE, S_OWN, S_SP, S_TO_MOVE, S_TURNS, S_WIDTH, SETTLE,
+                               SETTLE_PAIRWISE, SETTLE_SEED, STOCK_OUT, STOCK_SHOWDOWN, STOCK_VOID, X_KNOCK_DW,
+                               X_KNOCK_TURN, X_POINTS, X_WINNER, KnockRummyRules, _COL_DW, _hand_size, deal, draw,
+                               finish_turn, hand_size, heuristic_take, knock_limit, opp_picked, play_on, settle,
+                               start_row, take_turn, turn_drawing)
 
 
 @njit(cache=True)
@@ -333,7 +112,7 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
     opponents' union drives the discard danger); ``state`` int64[S_WIDTH]: S_SP, S_NPILE,
     S_TURNS (turns played), S_TO_MOVE (seat to move), S_OWN + p (own turns of seat p);
     ``strat`` float64[n, PARAM_WIDTH]; ``st`` uint64[n, 1] strategy generators; ``row`` int64
-    hand row of n seats; ``trace`` events (:mod:`sim.trace`, ``NO_TRACE`` for none).  The stock
+    hand row of n seats; ``trace`` events (:mod:`sim.core.trace`, ``NO_TRACE`` for none).  The stock
     must not be empty (a hand whose stock ran out is over).  Searching seats (``search_worlds``
     > 0) decide by search (:func:`sim.variants.knock_rummy_search.play_on_search`) when
     ``search`` is given (:func:`search_arg`).
@@ -345,45 +124,6 @@ def play_from_state(rules, strat, hands, deck, pile, picked, state, T_value, T_t
                                    row, debug, trace)
                 return
     play_on(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace)
-
-
-@njit(cache=True, inline="always")
-def play_on(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace):
-    """:func:`play_from_state` by the heuristics (no seat searches: the search's rollouts)."""
-    n = hands.shape[0]
-    dw = start_row(hands, row, T_value, T_total, T_rank)
-    p = state[S_TO_MOVE]
-    while not _take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total,
-                         T_rank, st, row, debug, trace):
-        p = (p + 1) % n
-        state[S_TO_MOVE] = p
-
-
-@njit(cache=True, inline="always")
-def start_row(hands, row, T_value, T_total, T_rank):
-    """Clear ``row`` (but ``dealer``) for a hand played on; every seat's deadwood."""
-    n = hands.shape[0]
-    for c in range(1, row.shape[0]):
-        row[c] = 0
-    dw = np.empty(n, dtype=np.int64)
-    for p in range(n):
-        dw[p] = deadwood(hands[p], T_value, T_total, T_rank)
-    return dw
-
-
-@njit(cache=True)
-def deal(deck, dealer, hands, pile, picked, state):
-    """Deal ``deck`` (a shuffled pack) one card at a time from the dealer's left to the
-    ``n = hands.shape[0]`` seats (10 each with 2 players, 7 with 3-5), turn the upcard and set
-    up ``pile``, ``picked`` and ``state`` for :func:`play_from_state`."""
-    n = hands.shape[0]
-    dealt = n * _hand_size(n)
-    for p in range(n):
-        hands[p] = 0
-        picked[p] = 0
-    for i in range(dealt):
-        hands[(dealer + 1 + i) % n] |= _bit(deck[i])
-    turn_upcard(deck, dealt, n, dealer, pile, state)     # the state's head is sim.core.deal's
 
 
 @njit(cache=True)
@@ -422,7 +162,7 @@ def _play_chunk(rules, strat, seed, first_hand, out, ctx, debug, trace, search=N
 
 @njit(cache=True, nogil=True)
 def _play_game_chunk(rules, strat, layout, seed, first_game, out, ctx, debug, search=None):
-    """Games ``first_game ..`` (the loop of :mod:`sim.games`; every seat plays every hand)."""
+    """Games ``first_game ..`` (the loop of :mod:`sim.core.games`; every seat plays every hand)."""
     pack, T_value, T_total, T_rank = ctx
     per, sc, st, row = games.game_buffers(strat.shape[0], layout)
     deck = np.empty(N_CARDS, dtype=np.int64)
@@ -447,7 +187,7 @@ def play_chunk(rules_arr, strat_mat, seed, first_hand, out, debug=False, trace=N
     """Hand rows ``first_hand .. first_hand + len(out) - 1`` (see the sim.variants contract).
     Hand ``h``: deal generator ``(seed, STREAM_DEAL, h)``, dealer ``h % n``, seat ``p``'s
     strategy generator ``(seed, STREAM_STRATEGY + p, h)``.  ``debug`` checks card conservation
-    after every discard (raises ValueError); ``trace`` records the events (:mod:`sim.trace`)."""
+    after every discard (raises ValueError); ``trace`` records the events (:mod:`sim.core.trace`)."""
     rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
     strat_mat = np.ascontiguousarray(strat_mat, dtype=np.float64)
     n = int(rules_arr[R_PLAYERS])
@@ -478,10 +218,184 @@ VARIANT = knock_variant(
     "knock-rummy", KnockRummyRules, (MIN_PLAYERS, MAX_PLAYERS), OUTCOMES, play_chunk, EXTRA_COLUMNS,
     "Knock Rummy (Poker Rummy): 2-5 players, 10/7 cards, knock at any deadwood, lowest "
     "deadwood wins the others' deadwood; rummy +25, beaten knocker +10 to the winner.",
-    advisor="sim.variants.knock_rummy_search", opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood",
+    advisor="sim.variants.knock_rummy", opp_models=("played", "uniform"), score_unit="points", hand_word="deadwood",
     zero_sum=lambda r: r.settle == "pairwise", max_turns=MAX_TURNS, no_out_outcomes=("stock_void", "stock_showdown"),
     game=GAME, game_kernel=play_game_chunk,
     knob=Knob("knock", "knock_mid", "knock_late", "mid_from", "late_from", same=-1,
               default_range=(0, 50), limit_rule=None, bucket_kinds=("turn", "stock"),
               bucket_by="bucket_by", at_zero="go for rummy; never knock"),
 )
+
+
+# ----------------------------------------------------------------------------------------
+# the knock advisor's declaration (sim.advisors.advisor): "knock now" vs "play on" after my
+# draw and discard, seat 0 playing first.  A: every seat's exact deadwood shown, settled by
+# knock_rummy.settle with me as the ender (rummy at 0 deadwood, else a knock, legal at any);
+# B: seat 1 moves with my discard on the pile (knock_rummy.play_from_state; void: 0).  "Won":
+# I am the hand's winner.  Model "played": the opponents' deals replayed (sim.advisors.worlds.replayed), or
+# with a history its turns weigh the world.
+
+KnockRummyWorld = namedtuple("KnockRummyWorld", "rules strat hand dw0 stock_size known own picked0 replay H use_h "
+                                                "T_value T_total T_rank c_winner deck pile dealt hands picked dw "
+                                                "state row st dws hands_out search")
+
+
+def _advice_deal(g, perm, pos, ws):
+    if g.use_h:
+        return HW.history_hands(g.H, g.strat, perm, pos, g.replay > 0, True, False, g.dealt, g.T_value, g.T_total,
+                                g.T_rank, ws)
+    n = g.strat.shape[0]
+    hs = 10 if n == 2 else 7
+    for s in range(1, n):
+        g.dealt[s] = A.deal_mask(perm, pos, hs)
+        pos += hs
+    return pos, A.replayed(g, perm, pos + g.stock_size, g.replay, g.own[0], g.stock_size, ws)
+
+
+def _advice_replay_turn(g, s, c, t, stock_then, ws):
+    h = g.dealt[s] | _bit(c)
+    code, dw = K.choose_discard(g.strat[s], h, np.uint64(0), np.uint64(0), g.T_value, g.T_total, g.T_rank, ws)
+    g.dealt[s] = h ^ _bit(code)
+    return code, dw == 0 or dw <= K.knock_threshold_opp(g.strat[s], t, stock_then, g.strat.shape[0] - 1)
+
+
+def _advice_end_now(g, i):
+    n = g.strat.shape[0]
+    g.dw[0] = g.dw0
+    g.dws[i, 0] = g.dw0
+    g.hands_out[i, 0] = g.hand
+    for s in range(1, n):
+        g.dw[s] = deadwood(g.dealt[s], g.T_value, g.T_total, g.T_rank)
+        g.dws[i, s] = g.dw[s]
+        g.hands_out[i, s] = g.dealt[s]
+    g.row[:] = 0
+    settle(g.rules, g.dw, 0, END_RUMMY if g.dw0 == 0 else END_KNOCK, g.row)
+    return _advice_mine(g.rules, g.row, n, g.c_winner)
+
+
+def _advice_play_on(g, i, perm, pos, up, ws, debug):
+    n = g.strat.shape[0]
+    sp = N_CARDS - g.stock_size
+    npile = A.pile_for_play_on(perm, pos, g.stock_size, g.deck, sp, g.known, g.pile, up)
+    g.hands[0] = g.hand
+    g.hands[1:] = g.dealt[1:]
+    s = g.state
+    s[:] = 0
+    for q in range(n):
+        g.picked[q] = g.picked0[q]
+        s[S_OWN + q] = g.own[q]
+        s[S_TURNS] += g.own[q]
+    s[S_SP] = sp
+    s[S_NPILE] = npile
+    s[S_TO_MOVE] = 1     # seat 1 moves, `up` (my discard) on top of the pile
+    g.row[:] = 0
+    play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_total, g.T_rank,
+                    g.st, g.row, debug, no_trace(), g.search)
+    return _advice_mine(g.rules, g.row, n, g.c_winner)
+
+
+@njit(cache=True, inline="always")
+def _advice_mine(rules, row, n, c_winner):
+    """My result in a settled hand row (seed: net against the others, scaled by 1/(n-1) in the
+    report; pairwise: score0) and whether I won it (I am its winner)."""
+    net = row[COL_SCORE] if rules[R_SETTLE] != SETTLE_SEED else A.net_vs_others(row, COL_SCORE, n)
+    return net, 1 if row[c_winner] == 0 else 0
+
+
+A.world_pieces(KnockRummyWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on,
+               replay_turn=_advice_replay_turn)
+
+
+def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
+    """The sampler's :class:`sim.advisors.worlds.World` for ``count`` worlds; its extras: every seat's
+    hand in each world (the world's ``dws``: every seat's deadwood when knocking now)."""
+    rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
+    smat = np.ascontiguousarray(smat, dtype=np.float64)
+    n = smat.shape[0]
+    if int(rules_arr[R_PLAYERS]) != n:
+        raise ValueError(f"knock-rummy: rules say players={int(rules_arr[R_PLAYERS])}, {n} strategies given")
+    _, t_value, t_total, t_rank = GAME_CTX
+    hand = np.uint64(to_mask(h))
+    cols = column_index(n, EXTRA_COLUMNS)
+
+    def world(count, with_hands=False):
+        hands = np.zeros((int(count), n), dtype=np.uint64)
+        g = KnockRummyWorld(rules_arr, smat, hand, np.int64(deadwood(hand, t_value, t_total, t_rank)),
+                            np.int64(stock_size), np.ascontiguousarray(known, dtype=np.int64), seen.own, seen.picked,
+                            np.int64(replay), seen.H, seen.use, t_value, t_total, t_rank, np.int64(cols["winner"]),
+                            np.zeros(N_CARDS, np.int64), np.empty(N_CARDS, np.int64), np.zeros(n, np.uint64),
+                            np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.int64),
+                            np.zeros(S_WIDTH, np.int64), np.zeros(len(cols), np.int64),
+                            np.empty((n, 1), np.uint64), np.zeros((int(count), n), np.int64), hands,
+                            SF.search_field(smat, K.P_SEARCH_WORLDS))
+        return A.World(g, (hands,) if with_hands else ())
+    return world
+
+
+def _advice_knock(r, p, k, given, h, notes):
+    """The knock now: legal at any deadwood, rummy at 0 (noted)."""
+    arr = min_deadwood(h)
+    notes.append(f"deadwood 0: ending the hand now is rummy (it always wins, +{r.rummy_bonus})" if arr.deadwood == 0
+                 else f"knocking now shows deadwood {A.shown(arr)}; knocking is legal at any deadwood")
+    return A.Knock(arr.deadwood)
+
+
+def _advice_points(r, n, notes):
+    """What the points are (noted) and their scale in the report: seed settlement, net against
+    the average opponent (``1/(n-1)`` of the kernel's integer); pairwise, my stake change."""
+    if r.settle == "seed":
+        notes.append("points: net points against the average opponent (your points in the hand "
+                     "minus the mean of the opponents'; settle=seed credits the winner only)"
+                     if n > 2 else
+                     "points: net points against the opponent (yours minus its; settle=seed "
+                     "credits the winner only)")
+    else:
+        notes.append("points: your zero-sum stake change in the hand (settle=pairwise)")
+    notes.append("play on: you keep this hand and seat 1 moves next"
+                 + (" (a hand voided by a stock-out scores 0)" if r.stock_out == "void" else ""))
+    return (1.0 / (n - 1) if r.settle == "seed" else 1.0), None
+
+
+def advice_stock(r, n, turn, stock, n_known, notes) -> int:
+    """The stock after my draw without a history: given, or every draw from the stock."""
+    hs = hand_size(n)
+    initial = N_CARDS - n * hs - 1
+    lo = initial - n * (turn - 1) - 1   # every draw so far from the stock
+    room = initial - n_known            # unseen cards left for the stock and the buried discards
+    if stock is None:
+        st = lo
+        if st < 1:
+            st = 1
+            notes.append(f"if every draw so far had come from the stock, your draw on turn {turn} "
+                         f"would have emptied it (the hand over): stock 1 assumed, give --stock")
+        st = A.clipped(st, room, notes)
+        if st < 1:
+            raise AdviceError(f"{n_known} known discards leave no card for the stock: the hand "
+                              "cannot be played on (give fewer --discards)")
+        if st == lo:
+            notes.append(f"stock {st} after your draw (default for turn {turn} with {n} players: "
+                         "every draw so far came from the stock)")
+        return st
+    st = int(stock)
+    if st == 0:
+        raise AdviceError("stock 0: the stock is empty after your draw, so the hand cannot be "
+                          "played on (it ends now unless you knock)")
+    return A.given_stock(st, turn, max(lo, 1), initial, room, seats=f" with {n} players",
+                         short=f" with {n_known} known discards: at most {room} unseen cards are "
+                               "left for the stock")
+
+
+ADVISOR = A.AdvisorGame(
+    refuses=(("spreads", "knock-rummy has no spreads: melds stay in the hands until the showdown; drop --spread"),
+             ("first_upcard", "first upcard is a gin (oklahoma) option: drop --first-upcard"),
+             ("opp_cards", "with {n} players every knock-rummy opponent holds {hs} cards between turns: drop "
+                           "--opp-cards")),
+    hand_size=lambda n: hand_size(n),
+    hand_error="with {n} players a hand holds {hs} cards (or {more} before discarding), got {got}",
+    turn_limit=True, history=lambda r: A.HistoryRules(1), discard=lambda r, h, took, notes: A.pick_discard(h, took),
+    knock=_advice_knock, stock=advice_stock,
+    bars=lambda k, smat, kn: [[]] + [[max(0.0, K.knock_threshold_opp(smat[s], t[4], t[3], smat.shape[0] - 1))
+                                      for t in k.turns[s]] for s in range(1, smat.shape[0])],
+    replay_notes=A.replay_notes, points=_advice_points, world=advice_world,
+    no_world="let every opponent reach your turn {turn} without going rummy or knocking",
+    no_world_history="could have given the opponents' choices in the history")

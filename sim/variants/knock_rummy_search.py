@@ -1,5 +1,6 @@
-"""Knock Rummy's decision interface: its ``search`` player (:mod:`sim.search`), 2-5 seats, and
-its knock advisor's declaration (``ADVISOR``, at the end: :mod:`sim.advisors.advisor`).
+"""Knock Rummy's decision interface: its ``search`` player (:mod:`sim.search`), 2-5 seats, on the
+turn kernels of :mod:`sim.variants.knock_rummy_turn` (the hand loop that picks it per seat, and
+the knock advisor's declaration, are :mod:`sim.variants.knock_rummy`'s).
 
 Decision points of a searching seat (strategy row with ``search_worlds`` > 0), each with its
 candidates, the heuristic's own choice first; ``search_what`` says which are searched (the
@@ -18,8 +19,8 @@ discard pile, the cards each opponent took from the pile and still holds (``pick
 hands[q]``: a card once taken from the pile can only come back to a hand from the pile, so
 this is exactly what the table saw); the other unseen cards are shuffled into the opponents'
 hands (their sizes kept) and the stock.  Each candidate is applied on a copy with the engine's
-turn kernels (:func:`~sim.variants.knock_rummy.draw`, :func:`~sim.variants.knock_rummy.finish_turn`)
-and the hand is played out by :func:`~sim.variants.knock_rummy.play_on` with the deciding
+turn kernels (:func:`~sim.variants.knock_rummy_turn.draw`, :func:`~sim.variants.knock_rummy_turn.finish_turn`)
+and the hand is played out by :func:`~sim.variants.knock_rummy_turn.play_on` with the deciding
 seat's heuristic (its row, search off) at every seat; with ``search_opp_knock`` k >= 0 the
 opponents knock as soon as their deadwood is <= k (no ``per_opp`` shift, no rummy wait).  The
 value is the deciding seat's result of the hand as the game's comparisons measure it: with
@@ -38,30 +39,23 @@ the family's default), all three +0.46 at ``search_z=2``, +0.63 at 1, +0.64 at 0
 With 4 players (10,000 deals) the gain is the draw's: without it +0.0 (the knock at once is right).
 """
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-from ..advisors import worlds as A
-from ..core import search_flag as SF
+from ..core import rng
 from ..core.bits import bit as _bit
 from ..core.bits import popcount
-from ..core.cards import to_mask
-from ..core.errors import AdviceError
 from ..core.trace import no_trace
 from ..knock.develop import develop_seats
-from ..knock.melds import deadwood, min_deadwood
-from ..core import rng
+from ..knock.melds import deadwood
 from ..search import calibrated
 from ..search.worlds import STREAM_WORLD, decision_key, paired_choice, shuffle_unseen, stop_after, world_streams
-from ..strategies import history_weights as HW
 from ..strategies import knock as K
 from ..strategies.knock import wants_upcard
-from . import column_index
-from . import knock_rummy as KR
+from . import knock_rummy_turn as KR
 from .gin_search import FULL52, ranked_discards, searching
 from .gin_search import rollout_strat as _gin_rollout_strat
+
 
 MAX_CAND = 22          # 11 discards, each with and without a knock
 BELIEF_CALIBRATED = 1  # ``search_belief``: the calibrated belief, its tables by player count (2-5)
@@ -299,8 +293,9 @@ def searched_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value
 
 @njit(cache=True)
 def play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_total, T_rank, st, row, debug, trace):
-    """:func:`~sim.variants.knock_rummy.play_from_state` where the searching seats decide by
-    search (:func:`searched_turn`), the others by their heuristic."""
+    """:func:`~sim.variants.knock_rummy_turn.play_on` where the searching seats decide by
+    search (:func:`searched_turn`), the others by their heuristic (the hand loop's choice:
+    :func:`sim.variants.knock_rummy.play_from_state`)."""
     n = hands.shape[0]
     dw = KR.start_row(hands, row, T_value, T_total, T_rank)
     p = state[KR.S_TO_MOVE]
@@ -309,183 +304,9 @@ def play_on_search(rules, strat, hands, deck, pile, picked, state, T_value, T_to
             ended = searched_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank, st,
                                   row, debug, trace)
         else:
-            ended = KR._take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank, st,
-                                  row, debug, trace)
+            ended = KR.take_turn(rules, strat, p, hands, dw, deck, pile, picked, state, T_value, T_total, T_rank, st,
+                                 row, debug, trace)
         if ended:
             return
         p = (p + 1) % n
         state[KR.S_TO_MOVE] = p
-
-
-# ----------------------------------------------------------------------------------------
-# the knock advisor's declaration (sim.advisors.advisor): "knock now" vs "play on" after my
-# draw and discard, seat 0 playing first.  A: every seat's exact deadwood shown, settled by
-# knock_rummy.settle with me as the ender (rummy at 0 deadwood, else a knock, legal at any);
-# B: seat 1 moves with my discard on the pile (knock_rummy.play_from_state; void: 0).  "Won":
-# I am the hand's winner.  Model "played": the opponents' deals replayed (sim.advisors.worlds.replayed), or
-# with a history its turns weigh the world.
-
-KnockRummyWorld = namedtuple("KnockRummyWorld", "rules strat hand dw0 stock_size known own picked0 replay H use_h "
-                                                "T_value T_total T_rank c_winner deck pile dealt hands picked dw "
-                                                "state row st dws hands_out search")
-
-
-def _advice_deal(g, perm, pos, ws):
-    if g.use_h:
-        return HW.history_hands(g.H, g.strat, perm, pos, g.replay > 0, True, False, g.dealt, g.T_value, g.T_total,
-                                g.T_rank, ws)
-    n = g.strat.shape[0]
-    hs = 10 if n == 2 else 7
-    for s in range(1, n):
-        g.dealt[s] = A.deal_mask(perm, pos, hs)
-        pos += hs
-    return pos, A.replayed(g, perm, pos + g.stock_size, g.replay, g.own[0], g.stock_size, ws)
-
-
-def _advice_replay_turn(g, s, c, t, stock_then, ws):
-    h = g.dealt[s] | _bit(c)
-    code, dw = K.choose_discard(g.strat[s], h, np.uint64(0), np.uint64(0), g.T_value, g.T_total, g.T_rank, ws)
-    g.dealt[s] = h ^ _bit(code)
-    return code, dw == 0 or dw <= K.knock_threshold_opp(g.strat[s], t, stock_then, g.strat.shape[0] - 1)
-
-
-def _advice_end_now(g, i):
-    n = g.strat.shape[0]
-    g.dw[0] = g.dw0
-    g.dws[i, 0] = g.dw0
-    g.hands_out[i, 0] = g.hand
-    for s in range(1, n):
-        g.dw[s] = deadwood(g.dealt[s], g.T_value, g.T_total, g.T_rank)
-        g.dws[i, s] = g.dw[s]
-        g.hands_out[i, s] = g.dealt[s]
-    g.row[:] = 0
-    KR.settle(g.rules, g.dw, 0, KR.END_RUMMY if g.dw0 == 0 else KR.END_KNOCK, g.row)
-    return _advice_mine(g.rules, g.row, n, g.c_winner)
-
-
-def _advice_play_on(g, i, perm, pos, up, ws, debug):
-    n = g.strat.shape[0]
-    sp = KR.N_CARDS - g.stock_size
-    npile = A.pile_for_play_on(perm, pos, g.stock_size, g.deck, sp, g.known, g.pile, up)
-    g.hands[0] = g.hand
-    g.hands[1:] = g.dealt[1:]
-    s = g.state
-    s[:] = 0
-    for q in range(n):
-        g.picked[q] = g.picked0[q]
-        s[KR.S_OWN + q] = g.own[q]
-        s[KR.S_TURNS] += g.own[q]
-    s[KR.S_SP] = sp
-    s[KR.S_NPILE] = npile
-    s[KR.S_TO_MOVE] = 1     # seat 1 moves, `up` (my discard) on top of the pile
-    g.row[:] = 0
-    KR.play_from_state(g.rules, g.strat, g.hands, g.deck, g.pile, g.picked, s, g.T_value, g.T_total, g.T_rank,
-                       g.st, g.row, debug, no_trace(), g.search)
-    return _advice_mine(g.rules, g.row, n, g.c_winner)
-
-
-@njit(cache=True, inline="always")
-def _advice_mine(rules, row, n, c_winner):
-    """My result in a settled hand row (seed: net against the others, scaled by 1/(n-1) in the
-    report; pairwise: score0) and whether I won it (I am its winner)."""
-    net = row[KR.COL_SCORE] if rules[KR.R_SETTLE] != KR.SETTLE_SEED else A.net_vs_others(row, KR.COL_SCORE, n)
-    return net, 1 if row[c_winner] == 0 else 0
-
-
-A.world_pieces(KnockRummyWorld, deal=_advice_deal, end_now=_advice_end_now, play_on=_advice_play_on,
-               replay_turn=_advice_replay_turn)
-
-
-def advice_world(rules_arr, smat, h, kn, stock_size, known, turn, seen, replay):
-    """The sampler's :class:`sim.advisors.worlds.World` for ``count`` worlds; its extras: every seat's
-    hand in each world (the world's ``dws``: every seat's deadwood when knocking now)."""
-    rules_arr = np.ascontiguousarray(rules_arr, dtype=np.float64)
-    smat = np.ascontiguousarray(smat, dtype=np.float64)
-    n = smat.shape[0]
-    if int(rules_arr[KR.R_PLAYERS]) != n:
-        raise ValueError(f"knock-rummy: rules say players={int(rules_arr[KR.R_PLAYERS])}, {n} strategies given")
-    _, t_value, t_total, t_rank = KR.GAME_CTX
-    hand = np.uint64(to_mask(h))
-    cols = column_index(n, KR.EXTRA_COLUMNS)
-
-    def world(count, with_hands=False):
-        hands = np.zeros((int(count), n), dtype=np.uint64)
-        g = KnockRummyWorld(rules_arr, smat, hand, np.int64(deadwood(hand, t_value, t_total, t_rank)),
-                            np.int64(stock_size), np.ascontiguousarray(known, dtype=np.int64), seen.own, seen.picked,
-                            np.int64(replay), seen.H, seen.use, t_value, t_total, t_rank, np.int64(cols["winner"]),
-                            np.zeros(KR.N_CARDS, np.int64), np.empty(KR.N_CARDS, np.int64), np.zeros(n, np.uint64),
-                            np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.int64),
-                            np.zeros(KR.S_WIDTH, np.int64), np.zeros(len(cols), np.int64),
-                            np.empty((n, 1), np.uint64), np.zeros((int(count), n), np.int64), hands,
-                            SF.search_field(smat, K.P_SEARCH_WORLDS))
-        return A.World(g, (hands,) if with_hands else ())
-    return world
-
-
-def _advice_knock(r, p, k, given, h, notes):
-    """The knock now: legal at any deadwood, rummy at 0 (noted)."""
-    arr = min_deadwood(h)
-    notes.append(f"deadwood 0: ending the hand now is rummy (it always wins, +{r.rummy_bonus})" if arr.deadwood == 0
-                 else f"knocking now shows deadwood {A.shown(arr)}; knocking is legal at any deadwood")
-    return A.Knock(arr.deadwood)
-
-
-def _advice_points(r, n, notes):
-    """What the points are (noted) and their scale in the report: seed settlement, net against
-    the average opponent (``1/(n-1)`` of the kernel's integer); pairwise, my stake change."""
-    if r.settle == "seed":
-        notes.append("points: net points against the average opponent (your points in the hand "
-                     "minus the mean of the opponents'; settle=seed credits the winner only)"
-                     if n > 2 else
-                     "points: net points against the opponent (yours minus its; settle=seed "
-                     "credits the winner only)")
-    else:
-        notes.append("points: your zero-sum stake change in the hand (settle=pairwise)")
-    notes.append("play on: you keep this hand and seat 1 moves next"
-                 + (" (a hand voided by a stock-out scores 0)" if r.stock_out == "void" else ""))
-    return (1.0 / (n - 1) if r.settle == "seed" else 1.0), None
-
-
-def advice_stock(r, n, turn, stock, n_known, notes) -> int:
-    """The stock after my draw without a history: given, or every draw from the stock."""
-    hs = KR.hand_size(n)
-    initial = KR.N_CARDS - n * hs - 1
-    lo = initial - n * (turn - 1) - 1   # every draw so far from the stock
-    room = initial - n_known            # unseen cards left for the stock and the buried discards
-    if stock is None:
-        st = lo
-        if st < 1:
-            st = 1
-            notes.append(f"if every draw so far had come from the stock, your draw on turn {turn} "
-                         f"would have emptied it (the hand over): stock 1 assumed, give --stock")
-        st = A.clipped(st, room, notes)
-        if st < 1:
-            raise AdviceError(f"{n_known} known discards leave no card for the stock: the hand "
-                              "cannot be played on (give fewer --discards)")
-        if st == lo:
-            notes.append(f"stock {st} after your draw (default for turn {turn} with {n} players: "
-                         "every draw so far came from the stock)")
-        return st
-    st = int(stock)
-    if st == 0:
-        raise AdviceError("stock 0: the stock is empty after your draw, so the hand cannot be "
-                          "played on (it ends now unless you knock)")
-    return A.given_stock(st, turn, max(lo, 1), initial, room, seats=f" with {n} players",
-                         short=f" with {n_known} known discards: at most {room} unseen cards are "
-                               "left for the stock")
-
-
-ADVISOR = A.AdvisorGame(
-    refuses=(("spreads", "knock-rummy has no spreads: melds stay in the hands until the showdown; drop --spread"),
-             ("first_upcard", "first upcard is a gin (oklahoma) option: drop --first-upcard"),
-             ("opp_cards", "with {n} players every knock-rummy opponent holds {hs} cards between turns: drop "
-                           "--opp-cards")),
-    hand_size=lambda n: KR.hand_size(n),
-    hand_error="with {n} players a hand holds {hs} cards (or {more} before discarding), got {got}",
-    turn_limit=True, history=lambda r: A.HistoryRules(1), discard=lambda r, h, took, notes: A.pick_discard(h, took),
-    knock=_advice_knock, stock=advice_stock,
-    bars=lambda k, smat, kn: [[]] + [[max(0.0, K.knock_threshold_opp(smat[s], t[4], t[3], smat.shape[0] - 1))
-                                      for t in k.turns[s]] for s in range(1, smat.shape[0])],
-    replay_notes=A.replay_notes, points=_advice_points, world=advice_world,
-    no_world="let every opponent reach your turn {turn} without going rummy or knocking",
-    no_world_history="could have given the opponents' choices in the history")

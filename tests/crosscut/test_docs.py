@@ -239,8 +239,6 @@ KNOWN_STALE = {
     ("sim/variants/gin_search.py", "sim.knock.belief"): "sim.strategies.knock_belief",
     ("sim/variants/gin_search.py", "sim.knock.belief.passed"): "sim.strategies.knock_belief.passed",
     ("sim/variants/gin_search.py", "sim.knock.belief.turn"): "sim.strategies.knock_belief (turn)",
-    ("sim/variants/knock_rummy.py", "sim.games"): "sim.core.games",
-    ("sim/variants/knock_rummy.py", "sim.trace"): "sim.core.trace",
     ("sim/variants/tonk.py", "sim.rng.hand_slot"): "sim.core.rng.hand_slot",
     ("sim/variants/tonk.py", "sim.trace"): "sim.core.trace",
     ("sim/variants/tonk_rules.py", "sim.rng.rotate_deal"): "sim.core.rng.rotate_deal",

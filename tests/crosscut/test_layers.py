@@ -207,9 +207,6 @@ def test_search_knows_no_game(path):
 # test says so).  `python scripts/import_circles.py` lists the circles (the same scan).
 
 KNOWN_CIRCLES = {
-    ("sim.variants.knock_rummy", "sim.variants.knock_rummy_search"): (
-        "the turn loop calls the search player's turn and the search player plays out with the turn "
-        "loop's kernels: to be cut as Gin's (turn module, search module, a thin driver per seat)"),
     ("sim.variants.tonk", "sim.variants.tonk_search"): (
         "the same wiring (tonk.py imports tonk_search at its bottom): to be cut as Gin's"),
     ("sim.open.open_rummy", "sim.open.open_search"): (

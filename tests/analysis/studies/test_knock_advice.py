@@ -19,7 +19,7 @@ from sim.knock.layoffs import layoff
 from sim.knock.melds import deadwood, min_deadwood
 from sim.strategies import knock as KS, parse_strategies, strategy_matrix
 from sim.variants import VariantError
-from sim.variants import gin as G, knock_rummy as KR, knock_rummy_search as KRS, tonk as TK, tonk_search as TS
+from sim.variants import gin as G, knock_rummy as KR, knock_rummy as KRS, tonk as TK, tonk_search as TS
 
 GIN_8 = "AS 2S 3S 7H 7D 7C 9S 9D 9H 8C"      # deadwood 8
 GIN_0 = "AS 2S 3S 4S 7H 7D 7C 9S 9D 9H"      # gin
