@@ -17,6 +17,7 @@ from sim.strategies import parse_strategies, parse_strategy, strategy_matrix
 from sim.strategies import knock as K
 from sim.variants import COL_SCORE, col_deadwood, column_index, get_variant, hand_columns
 from sim.variants import knock_rummy as KR
+from sim.variants import knock_rummy_turn as KRT   # the deal and the turn state's layout
 
 T = KR.TABLES
 
@@ -243,14 +244,14 @@ def test_deal_sizes_upcard_and_first_player(n):
     deck = np.empty(52, dtype=np.int64)
     rng.shuffle_into(rng.new_state(9, rng.STREAM_DEAL, n), standard_pack(), deck)
     hands, picked = np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
-    pile, state = np.empty(52, dtype=np.int64), np.zeros(KR.S_WIDTH, dtype=np.int64)
+    pile, state = np.empty(52, dtype=np.int64), np.zeros(KRT.S_WIDTH, dtype=np.int64)
     for dealer in range(n):
-        KR.deal(deck, dealer, hands, pile, picked, state)
+        KRT.deal(deck, dealer, hands, pile, picked, state)
         size = 10 if n == 2 else 7
         assert [popcount(h) for h in hands] == [size] * n
         assert int(hands[(dealer + 1) % n]) >> int(deck[0]) & 1          # first card: dealer's left
-        assert pile[0] == deck[n * size] and state[KR.S_NPILE] == 1
-        assert state[KR.S_SP] == n * size + 1 and state[KR.S_TO_MOVE] == (dealer + 1) % n
+        assert pile[0] == deck[n * size] and state[KRT.S_NPILE] == 1
+        assert state[KRT.S_SP] == n * size + 1 and state[KRT.S_TO_MOVE] == (dealer + 1) % n
 
 
 def _stock_out_deal(n=5):
