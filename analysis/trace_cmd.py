@@ -4,7 +4,7 @@
 --hand I`` (or ``--hands A..B``) plays those hands exactly as ``rummylab simulate --seed S``
 with the same arguments plays them (hand I here is row I there: the same outcome row) and
 prints every draw, take, discard, meld, lay-off, joker move or swap, knock and going out, and
-the outcome row, as the playthroughs (tests/playthroughs/) do.  With ``--json``: one JSON
+the outcome row, as the playthroughs (tests/crosscut/playthroughs/) do.  With ``--json``: one JSON
 object per event per line, the contract a referee reads:
 
 One JSON object per line. Every line has at least:

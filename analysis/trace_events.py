@@ -208,7 +208,7 @@ def _show(events: list[dict], shown: dict[int, dict]) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# the readable lines (tests/playthroughs/)
+# the readable lines (tests/crosscut/playthroughs/)
 
 LINES = {
     "upcard": "upcard {card}",

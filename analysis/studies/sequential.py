@@ -39,7 +39,7 @@ The price of looking as often as we like: at ``t*`` the interval is 1.55 times a
 a fixed-sample 95% t interval of the same worlds (2,000 worlds: 1.95; 200,000: 1.66;
 2,000,000: 1.82), so resolving a given difference takes about 2.4 times the worlds a
 single look at a planned size would need; a clear difference still stops at the first
-looks.  Measured on the advisor's sampler (``tests/test_knock_advice.py``, differences of
+looks.  Measured on the advisor's sampler (``tests/analysis/studies/test_knock_advice.py``, differences of
 uniform integers -8..8, sd 4.9): with a true difference of 0 and a look every 100 worlds up
 to 10,000, 0 of 400 runs made a call (19 of 2,000: 0.95%), where stopping at the first t
 interval excluding 0 made one in 35%; a difference of 0.3 (0.06 sd), looked at every 2,000
@@ -105,7 +105,7 @@ def too_few_varied(varied: int | None) -> bool:
     0 made of many -1 and a rare +2239) that point excludes 0 in 42% of the runs, and a
     handful of rare worlds still leaves the mean far from normal.  So below
     :data:`MIN_VARIED` such worlds there is no interval (``-inf, inf``) and no call; measured
-    in ``tests/test_knock_advice.py``.  None: not counted (no floor)."""
+    in ``tests/analysis/studies/test_knock_advice.py``.  None: not counted (no floor)."""
     return varied is not None and varied < MIN_VARIED
 
 

@@ -139,7 +139,7 @@ def knock_chart(spec, by_turn: dict) -> pd.DataFrame:
     over the tested cells and the call; a cell where fewer than :data:`MIN_AFFECTED` hands
     differ is not tested (``tested`` False, p-values NaN, "can't tell"): with so few hands the
     normal approximation behind the t test fails on skewed margins, rejecting 9-17% of true
-    nulls at a nominal 5% (``tests/test_knock_sweep.py``)."""
+    nulls at a nominal 5% (``tests/analysis/studies/test_knock_sweep.py``)."""
     n_t = len(spec.thresholds)
     name, scale = spec.focus()
     knob = spec.knob()

@@ -39,7 +39,7 @@ Method
 
 Check: at ``tonk_min = 50`` only five tens qualify, so ``p_given = C(16,5)/C(52,5)`` and
 ``A_k = prod_{i<k} C(16-5i,5)/C(52-5i,5)``.  The tests also compare every probability with a
-numpy Monte Carlo of shuffled deals (``tests/test_tonk_odds.py``).
+numpy Monte Carlo of shuffled deals (``tests/analysis/studies/test_tonk_odds.py``).
 
 The turned-up card and the stock do not affect the five-card hands, so they are ignored.
 """

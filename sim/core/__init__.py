@@ -5,7 +5,7 @@ steps and the turn state's head the turn loops share (``deal``) and the whole-ga
 every engine's game loop uses (``games``).
 
 Rule: core imports no engine (``sim.knock``, ``sim.wild``, ``sim.open``) and nothing above
-them (``sim.variants``, ``sim.advisors``, ``sim.runner``); ``tests/test_layers.py`` checks it
+them (``sim.variants``, ``sim.advisors``, ``sim.runner``); ``tests/crosscut/test_layers.py`` checks it
 from the source.  One known arrow up, resolved at call time: ``games.buyback_thresholds``
 reads a seat's buy-back parameter from the strategy registry (``sim.strategies``).
 """

@@ -1,4 +1,4 @@
-"""Event traces of one hand, for the recorded playthroughs (tests/playthroughs/).
+"""Event traces of one hand, for the recorded playthroughs (tests/crosscut/playthroughs/).
 
 A kernel that plays a hand takes ``trace``, an int64[rows, 4] array: row 0 holds the number of
 events written, each later row one event ``(kind, seat, a, b)``.  With zero rows (``NO_TRACE`` from

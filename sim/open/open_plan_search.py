@@ -231,7 +231,7 @@ def _hand_masks(hand, keep, relax, vals, ctx):
 
 
 # Over 80 lines on purpose: the planner's depth-first loops share locals; split in pieces it
-# played 5-11% slower (Wrotham 4p, A/B in one sitting; tests/test_layers.py LONG_FUNCTIONS).
+# played 5-11% slower (Wrotham 4p, A/B in one sitting; tests/crosscut/test_layers.py LONG_FUNCTIONS).
 @njit(cache=True)
 def _search(hand, taken, tab, n_tm, has_melded, mr, vals, goal, plan, relax):
     ctx = np.empty(CTX_WIDTH, dtype=np.int64)

@@ -138,7 +138,7 @@ def _stock_out(rules, hands, counts, info, seat, turn, pay, sp_owner, sp_kind, s
 
 
 # Over 80 lines on purpose: one njit kernel whose hand state lives in locals across the whole
-# loop (tests/test_layers.py LONG_FUNCTIONS); a split must be timed with `rummylab bench`.
+# loop (tests/crosscut/test_layers.py LONG_FUNCTIONS); a split must be timed with `rummylab bench`.
 @njit(cache=True)
 def play_from_state(rules, strat, hands, stock, discard, sp_owner, sp_kind, sp_cards, ctr,
                     seat, turn, st, allow_drop_first, debug, pay, counts, info, trace, search=None):

@@ -165,7 +165,7 @@ def _discard_cut(ws, dead, twos):
 
 
 # Over 80 lines on purpose: one njit kernel whose depth-first state lives in locals across the
-# whole loop (tests/test_layers.py LONG_FUNCTIONS); a split must be timed with `rummylab bench`.
+# whole loop (tests/crosscut/test_layers.py LONG_FUNCTIONS); a split must be timed with `rummylab bench`.
 @njit(cache=True)
 def _arrange(ws, wild0, rem20, dead0):
     """Depth-first walk over meld cores (module docstring) with an explicit stack of

@@ -218,7 +218,7 @@ def _random_move(cfg, rp, st, ws, full, forbidden, tabs):
 # one turn, one hand
 
 # Over 80 lines on purpose: one njit kernel whose turn state lives in locals; in pieces it
-# played 8% slower (tests/test_layers.py LONG_FUNCTIONS).
+# played 8% slower (tests/crosscut/test_layers.py LONG_FUNCTIONS).
 @njit(cache=True)
 def take_turn(cfg, strat, seats, i, wss, dw, deck, pile, state, tabs, dst, st, row, debug, trace, act):
     """Local seat ``i`` draws, discards and maybe ends the hand.  Returns True if it ended
